@@ -1,0 +1,37 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": fileURLToPath(new URL("./", import.meta.url)) };
+
+// Two tiers: `unit` (no database) and `db` (real Postgres, see tests/db-setup.ts).
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["{lib,components,app,bench,scripts,prisma,tests}/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.db.test.ts", "node_modules/**"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "db",
+          include: ["{lib,components,app,bench,scripts,prisma,tests}/**/*.db.test.ts"],
+          environment: "node",
+          globalSetup: ["./tests/db-global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // DB tests share one Postgres server; 2 cores — keep file parallelism modest.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
