@@ -1,0 +1,46 @@
+/**
+ * "This request cannot proceed" errors, mapped once to an HTTP status / action result.
+ * Every error says whether retrying the same operation could succeed.
+ */
+export type AppErrorCode =
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "INVALID_INPUT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "UNAVAILABLE"
+  | "INTERNAL";
+
+const STATUS: Record<AppErrorCode, number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly retryable: boolean;
+  readonly details?: unknown;
+
+  constructor(code: AppErrorCode, message: string, opts: { retryable?: boolean; details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.retryable = opts.retryable ?? code === "UNAVAILABLE";
+    this.details = opts.details;
+  }
+
+  get httpStatus(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
