@@ -1,0 +1,15 @@
+/** Tool schemas for seeding, extracted by the sandbox runtime (a separate, hardened process). */
+import type { ToolsFor } from "./seed-samples";
+
+export async function sandboxToolsFor(): Promise<{ toolsFor: ToolsFor; close: () => Promise<void> }> {
+  const { createSandboxRunner } = await import("../../lib/sandbox");
+  const runner = createSandboxRunner();
+  return {
+    toolsFor: async (sample) => {
+      const result = await runner.extractTools(sample.source, sample.meta.env_class_name);
+      if (!result.ok) throw new Error(`could not extract the tools of sample ${sample.slug}: ${result.error.message}`);
+      return result.value;
+    },
+    close: () => runner.close(),
+  };
+}
