@@ -186,9 +186,9 @@ export function diffMigrations(databaseUrl: string): Promise<string> {
   return withEngine(databaseUrl, async (engine) => {
     const out = await engine.diff({
       from: { tag: "migrations", ...listMigrations() }, to: { tag: "schemaDatamodel", files: schemaFiles() },
-      script: true, exitCode: true, filters: FILTERS, shadowDatabaseUrl: null,
+      script: true, exitCode: true, filters: FILTERS,
     });
-    return out.exitCode === 2 ? out.stdout : "";
+    return out.exitCode === 2 ? (out.stdout ?? "") : "";
   });
 }
 

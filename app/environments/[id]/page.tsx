@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { isAppError } from "@/lib/core/errors";
+import { getDb } from "@/lib/db";
+import { parseTools } from "@/lib/environments/environment.schema";
+import { getEnvironmentOrThrow } from "@/lib/environments/server/get-environment";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { CodeViewer } from "@/components/code/code-viewer";
+import { ToolTable } from "@/components/environments/tool-table";
+import { SampleBadge, StatusBadge } from "@/components/ui/badge";
+import { Card, EmptyState } from "@/components/ui/states";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+async function load(id: string) {
+  const db = getDb();
+  const project = await getDefaultProject(db);
+  try {
+    return await getEnvironmentOrThrow(db, project.id, decodeURIComponent(id));
+  } catch (error) {
+    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const env = await load((await params).id);
+  return { title: env.name };
+}
+
+const Rules = z.array(z.string()).catch([]);
+
+export default async function EnvironmentPage({ params }: Props) {
+  const env = await load((await params).id);
+  const version = env.currentVersion;
+  const tools = parseTools(version?.tools);
+  const rules = Rules.parse(version?.rules);
+  return (
+    <div className="space-y-5">
+      <div>
+        <Link href="/environments" className="text-sm text-indigo-700 hover:underline">← Environments</Link>
+        <div className="mt-1 flex flex-wrap items-center gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight">{env.name}</h1>
+          <StatusBadge status={env.status} />
+          {env.origin === "SAMPLE" ? <SampleBadge /> : null}
+        </div>
+        <p className="mt-1 text-sm text-slate-500">
+          {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
+        </p>
+      </div>
+      <Card title="Description">
+        <p className="text-sm leading-6 text-slate-700">{env.description || "No description."}</p>
+        {rules.length ? (
+          <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600">{rules.map((r) => <li key={r}>{r}</li>)}</ul>
+        ) : null}
+      </Card>
+      <Card title={`Tools (${tools.length})`}>
+        <ToolTable tools={tools} />
+      </Card>
+      <Card title="Code">
+        {version ? <CodeViewer source={version.source} /> : <EmptyState title="No code version yet" />}
+      </Card>
+      <Card title={`Scenarios (${env.scenarios.length})`}>
+        {env.scenarios.length === 0 ? (
+          <p className="text-sm text-slate-500">No scenarios yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm" data-testid="scenario-list">
+            {env.scenarios.map((s) => (
+              <li key={s.id} className="py-3">
+                <div className="flex items-center gap-2">
+                  <code className="text-xs text-slate-500">{s.externalId}</code>
+                  <StatusBadge status={s.status} />
+                  <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
+                </div>
+                <p className="mt-1 line-clamp-3 text-slate-700">{s.task}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

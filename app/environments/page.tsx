@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { getDb } from "@/lib/db";
+import { parseListQuery } from "@/lib/environments/environment.schema";
+import { findDomains, findEnvironments } from "@/lib/environments/server/find-environments";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { EnvironmentsBrowser } from "@/components/environments/environments-browser";
+import { ErrorState } from "@/components/ui/states";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Environments" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function EnvironmentsPage({ searchParams }: Props) {
+  const query = parseListQuery(await searchParams);
+  if (!query.success) {
+    return <ErrorState title="Invalid filter" message={query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n")} />;
+  }
+  const db = getDb();
+  const project = await getDefaultProject(db);
+  const [initial, domains] = await Promise.all([findEnvironments(db, project.id, query.data), findDomains(db, project.id)]);
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Environments</h1>
+      <EnvironmentsBrowser initialQuery={query.data} initialData={initial} domains={domains} />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Environment variables, parsed once. Every variable is documented in .env.example.
+ * Bad values fail fast with a message naming the variable.
+ */
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATABASE_URL: z.string().trim().optional(),
+  ENVSTUDIO_DATA_DIR: z.string().default(".data"),
+  ENVSTUDIO_PG_PORT: port.default(5433),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  PORT: port.default(3000),
+  ENVSTUDIO_SEED_SAMPLES: z.enum(["0", "1"]).default("1"),
+  ENVSTUDIO_START_WORKER: z.enum(["0", "1"]).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/** Loopback hosts: the studio may skip login only when it listens on one of these. */
+export const isLoopbackHost = (host: string) => ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host);

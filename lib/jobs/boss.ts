@@ -1,0 +1,31 @@
+/**
+ * pg-boss on the studio's Postgres (its own `pgboss` schema). Queues use LISTEN/NOTIFY for ~10 ms
+ * wake-ups, with batch fetching so short jobs are not capped by the polling interval
+ * (shared/research/stack-db.md §3).
+ */
+import { PgBoss } from "pg-boss";
+import type { JobDefinition } from "./job-definition";
+
+export async function startBoss(url: string, opts: { supervise?: boolean } = {}): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true } as ConstructorParameters<typeof PgBoss>[0]);
+  boss.on("error", (error) => console.error("[jobs]", error.message));
+  await boss.start();
+  return boss;
+}
+
+export async function ensureQueues(boss: PgBoss, defs: JobDefinition[]): Promise<void> {
+  for (const def of defs) {
+    if (!(await boss.getQueue(def.name))) {
+      await boss.createQueue(def.name, { retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true } as never);
+    }
+  }
+}
+
+/**
+ * Enqueue with a deterministic singleton key: a duplicate enqueue of the same work while the first
+ * is queued or running is a no-op (returns null).
+ */
+export async function enqueue(boss: PgBoss, def: JobDefinition, payload: unknown, key?: string): Promise<string | null> {
+  const data = def.schema.parse(payload) as object;
+  return boss.send(def.name, data, key ? { singletonKey: key } : {});
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm run worker`: a job worker process. Run as many as you like, on any machine that can reach
+ * DATABASE_URL. Records a heartbeat so the studio can show which workers are alive.
+ */
+import os from "node:os";
+import { createDb } from "../db";
+import { JOB_DEFINITIONS } from "./registry";
+import { startWorker } from "./worker";
+import { recordHeartbeat } from "./server/heartbeat";
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.error("[worker] DATABASE_URL is not set (npm start sets it for the embedded database).");
+  process.exit(1);
+}
+const db = createDb(url, 2);
+const worker = await startWorker(url, JOB_DEFINITIONS);
+const id = `${os.hostname()}:${process.pid}`;
+const beat = () => recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
+await beat();
+const timer = setInterval(beat, 10_000);
+console.log(`[worker] ${id} running ${JOB_DEFINITIONS.length} job types`);
+
+const stop = async () => {
+  clearInterval(timer);
+  await worker.stop();
+  await db.$disconnect();
+  process.exit(0);
+};
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
