@@ -52,6 +52,15 @@ class WaitlistEntryInfo(TypedDict):
     status: str  # "waiting" | "fulfilled" | "removed"
 
 
+def _get(container: dict, key):
+    # Tool arguments come from an LLM: a list or dict where an id belongs must fail softly, not raise.
+    return container.get(key) if isinstance(key, str) else None
+
+
+def _text(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
 ACTIVE_STATUSES = ("scheduled", "checked_in")
 LATE_CANCEL_WINDOW_HOURS = 24
 LATE_CANCEL_FEE = 25.0
@@ -133,7 +142,7 @@ class ClinicSchedulingSystem:
         return None
 
     def _bookable_slot_error(self, slot_id: str) -> Optional[str]:
-        slot = self.slots.get(slot_id)
+        slot = _get(self.slots, slot_id)
         if not slot:
             return f"Slot {slot_id} does not exist"
         if slot["status"] != "open":
@@ -159,7 +168,7 @@ class ClinicSchedulingSystem:
         Constraints:
             - The search text must not be blank.
         """
-        needle = (name or "").strip().lower()
+        needle = _text(name).lower()
         if not needle:
             return {"success": False, "error": "Search text must not be empty"}
         matches = [p for p in self.patients.values() if needle in p["name"].lower()]
@@ -175,7 +184,7 @@ class ClinicSchedulingSystem:
         Returns:
             dict: {"success": True, "data": PatientInfo} or {"success": False, "error": str}.
         """
-        patient = self.patients.get(patient_id)
+        patient = _get(self.patients, patient_id)
         if not patient:
             return {"success": False, "error": f"Patient {patient_id} not found"}
         return {"success": True, "data": copy.deepcopy(patient)}
@@ -193,7 +202,7 @@ class ClinicSchedulingSystem:
         """
         result = []
         for doc in self.doctors.values():
-            if specialty and doc["specialty"].lower() != specialty.strip().lower():
+            if specialty and doc["specialty"].lower() != _text(specialty).lower():
                 continue
             if telehealth_only and not doc.get("offers_telehealth"):
                 continue
@@ -214,7 +223,7 @@ class ClinicSchedulingSystem:
         Constraints:
             - Slots in the past (relative to the clinic's current time) are never listed.
         """
-        if doctor_id not in self.doctors:
+        if _get(self.doctors, doctor_id) is None:
             return {"success": False, "error": f"Doctor {doctor_id} not found"}
         now = self._now()
         result = []
@@ -224,7 +233,7 @@ class ClinicSchedulingSystem:
             start, _ = self._slot_window(slot)
             if start is None or start <= now:
                 continue
-            if date and not slot["start_time"].startswith(date):
+            if date and not slot["start_time"].startswith(_text(date)):
                 continue
             result.append(copy.deepcopy(slot))
         result.sort(key=lambda s: s["start_time"])
@@ -242,7 +251,7 @@ class ClinicSchedulingSystem:
             dict: {"success": True, "data": List[dict]} where each item is an AppointmentInfo
                   plus "start_time", or {"success": False, "error": str}.
         """
-        if patient_id not in self.patients:
+        if _get(self.patients, patient_id) is None:
             return {"success": False, "error": f"Patient {patient_id} not found"}
         result = []
         for appt in self.appointments.values():
@@ -266,7 +275,7 @@ class ClinicSchedulingSystem:
         Returns:
             dict: {"success": True, "data": List[WaitlistEntryInfo]} or {"success": False, "error": str}.
         """
-        if doctor_id not in self.doctors:
+        if _get(self.doctors, doctor_id) is None:
             return {"success": False, "error": f"Doctor {doctor_id} not found"}
         entries = [
             copy.deepcopy(e)
@@ -305,10 +314,10 @@ class ClinicSchedulingSystem:
             - No overlapping active appointment; at most one active appointment per doctor.
             - If the patient was waiting for this doctor, the waitlist entry becomes "fulfilled".
         """
-        patient = self.patients.get(patient_id)
+        patient = _get(self.patients, patient_id)
         if not patient:
             return {"success": False, "error": f"Patient {patient_id} not found"}
-        if not (reason or "").strip():
+        if not _text(reason):
             return {"success": False, "error": "A reason for the visit is required"}
         if visit_type not in ("in_person", "telehealth"):
             return {"success": False, "error": f"Unknown visit type {visit_type}"}
@@ -352,7 +361,7 @@ class ClinicSchedulingSystem:
             "doctor_id": doctor["doctor_id"],
             "slot_id": slot_id,
             "visit_type": visit_type,
-            "reason": reason.strip(),
+            "reason": _text(reason),
             "status": "scheduled",
             "notes": "",
             "fee_charged": 0.0,
@@ -390,12 +399,12 @@ class ClinicSchedulingSystem:
             - Within 24 hours of the start, a 25.00 late fee is added to the patient's balance
               unless waive_late_fee is True.
         """
-        appt = self.appointments.get(appointment_id)
+        appt = _get(self.appointments, appointment_id)
         if not appt:
             return {"success": False, "error": f"Appointment {appointment_id} not found"}
         if appt["status"] != "scheduled":
             return {"success": False, "error": f"Appointment is {appt['status']}, only scheduled ones can be cancelled"}
-        if not (reason or "").strip():
+        if not _text(reason):
             return {"success": False, "error": "A cancellation reason is required"}
         slot = self.slots.get(appt["slot_id"], {})
         start, _ = self._slot_window(slot) if slot else (None, None)
@@ -406,7 +415,7 @@ class ClinicSchedulingSystem:
             if patient:
                 patient["outstanding_balance"] = round(patient["outstanding_balance"] + fee, 2)
         appt["status"] = "cancelled"
-        appt["cancellation_reason"] = reason.strip()
+        appt["cancellation_reason"] = _text(reason)
         appt["fee_charged"] = fee
         if slot:
             slot["status"] = "open"
@@ -429,7 +438,7 @@ class ClinicSchedulingSystem:
             - The new slot must belong to the same doctor and not overlap another active appointment.
             - The old slot becomes open again.
         """
-        appt = self.appointments.get(appointment_id)
+        appt = _get(self.appointments, appointment_id)
         if not appt:
             return {"success": False, "error": f"Appointment {appointment_id} not found"}
         if appt["status"] != "scheduled":
@@ -463,7 +472,7 @@ class ClinicSchedulingSystem:
         Constraints:
             - Appointment must be "scheduled" and on the clinic's current date.
         """
-        appt = self.appointments.get(appointment_id)
+        appt = _get(self.appointments, appointment_id)
         if not appt:
             return {"success": False, "error": f"Appointment {appointment_id} not found"}
         if appt["status"] != "scheduled":
@@ -489,12 +498,12 @@ class ClinicSchedulingSystem:
             - Only "checked_in" appointments can be completed.
             - Insured patients are billed their copay; self-pay patients the doctor's consultation fee.
         """
-        appt = self.appointments.get(appointment_id)
+        appt = _get(self.appointments, appointment_id)
         if not appt:
             return {"success": False, "error": f"Appointment {appointment_id} not found"}
         if appt["status"] != "checked_in":
             return {"success": False, "error": "Only checked-in appointments can be completed"}
-        if not (notes or "").strip():
+        if not _text(notes):
             return {"success": False, "error": "Visit notes are required"}
         patient = self.patients.get(appt["patient_id"])
         doctor = self.doctors.get(appt["doctor_id"])
@@ -503,7 +512,7 @@ class ClinicSchedulingSystem:
         fee = patient["copay"] if patient.get("insurance_provider") else doctor["consultation_fee"]
         patient["outstanding_balance"] = round(patient["outstanding_balance"] + fee, 2)
         appt["status"] = "completed"
-        appt["notes"] = notes.strip()
+        appt["notes"] = _text(notes)
         appt["fee_charged"] = fee
         return {"success": True, "message": f"Visit completed; {fee:.2f} billed to the patient"}
 
@@ -521,7 +530,7 @@ class ClinicSchedulingSystem:
             - Only "scheduled" appointments whose start time has passed.
             - Increments the patient's no_show_count.
         """
-        appt = self.appointments.get(appointment_id)
+        appt = _get(self.appointments, appointment_id)
         if not appt:
             return {"success": False, "error": f"Appointment {appointment_id} not found"}
         if appt["status"] != "scheduled":
@@ -546,7 +555,7 @@ class ClinicSchedulingSystem:
         Returns:
             dict: {"success": True, "message": str} or {"success": False, "error": str}.
         """
-        patient = self.patients.get(patient_id)
+        patient = _get(self.patients, patient_id)
         if not patient:
             return {"success": False, "error": f"Patient {patient_id} not found"}
         try:
@@ -578,12 +587,12 @@ class ClinicSchedulingSystem:
         Constraints:
             - Copay cannot be negative.
         """
-        patient = self.patients.get(patient_id)
+        patient = _get(self.patients, patient_id)
         if not patient:
             return {"success": False, "error": f"Patient {patient_id} not found"}
-        if copay < 0:
-            return {"success": False, "error": "Copay cannot be negative"}
-        provider = insurance_provider.strip() if isinstance(insurance_provider, str) and insurance_provider.strip() else None
+        if not isinstance(copay, (int, float)) or isinstance(copay, bool) or copay < 0:
+            return {"success": False, "error": "Copay must be a non-negative number"}
+        provider = _text(insurance_provider) or None
         patient["insurance_provider"] = provider
         patient["copay"] = float(copay) if provider else 0.0
         return {"success": True, "message": f"Insurance updated to {provider or 'self-pay'}"}
@@ -604,12 +613,12 @@ class ClinicSchedulingSystem:
             - At most one waiting entry per patient and doctor.
             - Dates must be valid and not before the current date.
         """
-        if patient_id not in self.patients:
+        if _get(self.patients, patient_id) is None:
             return {"success": False, "error": f"Patient {patient_id} not found"}
-        if doctor_id not in self.doctors:
+        if _get(self.doctors, doctor_id) is None:
             return {"success": False, "error": f"Doctor {doctor_id} not found"}
-        if not preferred_dates:
-            return {"success": False, "error": "At least one preferred date is required"}
+        if not isinstance(preferred_dates, list) or not preferred_dates:
+            return {"success": False, "error": "preferred_dates must be a non-empty list of YYYY-MM-DD strings"}
         today = self._now().date()
         for day in preferred_dates:
             try:

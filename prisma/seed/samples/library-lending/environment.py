@@ -51,6 +51,15 @@ class HoldInfo(TypedDict):
     copy_id: Optional[str]  # set when a copy is set aside for the member
 
 
+def _get(container: dict, key):
+    # Tool arguments come from an LLM: a list or dict where an id belongs must fail softly, not raise.
+    return container.get(key) if isinstance(key, str) else None
+
+
+def _text(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
 LOAN_LIMITS = {"standard": 3, "premium": 6}
 LOAN_DAYS = 21
 RENEWAL_DAYS = 14
@@ -129,7 +138,7 @@ class LibraryLendingSystem:
         return sorted(waiting, key=lambda h: (h["placed_date"], h["hold_id"]))
 
     def _add_fine(self, member_id: str, amount: float) -> None:
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if member and amount > 0:
             member["fines_due"] = round(member["fines_due"] + amount, 2)
 
@@ -147,7 +156,7 @@ class LibraryLendingSystem:
             dict: {"success": True, "data": List[dict]} where each item is a BookInfo plus
                   "available_copies" (int), or {"success": False, "error": str}.
         """
-        needle = (query or "").strip().lower()
+        needle = _text(query).lower()
         if not needle:
             return {"success": False, "error": "Search text must not be empty"}
         result = []
@@ -177,7 +186,7 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "data": MemberInfo} or {"success": False, "error": str}.
         """
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if not member:
             return {"success": False, "error": f"Member {member_id} not found"}
         return {"success": True, "data": copy.deepcopy(member)}
@@ -192,7 +201,7 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "data": MemberInfo} or {"success": False, "error": str}.
         """
-        wanted = (email or "").strip().lower()
+        wanted = _text(email).lower()
         for member in self.members.values():
             if member["email"].lower() == wanted:
                 return {"success": True, "data": copy.deepcopy(member)}
@@ -209,12 +218,12 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "data": List[CopyInfo]} or {"success": False, "error": str}.
         """
-        if book_id not in self.books:
+        if _get(self.books, book_id) is None:
             return {"success": False, "error": f"Book {book_id} not found"}
         copies = [
             copy.deepcopy(c)
             for c in self.copies.values()
-            if c["book_id"] == book_id and (branch is None or c["branch"].lower() == branch.strip().lower())
+            if c["book_id"] == book_id and (branch is None or c["branch"].lower() == _text(branch).lower())
         ]
         return {"success": True, "data": copies}
 
@@ -230,7 +239,7 @@ class LibraryLendingSystem:
             dict: {"success": True, "data": List[dict]} (LoanInfo plus "title" and "overdue"),
                   or {"success": False, "error": str}.
         """
-        if member_id not in self.members:
+        if _get(self.members, member_id) is None:
             return {"success": False, "error": f"Member {member_id} not found"}
         result = []
         for loan in self.loans.values():
@@ -255,7 +264,7 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "data": List[HoldInfo]} or {"success": False, "error": str}.
         """
-        if book_id not in self.books:
+        if _get(self.books, book_id) is None:
             return {"success": False, "error": f"Book {book_id} not found"}
         holds = [
             copy.deepcopy(h)
@@ -285,10 +294,10 @@ class LibraryLendingSystem:
             - The copy must be available, or on the hold shelf reserved for this member
               (which fulfils their hold).
         """
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if not member:
             return {"success": False, "error": f"Member {member_id} not found"}
-        item = self.copies.get(copy_id)
+        item = _get(self.copies, copy_id)
         if not item:
             return {"success": False, "error": f"Copy {copy_id} not found"}
         if member["status"] != "active":
@@ -351,7 +360,7 @@ class LibraryLendingSystem:
         """
         if condition not in ("good", "damaged"):
             return {"success": False, "error": "Condition must be 'good' or 'damaged'"}
-        item = self.copies.get(copy_id)
+        item = _get(self.copies, copy_id)
         if not item:
             return {"success": False, "error": f"Copy {copy_id} not found"}
         loan = next((l for l in self.loans.values() if l["copy_id"] == copy_id and l["status"] == "active"), None)
@@ -401,7 +410,7 @@ class LibraryLendingSystem:
             - Member must be active and owe less than 10.00.
             - Not renewable while another member has a waiting hold on the title.
         """
-        loan = self.loans.get(loan_id)
+        loan = _get(self.loans, loan_id)
         if not loan:
             return {"success": False, "error": f"Loan {loan_id} not found"}
         if loan["status"] != "active":
@@ -436,7 +445,7 @@ class LibraryLendingSystem:
         Constraints:
             - Only active loans; the copy is marked "lost" and no late fee is added.
         """
-        loan = self.loans.get(loan_id)
+        loan = _get(self.loans, loan_id)
         if not loan:
             return {"success": False, "error": f"Loan {loan_id} not found"}
         if loan["status"] != "active":
@@ -467,10 +476,10 @@ class LibraryLendingSystem:
             - No borrowable copy of the title may be available (borrow it instead).
             - One open hold per member and title; not for a title the member has on loan.
         """
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if not member:
             return {"success": False, "error": f"Member {member_id} not found"}
-        if book_id not in self.books:
+        if _get(self.books, book_id) is None:
             return {"success": False, "error": f"Book {book_id} not found"}
         if member["status"] != "active":
             return {"success": False, "error": f"Member account is {member['status']}"}
@@ -508,7 +517,7 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "message": str} or {"success": False, "error": str}.
         """
-        hold = self.holds.get(hold_id)
+        hold = _get(self.holds, hold_id)
         if not hold:
             return {"success": False, "error": f"Hold {hold_id} not found"}
         if hold["status"] not in ("waiting", "ready"):
@@ -538,7 +547,7 @@ class LibraryLendingSystem:
         Returns:
             dict: {"success": True, "message": str} or {"success": False, "error": str}.
         """
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if not member:
             return {"success": False, "error": f"Member {member_id} not found"}
         try:
@@ -567,10 +576,10 @@ class LibraryLendingSystem:
             - Upgrading to premium requires an active account with no fines due.
             - Downgrading is refused while the member has more active loans than the standard limit.
         """
-        member = self.members.get(member_id)
+        member = _get(self.members, member_id)
         if not member:
             return {"success": False, "error": f"Member {member_id} not found"}
-        if tier not in LOAN_LIMITS:
+        if _get(LOAN_LIMITS, tier) is None:
             return {"success": False, "error": f"Unknown tier {tier}"}
         if member["tier"] == tier:
             return {"success": False, "error": f"Member is already {tier}"}
