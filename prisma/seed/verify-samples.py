@@ -100,12 +100,20 @@ def main():
         if callable(value) and not name.startswith("_")
     ]
     coroutines = [name for name in public if inspect.iscoroutinefunction(getattr(cls, name))]
+    # State attributes the class declares on its own; init_config keys outside this set would be
+    # silently attached by EnvScaler's setattr loop, which usually means a typo in the scenario.
+    try:
+        declared = sorted(k for k in vars(instantiate(cls, {})) if not k.startswith("_"))
+    except Exception as exc:
+        print(json.dumps({"error": f"cls({{}}) failed: {type(exc).__name__}: {exc}"}))
+        return
     print(
         json.dumps(
             {
                 "error": None,
                 "public_methods": public,
                 "async_methods": coroutines,
+                "declared_attributes": declared,
                 "scenarios": [run_scenario(cls, s) for s in request.get("scenarios", [])],
             }
         )
