@@ -1,0 +1,43 @@
+/**
+ * What the runner needs from a backend: leases of an isolated Python harness that answer one
+ * JSON request at a time. Pyodide workers and python3 processes both fit behind it.
+ */
+import type { Result } from "../core/result";
+import type { SandboxError } from "./sandbox.schema";
+
+/** A harness request (see python/harness.py); `timeout_ms` is added by the lease. */
+export type HarnessRequest = { op: string } & Record<string, unknown>;
+
+export type CallError = SandboxError & { terminated?: boolean };
+
+export interface Lease {
+  /** The parsed, still untrusted harness reply; errors here are transport or limit failures. */
+  call(request: HarnessRequest, timeoutMs: number): Promise<Result<unknown, CallError>>;
+  /** Returns the worker/process; `recycle` discards it (after a limit hit or a crash). */
+  release(recycle: boolean): Promise<void>;
+}
+
+export type BackendStats = {
+  backend: string;
+  workers: number;
+  readyMs: number[];
+  rssBytes: number;
+  snapshot: boolean;
+};
+
+export interface Backend {
+  readonly name: "pyodide" | "bwrap" | "native";
+  /**
+   * `key` identifies the untrusted code the lease will run (e.g. a source hash): workers are only
+   * reused for the same key. `null` means no user code runs (analysis), so any fresh worker does.
+   */
+  lease(key: string | null, waitMs: number): Promise<Result<Lease, SandboxError>>;
+  stats(): Promise<BackendStats>;
+  close(): Promise<void>;
+}
+
+export const sandboxError = (code: SandboxError["code"], message: string, retryable = false): SandboxError => ({
+  code,
+  message,
+  retryable,
+});

@@ -1,0 +1,108 @@
+/**
+ * One leased environment instance. Calls are serialized (the harness answers one request at a
+ * time). A TIMEOUT, MEMORY or crash ends the episode: its worker is recycled and later calls fail.
+ */
+import { type Result, err, ok } from "../core/result";
+import type { HarnessRequest, Lease } from "./backend";
+import type { SandboxOptions } from "./options";
+import { endsEpisode, type Parsed, parseReply } from "./replies";
+import {
+  type CheckResult,
+  ChecksInputSchema,
+  ChecksReplySchema,
+  DiffReplySchema,
+  type JsonObject,
+  type SandboxError,
+  type StateDiff,
+  StateReplySchema,
+  StepInputSchema,
+  StepReplySchema,
+  type Tool,
+} from "./sandbox.schema";
+import type { z } from "zod";
+
+export type StepResult = {
+  /** The tool's return value as JSON, or an error observation `{success:false, error, error_type}`. */
+  observation: unknown;
+  diff: StateDiff;
+  isError: boolean;
+  stdout: string;
+  stderr: string;
+};
+
+export interface Episode {
+  tools(): Tool[];
+  step(name: string, args?: JsonObject): Promise<Result<StepResult, SandboxError>>;
+  state(): Promise<Result<JsonObject, SandboxError>>;
+  diff(): Promise<Result<StateDiff, SandboxError>>;
+  check(checks: string[]): Promise<Result<CheckResult[], SandboxError>>;
+  close(): Promise<void>;
+}
+
+export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptions): Episode {
+  let queue: Promise<unknown> = Promise.resolve();
+  let ended: SandboxError | null = null;
+  let closed = false;
+
+  async function run<S extends z.ZodType>(request: HarnessRequest, timeoutMs: number, schema: S): Promise<Parsed<z.infer<S>>> {
+    if (closed) return err({ code: "INVALID_REQUEST", message: "the episode is closed", retryable: false });
+    if (ended) return err({ code: "INVALID_REQUEST", message: `the episode ended after ${ended.code}: ${ended.message}`, retryable: false });
+    const result = parseReply(await lease.call(request, timeoutMs), schema);
+    if (!result.ok && endsEpisode(result.error)) {
+      ended = result.error;
+      await lease.release(true);
+    }
+    return result;
+  }
+
+  /** Serializes calls; a caller firing steps concurrently gets them in order. */
+  function enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = queue.then(task, task);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  const names = new Set(tools.map((t) => t.function.name));
+  return {
+    tools: () => tools,
+    step: (name, args = {}) =>
+      enqueue(async () => {
+        const input = StepInputSchema.safeParse({ name, args });
+        if (!input.success) return err({ code: "INVALID_REQUEST", message: input.error.issues[0]?.message ?? "invalid step", retryable: false });
+        // Tools hidden by `load({tools})` are unknown here, before anything reaches the sandbox.
+        if (!names.has(name)) return ok({ observation: unknownTool(name, names), diff: EMPTY_DIFF, isError: true, stdout: "", stderr: "" });
+        const reply = await run({ op: "step", name, arguments: input.data.args }, options.stepTimeoutMs, StepReplySchema);
+        if (!reply.ok) return stripCallError(reply.error);
+        const { observation, diff, is_error: isError, stdout, stderr } = reply.value;
+        return ok({ observation, diff, isError, stdout, stderr });
+      }),
+    state: () => enqueue(async () => mapOk(await run({ op: "state" }, options.queryTimeoutMs, StateReplySchema), (r) => r.state)),
+    diff: () => enqueue(async () => mapOk(await run({ op: "diff" }, options.queryTimeoutMs, DiffReplySchema), (r) => r.diff)),
+    check: (checks) =>
+      enqueue(async () => {
+        const input = ChecksInputSchema.safeParse(checks);
+        if (!input.success) return err({ code: "INVALID_REQUEST", message: "checks must be an array of strings", retryable: false });
+        return mapOk(await run({ op: "check", checks: input.data }, options.checkTimeoutMs, ChecksReplySchema), (r) => r.results);
+      }),
+    close: () =>
+      enqueue(async () => {
+        if (closed) return;
+        closed = true;
+        if (!ended) await lease.release(false);
+      }),
+  };
+}
+
+const EMPTY_DIFF: StateDiff = { added: [], removed: [], changed: [] };
+
+function unknownTool(name: string, names: Set<string>) {
+  return { success: false, error: `Unknown tool '${name}'. Available tools: ${[...names].sort().join(", ")}`, error_type: "unknown_tool" };
+}
+
+function mapOk<T, U>(result: Parsed<T>, f: (value: T) => U): Result<U, SandboxError> {
+  return result.ok ? ok(f(result.value)) : stripCallError(result.error);
+}
+
+function stripCallError(error: SandboxError & { terminated?: boolean }) {
+  return err({ code: error.code, message: error.message, retryable: error.retryable });
+}

@@ -1,0 +1,117 @@
+// The sandbox host: a separate Node process (never the Next.js server) that owns the Pyodide
+// worker pool. Started by lib/sandbox/pyodide-backend.ts with an empty environment and
+//   --experimental-permission --allow-fs-read=<pyodide, host, python, cache dirs> --allow-worker
+//   --disallow-code-generation-from-strings
+// Protocol: JSON lines. stdin: {id, type: "lease"|"call"|"release"|"stats", ...};
+// stdout: {type: "ready"} once, then {id, ok: true, ...} or {id, ok: false, error}.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { Pool } from "./pool.mjs";
+import { capWasmMemory } from "./wasm-cap.mjs";
+
+const config = JSON.parse(process.argv[2] ?? "{}");
+const snapshotState = { bytes: null, bad: false };
+
+/** The snapshot appears in the cache once the (separate) builder process finishes; pick it up
+ * for the next worker. Shared memory: 31 MB is not copied into every worker. */
+function getSnapshot() {
+  if (snapshotState.bytes || snapshotState.bad || !config.snapshotPath) return snapshotState.bytes;
+  if (!existsSync(config.snapshotPath)) return null;
+  try {
+    const file = readFileSync(config.snapshotPath);
+    const shared = new Uint8Array(new SharedArrayBuffer(file.byteLength));
+    shared.set(file);
+    snapshotState.bytes = shared;
+  } catch {
+    snapshotState.bad = true;
+  }
+  return snapshotState.bytes;
+}
+
+function onBoot(info, snapshotGiven) {
+  if (snapshotGiven && !info.usedSnapshot) {
+    snapshotState.bad = true; // the worker fell back to a normal boot: stop offering it
+    snapshotState.bytes = null;
+  }
+}
+
+function readPythonFiles(dir) {
+  const files = {};
+  for (const name of readdirSync(dir)) if (name.endsWith(".py")) files[name] = readFileSync(join(dir, name), "utf8");
+  return files;
+}
+
+function send(line) {
+  process.stdout.write(line + "\n");
+}
+
+function reply(id, body) {
+  send(JSON.stringify({ id, ...body }));
+}
+
+/** Replies carry the harness's JSON text verbatim (no re-parse on the hot path). A newline
+ * inside it could forge a second protocol line, so such a reply is refused. */
+function replyRaw(id, raw) {
+  if (typeof raw !== "string" || raw.includes("\n") || raw[0] !== "{") {
+    reply(id, { ok: false, error: { code: "SANDBOX_UNAVAILABLE", message: "malformed reply from worker", retryable: false } });
+    return;
+  }
+  send(`{"id":${id},"ok":true,"reply":${raw}}`);
+}
+
+async function dispatch(pool, message) {
+  const { id, type } = message;
+  if (type === "lease") {
+    pool.lease(message.key ?? null, message.waitMs ?? 60000).then(
+      (lease) => reply(id, { ok: true, lease }),
+      (error) => reply(id, { ok: false, error }),
+    );
+  } else if (type === "call") {
+    const result = await pool.call(message.lease, message.request, message.timeoutMs);
+    if (result.error) reply(id, { ok: false, error: result.error, terminated: Boolean(result.terminated) });
+    else replyRaw(id, result.reply);
+  } else if (type === "release") {
+    pool.release(message.lease, Boolean(message.recycle));
+    reply(id, { ok: true });
+  } else if (type === "stats") {
+    const mem = process.memoryUsage();
+    reply(id, { ok: true, stats: { ...pool.stats(), rss: mem.rss, snapshot: Boolean(snapshotState.bytes) } });
+  } else {
+    reply(id, { ok: false, error: { code: "INVALID_REQUEST", message: `unknown message type ${type}`, retryable: false } });
+  }
+}
+
+async function main() {
+  const wasmBytes = capWasmMemory(readFileSync(join(config.pyodideDir, "pyodide.asm.wasm")), config.memoryMiB);
+  const shared = {
+    workerUrl: new URL("./worker.mjs", import.meta.url),
+    pyodideUrl: pathToFileURL(join(config.pyodideDir, "pyodide.mjs")).href,
+    wasmModule: await WebAssembly.compile(wasmBytes),
+    pythonFiles: readPythonFiles(config.pythonDir),
+    limits: config.limits,
+    getSnapshot,
+    onBoot,
+  };
+  const pool = new Pool(config.pool, shared);
+  pool.start();
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // the server only sends JSON; anything else is noise
+    }
+    dispatch(pool, message).catch((error) => process.stderr.write(`sandbox-host: ${error}\n`));
+  });
+  // stdin closes when the server goes away: never outlive it.
+  lines.on("close", () => void pool.close().finally(() => process.exit(0)));
+  send(JSON.stringify({ type: "ready" }));
+}
+
+main().catch((error) => {
+  process.stderr.write(`sandbox-host: failed to start: ${error && error.stack ? error.stack : error}\n`);
+  process.exit(1);
+});

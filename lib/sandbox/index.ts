@@ -1,0 +1,38 @@
+/**
+ * Public entry of the sandbox domain: run LLM-written Python environments and check functions
+ * isolated from the server. Other domains import only from here. See docs/sandbox.md.
+ */
+import type { Backend } from "./backend";
+import { type SandboxOptions, resolveOptions } from "./options";
+import { createProcessBackend } from "./process-backend";
+import { createPyodideBackend } from "./pyodide-backend";
+import { type SandboxRunner, createRunnerWithBackend } from "./runner";
+
+export type { Episode, StepResult } from "./episode";
+export type { LoadRequest, SandboxRunner } from "./runner";
+export type { BackendStats } from "./backend";
+export { SANDBOX_ENV_VARS, type SandboxOptions, resolveOptions } from "./options";
+export * from "./sandbox.schema";
+
+/** A runner for the configured backend (env `SANDBOX_*`, then `options`). Throws only for bad
+ * configuration (e.g. bwrap requested but unusable); runtime failures are Results. */
+export function createSandboxRunner(options: Partial<SandboxOptions> = {}): SandboxRunner {
+  const resolved = resolveOptions(options);
+  const backend: Backend = resolved.backend === "bwrap" ? createProcessBackend(resolved, "bwrap") : createPyodideBackend(resolved);
+  return createRunnerWithBackend(backend, resolved);
+}
+
+let shared: SandboxRunner | null = null;
+
+/** The process-wide runner (one sandbox host per server/worker process). */
+export function getSandboxRunner(): SandboxRunner {
+  shared ??= createSandboxRunner();
+  return shared;
+}
+
+/** Closes the process-wide runner, e.g. on shutdown. */
+export async function closeSandboxRunner(): Promise<void> {
+  const current = shared;
+  shared = null;
+  await current?.close();
+}

@@ -1,0 +1,165 @@
+/**
+ * python3 backends: one harness process per episode, speaking JSON lines.
+ * - "bwrap": inside bubblewrap — no network, read-only root, empty env, own pid namespace,
+ *   address-space and CPU limits; a deadline kills the whole jail.
+ * - "native": the same harness unsandboxed. Only for the benchmark baseline and the differential
+ *   test (lib/sandbox/testing.ts); never reachable from env vars or the public entry.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { type Result, err, ok } from "../core/result";
+import { type Backend, type CallError, type HarnessRequest, type Lease, sandboxError } from "./backend";
+import { bwrapCommand, bwrapProblem } from "./bwrap";
+import { readLines, tailOf } from "./line-reader";
+import type { SandboxOptions } from "./options";
+import { EMPTY_ENV, PYTHON_DIR } from "./paths";
+
+const BOOTSTRAP = (dir: string) => `import sys; sys.path.insert(0, ${JSON.stringify(dir)}); import harness; harness.serve()`;
+
+export type ProcessMode = "bwrap" | "native";
+
+export function createProcessBackend(options: SandboxOptions, mode: ProcessMode): Backend {
+  if (mode === "bwrap") {
+    const problem = bwrapProblem(options.python);
+    if (problem) throw new Error(problem);
+  } else if (!existsSync(options.python)) {
+    throw new Error(`python3 not found at ${options.python} (set SANDBOX_PYTHON)`);
+  }
+  const spares: HarnessProcess[] = [];
+  const live = new Set<HarnessProcess>();
+  const readyMs: number[] = [];
+  let closed = false;
+
+  const start = () => {
+    const proc = new HarnessProcess(options, mode, (ms) => readyMs.push(ms));
+    live.add(proc);
+    proc.onExit = () => live.delete(proc);
+    return proc;
+  };
+  const topUp = () => {
+    while (!closed && spares.filter((p) => !p.dead).length < options.spareWorkers) spares.push(start());
+  };
+
+  return {
+    name: mode,
+    async lease(key) {
+      if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
+      let proc = spares.shift();
+      while (proc?.dead) proc = spares.shift();
+      proc ??= start();
+      topUp();
+      // Processes that never ran user code (analysis only) go back to the spares.
+      const reusable = key === null;
+      return ok(processLease(proc, reusable, options, spares));
+    },
+    async stats() {
+      return { backend: mode, workers: live.size, readyMs: [...readyMs], rssBytes: 0, snapshot: false };
+    },
+    async close() {
+      closed = true;
+      for (const proc of live) proc.kill();
+      live.clear();
+    },
+  };
+}
+
+function processLease(proc: HarnessProcess, reusable: boolean, options: SandboxOptions, spares: HarnessProcess[]): Lease {
+  let released = false;
+  return {
+    call: (request, timeoutMs) => proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
+    async release(recycle) {
+      if (released) return;
+      released = true;
+      if (reusable && !recycle && !proc.dead) spares.push(proc);
+      else proc.kill();
+    },
+  };
+}
+
+class HarnessProcess {
+  private child: ChildProcessWithoutNullStreams;
+  private current: { resolve: (r: Result<unknown, CallError>) => void; timer: NodeJS.Timeout } | null = null;
+  private stderrTail: () => string;
+  /** Replies still owed to requests nobody awaits (the initial `configure`). */
+  private unclaimed = 1;
+  dead = false;
+  onExit = () => {};
+
+  private readonly started = performance.now();
+
+  constructor(options: SandboxOptions, mode: ProcessMode, private readonly onReady: (ms: number) => void) {
+    const pythonArgs = ["-I", "-S", "-B", "-c", BOOTSTRAP(mode === "bwrap" ? "/sandbox" : PYTHON_DIR)];
+    const [command, ...args] = mode === "bwrap" ? bwrapCommand(options, pythonArgs) : [options.python, ...pythonArgs];
+    this.child = spawn(command ?? options.python, args, { env: EMPTY_ENV, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    this.stderrTail = tailOf(this.child.stderr);
+    this.child.stdin.on("error", () => {}); // EPIPE after a kill is expected
+    readLines(this.child.stdout, options.maxOutputBytes + 64 * 1024, {
+      onLine: (line) => this.onLine(line),
+      onOverflow: () => this.fail(sandboxError("OUTPUT_TOO_LARGE", "the sandbox wrote more than the output limit"), true),
+    });
+    this.child.on("exit", (code, signal) => {
+      this.dead = true;
+      this.fail(sandboxError("USER_CODE_ERROR", `the python process exited (${signal ?? code}) while running code: ${this.stderrTail().slice(-300)}`), false);
+      this.onExit();
+    });
+    this.child.on("error", (e) => {
+      this.dead = true;
+      this.fail(sandboxError("SANDBOX_UNAVAILABLE", `cannot start python: ${e.message}`, true), false);
+    });
+    this.send({ op: "configure", max_output_bytes: options.maxOutputBytes, max_log_bytes: options.maxLogBytes });
+  }
+
+  private send(request: HarnessRequest): void {
+    this.child.stdin.write(JSON.stringify(request) + "\n");
+  }
+
+  private onLine(line: string): void {
+    if (this.unclaimed > 0) {
+      this.unclaimed -= 1;
+      this.onReady(performance.now() - this.started); // python answered: the process is ready
+      return;
+    }
+    if (!this.current) return; // noise outside a call
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return this.fail(sandboxError("USER_CODE_ERROR", "the sandbox sent a malformed reply"), true);
+    }
+    const current = this.current;
+    this.current = null;
+    clearTimeout(current.timer);
+    current.resolve(ok(parsed));
+  }
+
+  call(request: HarnessRequest, timeoutMs: number, graceMs: number): Promise<Result<unknown, CallError>> {
+    if (this.dead) return Promise.resolve(err(sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone")));
+    if (this.current) return Promise.resolve(err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")));
+    return new Promise((resolve) => {
+      // The harness raises at the deadline itself (SIGALRM); this timer is for code that swallows it.
+      const timer = setTimeout(() => this.fail({ ...sandboxError("TIMEOUT", "time limit exceeded; the process was killed"), terminated: true }, true), timeoutMs + graceMs);
+      this.current = { resolve, timer };
+      this.send(request);
+    });
+  }
+
+  private fail(error: CallError, kill: boolean): void {
+    const current = this.current;
+    this.current = null;
+    if (current) {
+      clearTimeout(current.timer);
+      current.resolve(err(error));
+    }
+    if (kill) this.kill();
+  }
+
+  kill(): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.dead = true;
+    try {
+      process.kill(-(this.child.pid ?? 0), "SIGKILL"); // the whole group: bwrap and the jail
+    } catch {
+      this.child.kill("SIGKILL");
+    }
+  }
+}

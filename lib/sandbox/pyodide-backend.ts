@@ -1,0 +1,104 @@
+/**
+ * Default backend: hardened Pyodide workers in a separate sandbox-host process. The host is
+ * started lazily, restarted if it dies, and a memory snapshot is built in the background by a
+ * short-lived process that alone may write to the cache directory.
+ */
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import type { Result } from "../core/result";
+import { err, ok } from "../core/result";
+import { type Backend, type BackendStats, type HarnessRequest, type Lease, sandboxError } from "./backend";
+import { HostProcess } from "./host-process";
+import type { SandboxOptions } from "./options";
+import { EMPTY_ENV, HOST_DIR, SNAPSHOT_SCRIPT, hardenedNodeArgs, pyodideDir, snapshotFile } from "./paths";
+import { HostStatsSchema, type SandboxError } from "./sandbox.schema";
+
+const STALE_LOCK_MS = 120_000;
+
+export function createPyodideBackend(options: SandboxOptions): Backend {
+  const pyodide = pyodideDir();
+  const snapshotPath = snapshotFile(options.cacheDir, pyodide);
+  let host: HostProcess | null = null;
+  let generation = 0;
+  let closed = false;
+
+  async function getHost(): Promise<Result<HostProcess, SandboxError>> {
+    if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
+    if (!host || host.exited) {
+      if (options.useSnapshot) ensureSnapshot(options, pyodide, snapshotPath);
+      host = new HostProcess(options, pyodide, snapshotPath, ++generation);
+    }
+    const current = host;
+    const ready = await current.ready;
+    return ready.ok ? ok(current) : ready;
+  }
+
+  return {
+    name: "pyodide",
+    async lease(key, waitMs) {
+      const hostResult = await getHost();
+      if (!hostResult.ok) return hostResult;
+      const current = hostResult.value;
+      const reply = await current.request({ type: "lease", key, waitMs }, waitMs + 5_000);
+      if (!reply.ok) return err(reply.error);
+      const leaseId = reply.value.lease;
+      if (leaseId === undefined) return err(sandboxError("SANDBOX_UNAVAILABLE", "malformed lease reply", true));
+      return ok(hostLease(current, leaseId, options));
+    },
+    async stats(): Promise<BackendStats> {
+      const hostResult = await getHost();
+      const reply = hostResult.ok ? await hostResult.value.request({ type: "stats" }, 5_000) : null;
+      const stats = reply?.ok ? HostStatsSchema.safeParse(reply.value.stats) : null;
+      if (!stats?.success) return { backend: "pyodide", workers: 0, readyMs: [], rssBytes: 0, snapshot: false };
+      return { backend: "pyodide", workers: stats.data.workers, readyMs: stats.data.readyMs, rssBytes: stats.data.rss, snapshot: stats.data.snapshot };
+    },
+    async close() {
+      closed = true;
+      await host?.close();
+    },
+  };
+}
+
+function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions): Lease {
+  let released = false;
+  return {
+    async call(request: HarnessRequest, timeoutMs: number) {
+      const safety = timeoutMs + options.graceMs + 5_000;
+      const reply = await host.request({ type: "call", lease: leaseId, request: JSON.stringify(request), timeoutMs }, safety);
+      return reply.ok ? ok(reply.value.reply) : reply;
+    },
+    async release(recycle: boolean) {
+      if (released || host.exited) return;
+      released = true;
+      await host.request({ type: "release", lease: leaseId, recycle }, 5_000);
+    },
+  };
+}
+
+/** Starts the snapshot builder unless the snapshot exists or another builder holds the lock. */
+function ensureSnapshot(options: SandboxOptions, pyodide: string, snapshotPath: string): void {
+  if (existsSync(snapshotPath)) return;
+  try {
+    mkdirSync(options.cacheDir, { recursive: true });
+    const lock = `${snapshotPath}.lock`;
+    if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+    closeSync(openSync(lock, "wx"));
+    const args = [
+      ...hardenedNodeArgs([pyodide, HOST_DIR, options.cacheDir], [`--allow-fs-write=${options.cacheDir}/*`]),
+      SNAPSHOT_SCRIPT, snapshotPath, `${pyodide}/pyodide.mjs`,
+    ];
+    const child = spawn(process.execPath, args, { env: EMPTY_ENV, stdio: "ignore" });
+    const unlock = () => {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // already gone
+      }
+    };
+    child.on("exit", unlock);
+    child.on("error", unlock);
+    child.unref();
+  } catch {
+    // another process is building it, or the cache is not writable: normal boot still works
+  }
+}

@@ -1,0 +1,300 @@
+"""EnvStudio sandbox harness: one JSON request in, one JSON reply out.
+
+Shared by every backend. Pyodide workers call `handle(request_json)` directly; the python3
+backends (bubblewrap, and the unsandboxed benchmark baseline) run `serve()` over JSON lines.
+Ops: load, tools, step, state, diff, check, run_checks, analyze, configure, ping.
+Replies: {"ok": true, ...} or {"ok": false, "error": {"code", "message"}}; the codes match
+SandboxError in sandbox.schema.ts.
+"""
+import ast
+import json
+import sys
+import types
+
+from analyze import analyze, extract_tools
+from checks import run_checks
+from jsonstate import diff, env_state, to_jsonable
+from validate import check_arguments
+
+LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
+_EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
+_episode = {}
+_timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
+
+
+class Fail(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class Deadline(BaseException):
+    """Raised by the native deadline timer; Pyodide raises KeyboardInterrupt instead."""
+
+
+class BoundedLog:
+    """A stdout/stderr stand-in that keeps at most `cap` characters."""
+
+    def __init__(self, cap):
+        self.cap, self.parts, self.size, self.truncated = cap, [], 0, False
+
+    def write(self, text):
+        text = str(text)
+        room = self.cap - self.size
+        if len(text) > room:
+            text, self.truncated = text[:max(room, 0)], True
+        if text:
+            self.parts.append(text)
+            self.size += len(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def value(self):
+        return "".join(self.parts) + ("\n[output truncated]" if self.truncated else "")
+
+
+class Capture:
+    def __enter__(self):
+        self.saved = sys.stdout, sys.stderr
+        self.out, self.err = BoundedLog(LIMITS["max_log_bytes"]), BoundedLog(LIMITS["max_log_bytes"])
+        sys.stdout, sys.stderr = self.out, self.err
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr = self.saved
+        return False
+
+
+def _describe(exc):
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _require(req, key, kind, default=None):
+    value = req.get(key, default)
+    if not isinstance(value, kind):
+        raise Fail("INVALID_REQUEST", f"'{key}' must be {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _instantiate(cls, initial):
+    """EnvScaler convention (cls({}) or cls(), then setattr per key) or `_load_scenario(state)`."""
+    state = json.loads(json.dumps(initial))  # a private copy the environment may mutate
+    if callable(getattr(cls, "_load_scenario", None)):
+        try:
+            env = cls()
+        except TypeError:
+            env = cls({})
+        env._load_scenario(state)
+        return env
+    try:
+        env = cls({})
+    except TypeError:
+        env = cls()
+    for key, value in state.items():
+        setattr(env, key, value)
+    return env
+
+
+def op_load(req):
+    source = _require(req, "source", str)
+    class_name = _require(req, "class_name", str)
+    initial = _require(req, "initial_state", dict, {})
+    _episode.clear()
+    try:
+        tree = ast.parse(source, filename="<environment>")
+    except SyntaxError as e:
+        raise Fail("USER_CODE_ERROR", f"SyntaxError at line {e.lineno}, column {e.offset}: {e.msg}")
+    schemas = extract_tools(tree, class_name)
+    if schemas is None:
+        raise Fail("USER_CODE_ERROR", f"class '{class_name}' is not defined at the top level of the source")
+    module = types.ModuleType("environment")
+    sys.modules["environment"] = module  # dataclasses and typing look the module up by name
+    with Capture():
+        try:
+            exec(compile(tree, "<environment>", "exec"), module.__dict__)
+            cls = module.__dict__.get(class_name)
+            if not isinstance(cls, type):
+                raise Fail("USER_CODE_ERROR", f"'{class_name}' is not a class")
+            env = _instantiate(cls, initial)
+        except (Fail, KeyboardInterrupt, Deadline, MemoryError):
+            raise
+        except BaseException as e:
+            raise Fail("USER_CODE_ERROR", f"loading the environment failed: {_describe(e)}")
+    tools = {s["function"]["name"]: s for s in schemas if callable(getattr(env, s["function"]["name"], None))}
+    state = env_state(env)
+    _episode.update(env=env, tools=tools, initial=state, last=state)
+    return {"tools": list(tools.values())}
+
+
+def _episode_or_fail():
+    if "env" not in _episode:
+        raise Fail("INVALID_REQUEST", "no environment is loaded")
+    return _episode
+
+
+def _error_observation(kind, message):
+    # Marked so that agents and reviewers can tell a sandbox-side failure from a tool's own reply.
+    return {"success": False, "error": message, "error_type": kind}
+
+
+def op_step(req):
+    ep = _episode_or_fail()
+    name = _require(req, "name", str)
+    arguments = req.get("arguments", {})
+    schema = ep["tools"].get(name)
+    is_error, logs = True, None
+    if schema is None:
+        observation = _error_observation("unknown_tool", f"Unknown tool '{name}'. Available tools: {', '.join(sorted(ep['tools']))}")
+    else:
+        problems = check_arguments(schema["function"]["parameters"], arguments)
+        if problems:
+            observation = _error_observation("invalid_arguments", f"Invalid arguments for '{name}': " + "; ".join(problems))
+        else:
+            observation, is_error, logs = _call_tool(ep["env"], name, arguments)
+    if logs is None:
+        return {"observation": observation, "is_error": True, "diff": _EMPTY_DIFF, "stdout": "", "stderr": ""}
+    new_state = env_state(ep["env"])
+    step_diff = diff(ep["last"], new_state)
+    ep["last"] = new_state
+    return {"observation": observation, "is_error": is_error, "diff": step_diff,
+            "stdout": logs.out.value(), "stderr": logs.err.value()}
+
+
+def _call_tool(env, name, arguments):
+    with Capture() as logs:
+        try:
+            result = getattr(env, name)(**arguments)
+        except (KeyboardInterrupt, Deadline, MemoryError):
+            raise
+        except BaseException as e:  # SystemExit too: a tool must not end the episode
+            return _error_observation("exception", f"Tool '{name}' raised {_describe(e)}"), True, logs
+    return to_jsonable(result), False, logs
+
+
+def op_tools(req):
+    return {"tools": list(_episode_or_fail()["tools"].values())}
+
+
+def op_state(req):
+    return {"state": _episode_or_fail()["last"]}
+
+
+def op_diff(req):
+    ep = _episode_or_fail()
+    return {"diff": diff(ep["initial"], ep["last"])}
+
+
+def op_check(req):
+    ep = _episode_or_fail()
+    checks = _require(req, "checks", list)
+    return {"results": run_checks(checks, ep["initial"], ep["last"], Capture)}
+
+
+def op_run_checks(req):
+    checks = _require(req, "checks", list)
+    initial = to_jsonable(req.get("initial_state"))
+    final = to_jsonable(req.get("final_state"))
+    return {"results": run_checks(checks, initial, final, Capture)}
+
+
+def op_analyze(req):
+    return analyze(_require(req, "source", str), _require(req, "class_name", str))
+
+
+def op_configure(req):
+    for key in LIMITS:
+        value = req.get(key)
+        if isinstance(value, int) and value > 0:
+            LIMITS[key] = value
+    return {}
+
+
+_OPS = {"load": op_load, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
+        "check": op_check, "run_checks": op_run_checks, "analyze": op_analyze,
+        "configure": op_configure, "ping": lambda req: {}}
+
+
+def _error(code, message):
+    return json.dumps({"ok": False, "error": {"code": code, "message": str(message)[:2000]}})
+
+
+def _encode(payload):
+    text = json.dumps({"ok": True, **payload}, allow_nan=False, separators=(",", ":"))
+    if len(text) > LIMITS["max_output_bytes"]:  # ensure_ascii: characters == bytes
+        return _error("OUTPUT_TOO_LARGE", f"reply of {len(text)} bytes exceeds the {LIMITS['max_output_bytes']} byte limit")
+    return text
+
+
+def handle(raw):
+    try:
+        try:
+            req = json.loads(raw)
+        except ValueError:
+            return _error("INVALID_REQUEST", "request is not valid JSON")
+        if not isinstance(req, dict) or req.get("op") not in _OPS:
+            return _error("INVALID_REQUEST", f"unknown op {req.get('op') if isinstance(req, dict) else None!r}")
+        with _deadline(req.get("timeout_ms")):
+            payload = _OPS[req["op"]](req)
+        return _encode(payload)
+    except Fail as f:
+        return _error(f.code, f.message)
+    except (KeyboardInterrupt, Deadline):
+        return _error("TIMEOUT", "time limit exceeded")
+    except MemoryError:
+        return _error("MEMORY", "memory limit exceeded")
+    except RecursionError as e:
+        return _error("USER_CODE_ERROR", _describe(e))
+    except BaseException as e:
+        return _error("USER_CODE_ERROR", _describe(e))
+
+
+class _deadline:
+    """Native only: SIGALRM at the deadline, then every 5 ms until the op returns (a user loop
+    may swallow one; the host kills the process after a grace period if it swallows them all)."""
+
+    def __init__(self, timeout_ms):
+        self.seconds = timeout_ms / 1000 if _timer["enabled"] and isinstance(timeout_ms, (int, float)) and timeout_ms > 0 else 0
+
+    def __enter__(self):
+        if self.seconds:
+            _timer["signal"].setitimer(_timer["signal"].ITIMER_REAL, self.seconds, 0.005)
+
+    def __exit__(self, *exc):
+        if self.seconds:
+            _timer["signal"].setitimer(_timer["signal"].ITIMER_REAL, 0)
+        return False
+
+
+def _on_alarm(signum, frame):
+    raise Deadline()
+
+
+def serve():
+    """JSON lines over stdio. User code must not be able to write into the reply stream, so the
+    protocol gets a private duplicate of fd 1 and fd 1 itself points at /dev/null."""
+    import os
+    import signal
+    reply_fd = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    out = os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n")
+    _timer.update(enabled=True, signal=signal)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    import lockdown  # noqa: F401  (installs the audit hook; after our own imports on purpose)
+    read = sys.stdin.buffer.readline
+    while True:
+        line = read()
+        if not line:
+            return
+        if line.strip():
+            out.write(handle(line) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__" and "--serve" in sys.argv:
+    serve()

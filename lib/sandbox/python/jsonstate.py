@@ -1,0 +1,91 @@
+"""JSON view of environment state and the structural diff between two such views.
+
+Rules (shared with docs/sandbox.md): dicts/lists/tuples/scalars as they are; sets become sorted
+lists; objects with a `__dict__` become dicts of their public attributes; non-finite floats,
+callables, modules, classes and anything else become their `repr`. Diff paths are arrays of dict
+keys (strings) and list indices (integers).
+"""
+import math
+import types
+
+_OPAQUE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.ModuleType, type)
+MAX_DEPTH = 200
+
+
+def to_jsonable(value, _depth=0, _seen=None):
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if _depth > MAX_DEPTH:
+        return repr(value)
+    seen = _seen if _seen is not None else set()
+    if id(value) in seen:
+        return "<cycle>"  # self-references would otherwise recurse forever
+    seen.add(id(value))
+    try:
+        return _container(value, _depth + 1, seen)
+    finally:
+        seen.discard(id(value))
+
+
+def _container(value, depth, seen):
+    if isinstance(value, dict):
+        return {_key(k): to_jsonable(v, depth, seen) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v, depth, seen) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [to_jsonable(v, depth, seen) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:  # mixed types: a stable order still beats set iteration order
+            return sorted(items, key=lambda v: (type(v).__name__, repr(v)))
+    if isinstance(value, _OPAQUE) or callable(value):
+        return repr(value)
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, dict):
+        return {k: to_jsonable(v, depth, seen) for k, v in attrs.items() if not k.startswith("_")}
+    return repr(value)
+
+
+def _key(key):
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, (int, float)):
+        return repr(key)
+    return repr(key)
+
+
+def env_state(env):
+    """Public instance attributes (no leading underscore), as JSON. See docs/sandbox.md."""
+    attrs = getattr(env, "__dict__", {})
+    return {k: to_jsonable(v) for k, v in attrs.items() if not k.startswith("_")}
+
+
+def diff(old, new, path=None, out=None):
+    """added / removed / changed leaves between two JSON values (dicts by key, lists by index)."""
+    path = path or []
+    out = out if out is not None else {"added": [], "removed": [], "changed": []}
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in old:
+            if k not in new:
+                out["removed"].append({"path": path + [k], "value": old[k]})
+            else:
+                diff(old[k], new[k], path + [k], out)
+        for k in new:
+            if k not in old:
+                out["added"].append({"path": path + [k], "value": new[k]})
+    elif isinstance(old, list) and isinstance(new, list):
+        for i in range(min(len(old), len(new))):
+            diff(old[i], new[i], path + [i], out)
+        for i in range(len(new), len(old)):
+            out["removed"].append({"path": path + [i], "value": old[i]})
+        for i in range(len(old), len(new)):
+            out["added"].append({"path": path + [i], "value": new[i]})
+    elif old != new or type(old) is not type(new):
+        out["changed"].append({"path": path, "old": old, "new": new})
+    return out

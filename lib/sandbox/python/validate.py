@@ -1,0 +1,76 @@
+"""Argument validation against the JSON Schema subset that analyze.py emits."""
+
+_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+
+def check_arguments(schema, arguments):
+    """Returns a list of problems ("" when fine) for a call's arguments."""
+    if not isinstance(arguments, dict):
+        return ["arguments must be a JSON object"]
+    problems = []
+    properties = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in arguments:
+            problems.append(f"missing required argument '{name}'")
+    for name, value in arguments.items():
+        if name not in properties:
+            if schema.get("additionalProperties") is False:
+                problems.append(f"unknown argument '{name}'")
+            continue
+        problems.extend(check_value(properties[name], value, name))
+    return problems
+
+
+def check_value(schema, value, where):
+    if "anyOf" in schema:
+        if any(not check_value(option, value, where) for option in schema["anyOf"]):
+            return []
+        return [f"'{where}' does not match any allowed type"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"'{where}' must be one of {schema['enum']!r}"]
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind else []
+    if kinds and not any(_TYPES[k](value) for k in kinds if k in _TYPES):
+        return [f"'{where}' must be {' or '.join(kinds)}, got {_json_name(value)}"]
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            found = check_value(schema["items"], item, f"{where}[{i}]")
+            if found:
+                return found
+    if isinstance(value, dict):
+        return _check_object(schema, value, where)
+    return []
+
+
+def _check_object(schema, value, where):
+    for name in schema.get("required", []):
+        if name not in value:
+            return [f"'{where}' is missing key '{name}'"]
+    for name, sub in schema.get("properties", {}).items():
+        if name in value:
+            found = check_value(sub, value[name], f"{where}.{name}")
+            if found:
+                return found
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for name, item in value.items():
+            if name not in schema.get("properties", {}):
+                found = check_value(extra, item, f"{where}.{name}")
+                if found:
+                    return found
+    return []
+
+
+def _json_name(value):
+    for name, test in _TYPES.items():
+        if test(value):
+            return "integer" if name == "integer" else name
+    return type(value).__name__

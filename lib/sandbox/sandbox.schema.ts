@@ -1,0 +1,155 @@
+/**
+ * Every request into and reply out of the sandbox, as zod schemas. Replies come from untrusted
+ * code's process, so they are parsed, never cast.
+ */
+import { z } from "zod";
+
+export const SandboxErrorCodeSchema = z.enum([
+  "TIMEOUT",
+  "MEMORY",
+  "OUTPUT_TOO_LARGE",
+  "USER_CODE_ERROR",
+  "SANDBOX_UNAVAILABLE",
+  "INVALID_REQUEST",
+]);
+export type SandboxErrorCode = z.infer<typeof SandboxErrorCodeSchema>;
+
+export const SandboxErrorSchema = z.object({
+  code: SandboxErrorCodeSchema,
+  message: z.string(),
+  retryable: z.boolean(),
+});
+export type SandboxError = z.infer<typeof SandboxErrorSchema>;
+
+/** A path into the state: dict keys are strings, list indices are numbers. */
+export const StatePathSchema = z.array(z.union([z.string(), z.number().int()]));
+export type StatePath = z.infer<typeof StatePathSchema>;
+
+export const StateDiffSchema = z.object({
+  added: z.array(z.object({ path: StatePathSchema, value: z.unknown() })),
+  removed: z.array(z.object({ path: StatePathSchema, value: z.unknown() })),
+  changed: z.array(z.object({ path: StatePathSchema, old: z.unknown(), new: z.unknown() })),
+});
+export type StateDiff = z.infer<typeof StateDiffSchema>;
+
+export const JsonObjectSchema = z.record(z.string(), z.unknown());
+export type JsonObject = z.infer<typeof JsonObjectSchema>;
+
+export const ToolSchema = z.object({
+  type: z.literal("function"),
+  function: z.object({
+    name: z.string(),
+    description: z.string(),
+    parameters: z.object({
+      type: z.literal("object"),
+      properties: JsonObjectSchema,
+      required: z.array(z.string()),
+      additionalProperties: z.boolean().optional(),
+    }),
+  }),
+});
+export type Tool = z.infer<typeof ToolSchema>;
+
+export const CheckResultSchema = z.union([
+  z.object({ passed: z.boolean() }).strict(),
+  z.object({ error: z.string() }).strict(),
+]);
+export type CheckResult = z.infer<typeof CheckResultSchema>;
+
+// ---- caller input (validated at the public entry) ----
+
+export const LoadInputSchema = z.object({
+  source: z.string().min(1, "source is empty"),
+  className: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "className must be a Python identifier"),
+  initialState: JsonObjectSchema,
+  /** Restricts the episode to these tool names (all public methods when omitted). */
+  tools: z.array(z.string()).optional(),
+});
+export type LoadInput = z.infer<typeof LoadInputSchema>;
+
+export const StepInputSchema = z.object({ name: z.string().min(1), args: JsonObjectSchema });
+export const ChecksInputSchema = z.array(z.string());
+
+export const AnalyzeInputSchema = z.object({ source: z.string(), className: z.string() });
+export type AnalyzeInput = z.infer<typeof AnalyzeInputSchema>;
+
+export const RunChecksInputSchema = z.object({
+  checks: ChecksInputSchema,
+  initialState: z.unknown(),
+  finalState: z.unknown(),
+});
+export type RunChecksInput = z.infer<typeof RunChecksInputSchema>;
+
+// ---- harness replies (python/harness.py) ----
+
+export const HarnessErrorReplySchema = z.object({
+  ok: z.literal(false),
+  error: z.object({ code: SandboxErrorCodeSchema, message: z.string() }),
+});
+
+export const LoadReplySchema = z.object({ ok: z.literal(true), tools: z.array(ToolSchema) });
+export const StepReplySchema = z.object({
+  ok: z.literal(true),
+  observation: z.unknown(),
+  is_error: z.boolean(),
+  diff: StateDiffSchema,
+  stdout: z.string(),
+  stderr: z.string(),
+});
+export const StateReplySchema = z.object({ ok: z.literal(true), state: JsonObjectSchema });
+export const DiffReplySchema = z.object({ ok: z.literal(true), diff: StateDiffSchema });
+export const ChecksReplySchema = z.object({ ok: z.literal(true), results: z.array(CheckResultSchema) });
+export const EmptyReplySchema = z.object({ ok: z.literal(true) });
+
+export const SyntaxIssueSchema = z.object({
+  message: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int().optional(),
+  end_column: z.number().int().optional(),
+});
+
+export const AnalyzeReplySchema = z.object({
+  ok: z.literal(true),
+  syntax_errors: z.array(SyntaxIssueSchema),
+  class_found: z.boolean(),
+  classes: z.array(z.string()),
+  methods: z.array(z.string()),
+  forbidden_imports: z.array(z.object({ module: z.string(), line: z.number().int() })),
+  has_async: z.boolean(),
+  tools: z.array(ToolSchema),
+});
+
+/** What `analyze` returns to callers (camelCase, for editor markers). */
+export type Analysis = {
+  syntaxErrors: { message: string; line: number; column: number; endLine?: number; endColumn?: number }[];
+  classFound: boolean;
+  classes: string[];
+  publicMethods: string[];
+  forbiddenImports: { module: string; line: number }[];
+  hasAsync: boolean;
+  tools: Tool[];
+};
+
+// ---- server <-> sandbox host (host/sandbox-host.mjs) ----
+
+export const HostErrorSchema = SandboxErrorSchema.extend({ retryable: z.boolean().default(false) });
+
+export const HostMessageSchema = z.union([
+  z.object({ type: z.literal("ready") }),
+  z.object({ id: z.number(), ok: z.literal(true), lease: z.number().optional(), reply: z.unknown().optional(), stats: z.unknown().optional() }),
+  z.object({ id: z.number(), ok: z.literal(false), error: HostErrorSchema, terminated: z.boolean().optional() }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+export const HostStatsSchema = z.object({
+  workers: z.number(),
+  idle: z.number(),
+  leased: z.number(),
+  booting: z.number(),
+  queued: z.number(),
+  readyMs: z.array(z.number()),
+  rss: z.number(),
+  snapshot: z.boolean(),
+});
+export type HostStats = z.infer<typeof HostStatsSchema>;
