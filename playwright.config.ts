@@ -1,0 +1,61 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tier. Starts the studio the way a user does on a fresh machine (`scripts/start.ts`:
+ * embedded PostgreSQL in a throwaway data dir, sample seeding, build when needed) and drives it in
+ * Debian's Chromium. Every spec fails on any request that leaves localhost (e2e/fixtures.ts).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const BASE = `http://127.0.0.1:${PORT}`;
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1, // 2-core machine: one browser at a time
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],
+  use: {
+    baseURL: BASE,
+    browserName: "chromium",
+    headless: true,
+    launchOptions: {
+      // Debian's Chromium from apt; Playwright's own browser download is never used (offline).
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        // Chromium still resolves Google hosts with the flags above; this makes every name but
+        // localhost fail inside Chromium so no DNS query leaves the machine.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+      ],
+    },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node --import tsx scripts/start.ts",
+    url: `${BASE}/api/health`,
+    reuseExistingServer: false,
+    timeout: 300_000, // includes the first build on a fresh clone
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      HOST: "127.0.0.1",
+      PORT: String(PORT),
+      ENVSTUDIO_DATA_DIR: E2E_DATA_DIR,
+      ENVSTUDIO_PG_PORT: process.env.E2E_PG_PORT ?? "5435",
+      DATABASE_URL: "",
+    },
+  },
+});
