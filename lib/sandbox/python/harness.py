@@ -275,18 +275,21 @@ def _on_alarm(signum, frame):
 
 
 def serve():
-    """JSON lines over stdio. User code must not be able to write into the reply stream, so the
-    protocol gets a private duplicate of fd 1 and fd 1 itself points at /dev/null."""
+    """JSON lines over stdio. User code must not be able to write into the reply stream or read
+    the request stream, so the protocol gets private duplicates of fds 0 and 1, which themselves
+    point at /dev/null."""
     import os
     import signal
-    reply_fd = os.dup(1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
+    reply_fd, request_fd = os.dup(1), os.dup(0)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() sees EOF, never a protocol line
+    sys.stdin = open(os.devnull)
     out = os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n")
+    requests = os.fdopen(request_fd, "rb")
     _timer.update(enabled=True, signal=signal)
     signal.signal(signal.SIGALRM, _on_alarm)
     import lockdown  # noqa: F401  (installs the audit hook; after our own imports on purpose)
-    read = sys.stdin.buffer.readline
+    read = requests.readline
     while True:
         line = read()
         if not line:
