@@ -79,7 +79,7 @@ const ENV_MAP = {
 export const SANDBOX_ENV_VARS = Object.keys(ENV_MAP);
 
 /** Options from `SANDBOX_*` env vars; a malformed value is a startup error, not a silent default. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<SandboxOptions> {
+export function optionsFromEnv(env: Record<string, string | undefined> = process.env): Partial<SandboxOptions> {
   const out: Record<string, unknown> = {};
   for (const [name, [key, schema]] of Object.entries(ENV_MAP)) {
     const raw = env[name];
@@ -91,7 +91,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Sa
   return out as Partial<SandboxOptions>;
 }
 
-export function resolveOptions(overrides: Partial<SandboxOptions> = {}, env: NodeJS.ProcessEnv = process.env): SandboxOptions {
+export function resolveOptions(overrides: Partial<SandboxOptions> = {}, env: Record<string, string | undefined> = process.env): SandboxOptions {
   const merged = { ...defaultOptions(), ...optionsFromEnv(env), ...stripUndefined(overrides) };
   const parsed = SandboxOptionsSchema.safeParse(merged);
   if (!parsed.success) throw new Error(`invalid sandbox options: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

@@ -4,7 +4,7 @@ import { optionsFromEnv, resolveOptions } from "../options";
 
 describe("sandbox options", () => {
   it("reads SANDBOX_* variables", () => {
-    expect(optionsFromEnv({ SANDBOX_BACKEND: "bwrap", SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_SNAPSHOT: "0" } as NodeJS.ProcessEnv)).toEqual({
+    expect(optionsFromEnv({ SANDBOX_BACKEND: "bwrap", SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_SNAPSHOT: "0" })).toEqual({
       backend: "bwrap",
       stepTimeoutMs: 750,
       useSnapshot: false,
@@ -12,7 +12,7 @@ describe("sandbox options", () => {
   });
 
   it("lets explicit options win over env and defaults", () => {
-    const options = resolveOptions({ stepTimeoutMs: 10 }, { SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_MEMORY_MB: "128" } as NodeJS.ProcessEnv);
+    const options = resolveOptions({ stepTimeoutMs: 10 }, { SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_MEMORY_MB: "128" });
     expect(options).toMatchObject({ stepTimeoutMs: 10, memoryMiB: 128, loadTimeoutMs: 5_000, checkTimeoutMs: 5_000, maxOutputBytes: 4 * 1024 * 1024 });
   });
 
@@ -21,7 +21,7 @@ describe("sandbox options", () => {
     [{ SANDBOX_STEP_TIMEOUT_MS: "soon" }, /SANDBOX_STEP_TIMEOUT_MS/],
     [{ SANDBOX_MEMORY_MB: "1" }, /memoryMiB/],
   ])("rejects bad configuration %j", (env, message) => {
-    expect(() => resolveOptions({}, env as NodeJS.ProcessEnv)).toThrow(message);
+    expect(() => resolveOptions({}, env)).toThrow(message);
   });
 
   it("refuses the unsandboxed mode through the public entry", () => {
