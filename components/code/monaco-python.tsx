@@ -5,7 +5,6 @@
 import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/python/register";
-import "monaco-editor/languages/definitions/json/register";
 import Editor, { loader, type EditorProps } from "@monaco-editor/react";
 
 self.MonacoEnvironment = {

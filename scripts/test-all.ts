@@ -1,0 +1,87 @@
+/**
+ * `npm test`: every tier — unit (vitest), database (vitest, real Postgres), browser (Playwright in
+ * Debian Chromium against the built studio) — then one closing line `N passed, N failed` summed
+ * over all of them. Exits non-zero if anything failed or a tier did not report.
+ * `npm test -- unit db` runs only the named tiers.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const REPORTS = path.join(ROOT, "reports");
+type Counts = { passed: number; failed: number; skipped: number };
+
+type Tier = { name: string; command: string[]; report: string; read: (json: unknown) => Counts };
+
+const vitestCounts = (json: unknown): Counts => {
+  const j = json as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numFailedTestSuites?: number };
+  // A file that fails to load has no failed *tests*; count it so the run cannot look green.
+  return { passed: j.numPassedTests, failed: j.numFailedTests + (j.numFailedTestSuites ?? 0), skipped: j.numPendingTests + j.numTodoTests };
+};
+const playwrightCounts = (json: unknown): Counts => {
+  const s = (json as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] });
+  return { passed: s.stats.expected + s.stats.flaky, failed: s.stats.unexpected + (s.errors?.length ?? 0), skipped: s.stats.skipped };
+};
+
+const vitest = (project: string): Tier => ({
+  name: project,
+  command: ["node_modules/.bin/vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=reports/vitest-${project}.json`],
+  report: `vitest-${project}.json`,
+  read: vitestCounts,
+});
+
+/** Type checking and lint as pass/fail checks; no report file, the exit code is the result. */
+const staticChecks = (): Counts => {
+  const checks = [["node_modules/.bin/tsc", "--noEmit"], ["node_modules/.bin/eslint", ".", "--max-warnings", "0"]];
+  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const [cmd, ...args] of checks) {
+    console.log(`$ ${path.basename(cmd!)} ${args.join(" ")}`);
+    const ok = spawnSync(cmd!, args, { cwd: ROOT, stdio: "inherit" }).status === 0;
+    counts[ok ? "passed" : "failed"] += 1;
+  }
+  return counts;
+};
+
+const TIERS: Tier[] = [
+  { name: "static", command: [], report: "", read: staticChecks },
+  vitest("unit"),
+  vitest("db"),
+  { name: "e2e", command: ["node_modules/.bin/playwright", "test"], report: "playwright.json", read: playwrightCounts },
+];
+
+const wanted = process.argv.slice(2);
+const tiers = wanted.length ? TIERS.filter((t) => wanted.includes(t.name)) : TIERS;
+fs.mkdirSync(REPORTS, { recursive: true });
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const lines: string[] = [];
+for (const tier of tiers) {
+  console.log(`\n=== ${tier.name} tests ===`);
+  if (!tier.report) {
+    const counts = tier.read(null);
+    lines.push(`${tier.name}: ${counts.passed} passed, ${counts.failed} failed`);
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    continue;
+  }
+  const reportPath = path.join(REPORTS, tier.report);
+  fs.rmSync(reportPath, { force: true });
+  const res = spawnSync(tier.command[0]!, tier.command.slice(1), {
+    cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CI: process.env.CI ?? "" },
+  });
+  let counts: Counts;
+  try {
+    counts = tier.read(JSON.parse(fs.readFileSync(reportPath, "utf8")));
+    if (res.status !== 0 && counts.failed === 0) counts.failed = 1; // crashed after writing the report
+  } catch {
+    counts = { passed: 0, failed: 1, skipped: 0 }; // no report: the runner itself failed
+  }
+  lines.push(`${tier.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  total.passed += counts.passed;
+  total.failed += counts.failed;
+  total.skipped += counts.skipped;
+}
+const summary = `${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : "");
+fs.writeFileSync(path.join(REPORTS, "summary.txt"), summary + "\n");
+console.log(`\n${lines.join("\n")}\n${summary}`);
+process.exit(total.failed ? 1 : 0);
