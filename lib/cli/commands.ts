@@ -8,4 +8,10 @@ export type CommandGroup = {
 };
 
 /** Every command group of the CLI. Domains add theirs here (imported lazily to keep start-up fast). */
-export const COMMAND_GROUPS: CommandGroup[] = [];
+export const COMMAND_GROUPS: CommandGroup[] = [
+  {
+    name: "env",
+    usage: "env tools --source env.py --class Name | env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
+    run: async (argv, io) => (await import("./env-command")).runEnvCommand(argv, io),
+  },
+];

@@ -36,3 +36,5 @@ export async function closeSandboxRunner(): Promise<void> {
   shared = null;
   await current?.close();
 }
+
+export { type ReplayEpisode, type ReplayResult, ReplayEpisodeSchema, replayEpisodes } from "./replay";
