@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../tests/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_PG = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -56,14 +57,15 @@ test.describe.configure({ mode: "serial", timeout: 300_000 });
 test("embedded database: data survives a stop and a start, samples are seeded once", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-lifecycle-"));
   fs.chmodSync(dataDir, 0o755);
-  const env = { ENVSTUDIO_DATA_DIR: dataDir, ENVSTUDIO_PG_PORT: "5436", DATABASE_URL: "" };
+  const [webPort, pgPort] = [await freePort(), await freePort()];
+  const env = { ENVSTUDIO_DATA_DIR: dataDir, ENVSTUDIO_PG_PORT: String(pgPort), DATABASE_URL: "" };
   try {
-    const first = await startStudio(3111, env);
+    const first = await startStudio(webPort, env);
     const seeded = await environmentNames(first.base);
     expect(seeded.length).toBeGreaterThanOrEqual(3);
     // Write a row the way any client would, through the embedded server's own URL.
     const password = fs.readFileSync(path.join(dataDir, "pg-password"), "utf8").trim();
-    const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:5436/envstudio` });
+    const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/envstudio` });
     await client.connect();
     await client.query(
       `insert into "Environment"(id, "projectId", slug, name, origin, "updatedAt") select 'kept-env', id, 'kept', 'Kept across restarts', 'MANUAL', now() from "Project" where slug = 'default'`,
@@ -71,7 +73,7 @@ test("embedded database: data survives a stop and a start, samples are seeded on
     await client.end();
     await stopStudio(first);
 
-    const second = await startStudio(3111, env);
+    const second = await startStudio(webPort, env);
     expect(await environmentNames(second.base)).toEqual([...seeded, "Kept across restarts"].sort());
     await stopStudio(second);
   } finally {
@@ -88,7 +90,7 @@ test("DATABASE_URL: the studio runs on an existing PostgreSQL server", async () 
   const url = new URL(SERVER_PG);
   url.pathname = `/${database}`;
   try {
-    const studio = await startStudio(3112, { DATABASE_URL: url.toString() });
+    const studio = await startStudio(await freePort(), { DATABASE_URL: url.toString() });
     expect((await environmentNames(studio.base)).length).toBeGreaterThanOrEqual(3);
     expect(studio.output()).toContain("PostgreSQL ready");
     await stopStudio(studio);

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../tests/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -30,7 +31,7 @@ const noStackTrace = (output: string) => expect(output).not.toMatch(/^\s+at .+\(
 
 describe("npm start with bad configuration", () => {
   it("unreachable database: names host, port and database, hides the password", async () => {
-    const { code, output } = await start({ DATABASE_URL: "postgresql://alice:s3cret-pw@127.0.0.1:1/studio", PORT: "3197" });
+    const { code, output } = await start({ DATABASE_URL: "postgresql://alice:s3cret-pw@127.0.0.1:1/studio", PORT: String(await freePort()) });
     expect(code).not.toBe(0);
     expect(output).toContain("127.0.0.1:1/studio");
     expect(output).toMatch(/connection refused/i);
@@ -39,14 +40,14 @@ describe("npm start with bad configuration", () => {
   });
 
   it("a DATABASE_URL that is not a postgresql:// URL", async () => {
-    const { code, output } = await start({ DATABASE_URL: "mysql://root@localhost/db", PORT: "3197" });
+    const { code, output } = await start({ DATABASE_URL: "mysql://root@localhost/db", PORT: String(await freePort()) });
     expect(code).not.toBe(0);
     expect(output).toMatch(/DATABASE_URL must be a postgresql:\/\/ URL/);
     noStackTrace(output);
   });
 
   it("wrong credentials are reported as such", async () => {
-    const { code, output } = await start({ DATABASE_URL: "postgresql://no_such_role_xyz:pw@127.0.0.1:5432/postgres", PORT: "3197" });
+    const { code, output } = await start({ DATABASE_URL: "postgresql://no_such_role_xyz:pw@127.0.0.1:5432/postgres", PORT: String(await freePort()) });
     expect(code).not.toBe(0);
     expect(output).toMatch(/refused the credentials|no_such_role_xyz|does not exist/);
     expect(output).not.toContain(":pw@");
@@ -55,11 +56,12 @@ describe("npm start with bad configuration", () => {
 
   it("port already in use", async () => {
     const blocker = net.createServer();
-    await new Promise<void>((r) => blocker.listen(3198, "127.0.0.1", r));
+    const port = await freePort();
+    await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", r));
     try {
-      const { code, output } = await start({ PORT: "3198", HOST: "127.0.0.1" });
+      const { code, output } = await start({ PORT: String(port), HOST: "127.0.0.1" });
       expect(code).not.toBe(0);
-      expect(output).toMatch(/Port 3198 on 127\.0\.0\.1 is already in use/);
+      expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       noStackTrace(output);
     } finally {
       blocker.close();

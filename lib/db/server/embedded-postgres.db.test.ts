@@ -13,15 +13,16 @@ import { startEmbeddedPostgres } from "./embedded-postgres";
 import { defineJob } from "../../jobs/job-definition";
 import { enqueue } from "../../jobs/boss";
 import { startWorker } from "../../jobs/worker";
+import { freePort } from "../../../tests/free-port";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-embedded-"));
 fs.chmodSync(dataDir, 0o755); // the server runs as an unprivileged user when we are root
-const PORT = 5437;
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe("embedded PostgreSQL", () => {
   it("starts, migrates, keeps data across a restart, and runs pg-boss jobs", async () => {
+    const PORT = await freePort();
     const first = await startEmbeddedPostgres({ dataDir, port: PORT, database: "envstudio" });
     expect(first.startedByUs).toBe(true);
     expect(first.url).not.toContain(":postgres@"); // a generated password, not a default one
@@ -54,11 +55,12 @@ describe("embedded PostgreSQL", () => {
   it("reports a clear error when its port is taken by something else", async () => {
     const net = await import("node:net");
     const blocker = net.createServer();
-    await new Promise<void>((r) => blocker.listen(5438, "127.0.0.1", r));
+    const port = await freePort();
+    await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", r));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-embedded-busy-"));
     fs.chmodSync(dir, 0o755);
     try {
-      await expect(startEmbeddedPostgres({ dataDir: dir, port: 5438, database: "envstudio" })).rejects.toThrow(/Port 5438 is in use|ENVSTUDIO_PG_PORT|did not start/);
+      await expect(startEmbeddedPostgres({ dataDir: dir, port, database: "envstudio" })).rejects.toThrow(new RegExp(`Port ${port} is in use`));
     } finally {
       blocker.close();
       fs.rmSync(dir, { recursive: true, force: true });
