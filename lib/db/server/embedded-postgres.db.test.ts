@@ -52,6 +52,31 @@ describe("embedded PostgreSQL", () => {
     }
   }, 120_000);
 
+  it("works when the data directory is private to root (cluster kept outside, linked from it)", async () => {
+    const privateParent = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-private-"));
+    fs.chmodSync(privateParent, 0o700);
+    const fallbackRoot = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-fallback-"));
+    fs.chmodSync(fallbackRoot, 0o755);
+    process.env.ENVSTUDIO_PG_FALLBACK_ROOT = fallbackRoot;
+    const dir = path.join(privateParent, "data");
+    const port = await freePort();
+    try {
+      for (const round of [1, 2]) {
+        const server = await startEmbeddedPostgres({ dataDir: dir, port, database: "envstudio" });
+        const db = createDb(server.url, 1);
+        if (round === 1) await db.$executeRawUnsafe("create table kept (v text); insert into kept values ('yes')");
+        expect(await db.$queryRawUnsafe("select v from kept")).toEqual([{ v: "yes" }]);
+        await db.$disconnect();
+        await server.stop();
+      }
+      expect(fs.existsSync(path.join(dir, "pg", "PG_VERSION"))).toBe(true);
+    } finally {
+      delete process.env.ENVSTUDIO_PG_FALLBACK_ROOT;
+      fs.rmSync(privateParent, { recursive: true, force: true });
+      fs.rmSync(fallbackRoot, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("reports a clear error when its port is taken by something else", async () => {
     const net = await import("node:net");
     const blocker = net.createServer();

@@ -5,7 +5,7 @@
  * shared/research/stack-db.md). Data lives in <dataDir>/pg and survives restarts.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -68,12 +68,29 @@ function readOrCreatePassword(dataDir: string): string {
   return password;
 }
 
+/**
+ * Where the cluster lives: <dataDir>/pg. As root, the server runs as another user that may not be
+ * able to reach it (e.g. a checkout under /root, mode 700); then the cluster goes to
+ * /var/lib/envstudio/<hash of dataDir>/pg, with <dataDir>/pg a symlink to it, so data still
+ * survives restarts and is found from the data directory.
+ */
+function clusterDir(dataDir: string, user: string | null): string {
+  const preferred = path.join(dataDir, "pg");
+  if (fs.existsSync(preferred)) return fs.realpathSync(preferred); // follows our own symlink
+  if (!user || spawnSync("runuser", ["-u", user, "--", "test", "-x", dataDir]).status === 0) return preferred;
+  const hash = createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
+  const outside = path.join(process.env.ENVSTUDIO_PG_FALLBACK_ROOT ?? "/var/lib/envstudio", hash, "pg");
+  fs.mkdirSync(path.dirname(outside), { recursive: true, mode: 0o755 });
+  if (!fs.existsSync(preferred)) fs.symlinkSync(outside, preferred);
+  return outside;
+}
+
 export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string }): Promise<EmbeddedPostgres> {
   const bins = await binaries();
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  const dir = path.join(dataDir, "pg");
   const user = serverUser();
+  const dir = clusterDir(dataDir, user);
   const password = readOrCreatePassword(dataDir);
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) initCluster(bins, user, dir, password);
 
