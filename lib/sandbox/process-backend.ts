@@ -25,7 +25,8 @@ export function createProcessBackend(options: SandboxOptions, mode: ProcessMode)
   } else if (!existsSync(options.python)) {
     throw new Error(`python3 not found at ${options.python} (set SANDBOX_PYTHON)`);
   }
-  const spares: HarnessProcess[] = [];
+  const spares: HarnessProcess[] = []; // fresh: never ran user code
+  const idle = new Map<string, HarnessProcess[]>(); // ran the code of `key`; reused only for it
   const live = new Set<HarnessProcess>();
   const readyMs: number[] = [];
   let closed = false;
@@ -39,18 +40,38 @@ export function createProcessBackend(options: SandboxOptions, mode: ProcessMode)
   const topUp = () => {
     while (!closed && spares.filter((p) => !p.dead).length < options.spareWorkers) spares.push(start());
   };
+  const takeIdle = (key: string) => {
+    const list = idle.get(key) ?? [];
+    let proc = list.pop();
+    while (proc?.dead) proc = list.pop();
+    if (list.length === 0) idle.delete(key);
+    return proc;
+  };
+  /** Keeps at most poolSize idle keyed processes; the oldest keys are dropped first. */
+  const park = (key: string | null, proc: HarnessProcess) => {
+    if (key === null) return void spares.push(proc);
+    idle.set(key, [...(idle.get(key) ?? []), proc]);
+    let parked = [...idle.values()].reduce((n, list) => n + list.length, 0);
+    for (const [oldKey, list] of idle) {
+      if (parked <= options.poolSize) break;
+      for (const old of list) old.kill();
+      parked -= list.length;
+      idle.delete(oldKey);
+    }
+  };
 
   return {
     name: mode,
     async lease(key) {
       if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
-      let proc = spares.shift();
-      while (proc?.dead) proc = spares.shift();
+      let proc = key === null ? undefined : takeIdle(key);
+      if (!proc) {
+        proc = spares.shift();
+        while (proc?.dead) proc = spares.shift();
+      }
       proc ??= start();
       topUp();
-      // Processes that never ran user code (analysis only) go back to the spares.
-      const reusable = key === null;
-      return ok(processLease(proc, reusable, options, spares));
+      return ok(processLease(proc, (p) => park(key, p), options));
     },
     async stats() {
       return { backend: mode, workers: live.size, readyMs: [...readyMs], rssBytes: 0, snapshot: false };
@@ -59,18 +80,21 @@ export function createProcessBackend(options: SandboxOptions, mode: ProcessMode)
       closed = true;
       for (const proc of live) proc.kill();
       live.clear();
+      idle.clear();
     },
   };
 }
 
-function processLease(proc: HarnessProcess, reusable: boolean, options: SandboxOptions, spares: HarnessProcess[]): Lease {
+/** Same policy as the Pyodide pool: a process is reused only for the same code, N times at most. */
+function processLease(proc: HarnessProcess, park: (p: HarnessProcess) => void, options: SandboxOptions): Lease {
   let released = false;
   return {
     call: (request, timeoutMs) => proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
     async release(recycle) {
       if (released) return;
       released = true;
-      if (reusable && !recycle && !proc.dead) spares.push(proc);
+      proc.episodes += 1;
+      if (!recycle && !proc.dead && proc.episodes < options.maxEpisodesPerWorker) park(proc);
       else proc.kill();
     },
   };
@@ -82,6 +106,7 @@ class HarnessProcess {
   private stderrTail: () => string;
   /** Replies still owed to requests nobody awaits (the initial `configure`). */
   private unclaimed = 1;
+  episodes = 0;
   dead = false;
   onExit = () => {};
 

@@ -13,7 +13,7 @@ import types
 
 from analyze import analyze, extract_tools
 from checks import run_checks
-from jsonstate import diff, env_state, to_jsonable
+from jsonstate import StateTracker, diff, jsonable
 from validate import check_arguments
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
@@ -126,8 +126,8 @@ def op_load(req):
         except BaseException as e:
             raise Fail("USER_CODE_ERROR", f"loading the environment failed: {_describe(e)}")
     tools = {s["function"]["name"]: s for s in schemas if callable(getattr(env, s["function"]["name"], None))}
-    state = env_state(env)
-    _episode.update(env=env, tools=tools, initial=state, last=state)
+    tracker = StateTracker(env)
+    _episode.update(env=env, tools=tools, tracker=tracker, initial=tracker.values, last=tracker.values)
     return {"tools": list(tools.values())}
 
 
@@ -158,9 +158,7 @@ def op_step(req):
             observation, is_error, logs = _call_tool(ep["env"], name, arguments)
     if logs is None:
         return {"observation": observation, "is_error": True, "diff": _EMPTY_DIFF, "stdout": "", "stderr": ""}
-    new_state = env_state(ep["env"])
-    step_diff = diff(ep["last"], new_state)
-    ep["last"] = new_state
+    ep["last"], step_diff = ep["tracker"].snapshot()
     return {"observation": observation, "is_error": is_error, "diff": step_diff,
             "stdout": logs.out.value(), "stderr": logs.err.value()}
 
@@ -173,7 +171,7 @@ def _call_tool(env, name, arguments):
             raise
         except BaseException as e:  # SystemExit too: a tool must not end the episode
             return _error_observation("exception", f"Tool '{name}' raised {_describe(e)}"), True, logs
-    return to_jsonable(result), False, logs
+    return jsonable(result), False, logs
 
 
 def op_tools(req):
@@ -197,8 +195,8 @@ def op_check(req):
 
 def op_run_checks(req):
     checks = _require(req, "checks", list)
-    initial = to_jsonable(req.get("initial_state"))
-    final = to_jsonable(req.get("final_state"))
+    initial = jsonable(req.get("initial_state"))
+    final = jsonable(req.get("final_state"))
     return {"results": run_checks(checks, initial, final, Capture)}
 
 

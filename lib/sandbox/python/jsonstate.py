@@ -5,6 +5,7 @@ lists; objects with a `__dict__` become dicts of their public attributes; non-fi
 callables, modules, classes and anything else become their `repr`. Diff paths are arrays of dict
 keys (strings) and list indices (integers).
 """
+import json
 import math
 import types
 
@@ -60,10 +61,69 @@ def _key(key):
     return repr(key)
 
 
+def _default(value):
+    """json.dumps fallback for non-JSON types; mirrors to_jsonable's rules."""
+    if isinstance(value, (set, frozenset)):
+        return to_jsonable(value)
+    if isinstance(value, _OPAQUE) or callable(value):
+        return repr(value)
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, dict):
+        return {k: v for k, v in attrs.items() if not k.startswith("_")}
+    return repr(value)
+
+
+def dumps(value):
+    """JSON text of `value` under the rules above. The C encoder handles the common case; cycles,
+    non-finite floats and odd dict keys fall back to the pure-Python to_jsonable."""
+    try:
+        return json.dumps(value, default=_default, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return json.dumps(to_jsonable(value), allow_nan=False, separators=(",", ":"))
+
+
+def jsonable(value):
+    return json.loads(dumps(value))
+
+
+def _public(env):
+    attrs = getattr(env, "__dict__", {})
+    return [(k, v) for k, v in attrs.items() if not k.startswith("_")]
+
+
 def env_state(env):
     """Public instance attributes (no leading underscore), as JSON. See docs/sandbox.md."""
-    attrs = getattr(env, "__dict__", {})
-    return {k: to_jsonable(v) for k, v in attrs.items() if not k.startswith("_")}
+    return {k: jsonable(v) for k, v in _public(env)}
+
+
+class StateTracker:
+    """Per-step state and diff. Each top-level attribute is serialized by the C encoder and
+    compared as text; only attributes whose text changed are parsed and diffed structurally,
+    which keeps a step cheap when a tool touches one table of a large state."""
+
+    def __init__(self, env):
+        self.env, self.texts, self.values = env, {}, {}
+        self.snapshot()
+
+    def snapshot(self):
+        texts = {k: dumps(v) for k, v in _public(self.env)}
+        values, out = {}, {"added": [], "removed": [], "changed": []}
+        for k, old in self.values.items():
+            if k not in texts:
+                out["removed"].append({"path": [k], "value": old})
+            elif texts[k] == self.texts[k]:
+                values[k] = old
+            else:
+                values[k] = json.loads(texts[k])
+                diff(old, values[k], [k], out)
+        for k, text in texts.items():
+            if k not in self.values:
+                values[k] = json.loads(text)
+                out["added"].append({"path": [k], "value": values[k]})
+        # keep the attribute order of the environment itself
+        self.values = {k: values[k] for k in texts}
+        self.texts = texts
+        return self.values, out
 
 
 def diff(old, new, path=None, out=None):

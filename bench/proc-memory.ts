@@ -1,0 +1,40 @@
+/** RSS of python3 processes descended from this process (Linux /proc), for per-worker memory. */
+import { readFileSync, readdirSync } from "node:fs";
+
+function parentOf(pid: string): { ppid: string; comm: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const ppid = stat.slice(close + 2).split(" ")[1] ?? "";
+    return { ppid, comm };
+  } catch {
+    return null;
+  }
+}
+
+function rssOf(pid: string): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match?.[1] ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Largest RSS among python3 descendants (the leased harness process while an episode runs). */
+export async function pythonRssBytes(): Promise<number> {
+  const root = String(process.pid);
+  const procs = new Map<string, { ppid: string; comm: string }>();
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    const info = parentOf(pid);
+    if (info) procs.set(pid, info);
+  }
+  const isDescendant = (pid: string): boolean => {
+    for (let cur = procs.get(pid)?.ppid, hops = 0; cur && hops < 20; cur = procs.get(cur)?.ppid, hops++) if (cur === root) return true;
+    return false;
+  };
+  let max = 0;
+  for (const [pid, info] of procs) if (info.comm.startsWith("python3") && isDescendant(pid)) max = Math.max(max, rssOf(pid));
+  return max;
+}
