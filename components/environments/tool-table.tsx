@@ -1,9 +1,11 @@
 import type { Tool } from "@/lib/environments/environment.schema";
 
-type Param = { type?: string; description?: string; enum?: unknown[]; items?: { type?: string } };
+type Param = { type?: string | string[]; description?: string; enum?: unknown[]; items?: { type?: string }; anyOf?: Param[] };
 
 function typeLabel(p: Param): string {
   if (p.enum) return p.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (p.anyOf) return p.anyOf.map(typeLabel).join(" | ");
+  if (Array.isArray(p.type)) return p.type.map((t) => typeLabel({ ...p, type: t })).join(" | ");
   if (p.type === "array" && p.items?.type) return `${p.items.type}[]`;
   return p.type ?? "any";
 }
