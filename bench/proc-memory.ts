@@ -23,7 +23,7 @@ function rssOf(pid: string): number {
 }
 
 /** Largest RSS among python3 descendants (the leased harness process while an episode runs). */
-export async function pythonRssBytes(): Promise<number> {
+export function pythonRssBytes(): number {
   const root = String(process.pid);
   const procs = new Map<string, { ppid: string; comm: string }>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
@@ -31,10 +31,12 @@ export async function pythonRssBytes(): Promise<number> {
     if (info) procs.set(pid, info);
   }
   const isDescendant = (pid: string): boolean => {
-    for (let cur = procs.get(pid)?.ppid, hops = 0; cur && hops < 20; cur = procs.get(cur)?.ppid, hops++) if (cur === root) return true;
+    for (let cur = procs.get(pid)?.ppid, hops = 0; cur && hops < 20; cur = procs.get(cur)?.ppid, hops++)
+      if (cur === root) return true;
     return false;
   };
   let max = 0;
-  for (const [pid, info] of procs) if (info.comm.startsWith("python3") && isDescendant(pid)) max = Math.max(max, rssOf(pid));
+  for (const [pid, info] of procs)
+    if (info.comm.startsWith("python3") && isDescendant(pid)) max = Math.max(max, rssOf(pid));
   return max;
 }

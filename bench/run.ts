@@ -7,7 +7,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const available = readdirSync(here).filter((f) => f.endsWith(".ts") && f !== "run.ts").map((f) => f.replace(/\.ts$/, ""));
+const available = readdirSync(here)
+  .filter((f) => f.endsWith(".ts") && f !== "run.ts")
+  .map((f) => f.replace(/\.ts$/, ""));
 const [name] = process.argv.slice(2);
 
 if (!name || !/^[a-z0-9-]+$/.test(name) || !existsSync(join(here, `${name}.ts`))) {

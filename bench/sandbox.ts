@@ -17,7 +17,14 @@ const SCENARIOS = 1_000;
 const ROUNDS = 3;
 const SAMPLES_DIR = "prisma/seed/samples/shop-orders-refunds";
 
-type Workload = { label: string; source: string; className: string; init: Record<string, unknown>; calls: { name: string; arguments: Record<string, unknown> }[]; checks: string[] };
+type Workload = {
+  label: string;
+  source: string;
+  className: string;
+  init: Record<string, unknown>;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  checks: string[];
+};
 
 const SampleScenario = z.object({
   init_config: z.record(z.string(), z.unknown()),
@@ -28,23 +35,52 @@ const SampleScenario = z.object({
 /** The product's seeded shop sample when present (its first scenario's gold calls, cycled), else the fixture. */
 function workload(): Workload {
   if (existsSync(join(SAMPLES_DIR, "environment.py"))) {
-    const meta = z.object({ env_class_name: z.string() }).parse(JSON.parse(readFileSync(join(SAMPLES_DIR, "meta.json"), "utf8")));
-    const [scenario] = z.array(SampleScenario).parse(JSON.parse(readFileSync(join(SAMPLES_DIR, "scenarios.json"), "utf8")));
+    const meta = z
+      .object({ env_class_name: z.string() })
+      .parse(JSON.parse(readFileSync(join(SAMPLES_DIR, "meta.json"), "utf8")));
+    const [scenario] = z
+      .array(SampleScenario)
+      .parse(JSON.parse(readFileSync(join(SAMPLES_DIR, "scenarios.json"), "utf8")));
     if (scenario) {
-      return { label: `${SAMPLES_DIR} (${meta.env_class_name})`, source: readFileSync(join(SAMPLES_DIR, "environment.py"), "utf8"), className: meta.env_class_name,
-        init: scenario.init_config, calls: scenario.gold_calls, checks: scenario.checklist_with_func.map((c) => c.check_func) };
+      return {
+        label: `${SAMPLES_DIR} (${meta.env_class_name})`,
+        source: readFileSync(join(SAMPLES_DIR, "environment.py"), "utf8"),
+        className: meta.env_class_name,
+        init: scenario.init_config,
+        calls: scenario.gold_calls,
+        checks: scenario.checklist_with_func.map((c) => c.check_func),
+      };
     }
   }
-  return { label: "lib/sandbox/fixtures/shop_env.py", source: SHOP_SOURCE, className: SHOP_CLASS, init: shopState(50, 100),
-    calls: [{ name: "get_user", arguments: { user_id: "U1" } }, { name: "search_products", arguments: { query: "mug", max_results: 3 } }],
-    checks: ["def check_func(final_state):\n    return len(final_state['orders']) >= len(initial_state['orders'])"] };
+  return {
+    label: "lib/sandbox/fixtures/shop_env.py",
+    source: SHOP_SOURCE,
+    className: SHOP_CLASS,
+    init: shopState(50, 100),
+    calls: [
+      { name: "get_user", arguments: { user_id: "U1" } },
+      { name: "search_products", arguments: { query: "mug", max_results: 3 } },
+    ],
+    checks: [
+      "def check_func(final_state):\n    return len(final_state['orders']) >= len(initial_state['orders'])",
+    ],
+  };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 type Backend = "native" | "pyodide" | "bwrap";
-type Lane = { name: Backend; runner: SandboxRunner; p50s: number[]; all: number[]; firstLoadMs: number; rssPython: number; finalState: Record<string, unknown> };
+type Lane = {
+  name: Backend;
+  runner: SandboxRunner;
+  p50s: number[];
+  all: number[];
+  firstLoadMs: number;
+  rssPython: number;
+  finalState: Record<string, unknown>;
+};
 
 /** One 1,000-step episode; returns per-step latencies in microseconds. */
 async function episodeLatencies(lane: Lane, w: Workload, steps: number): Promise<number[]> {
@@ -64,7 +100,7 @@ async function episodeLatencies(lane: Lane, w: Workload, steps: number): Promise
   const finalState = await episode.value.state();
   if (!finalState.ok) throw new Error(finalState.error.message);
   lane.finalState = finalState.value;
-  lane.rssPython = Math.max(lane.rssPython, await pythonRssBytes());
+  lane.rssPython = Math.max(lane.rssPython, pythonRssBytes());
   await episode.value.close();
   return latencies;
 }
@@ -83,7 +119,9 @@ async function validatorThroughput(lane: Lane, w: Workload) {
 }
 
 function makeRunner(name: Backend): SandboxRunner {
-  return name === "native" ? createUnsandboxedNativeRunner({ spareWorkers: 1 }) : createSandboxRunner({ backend: name, poolSize: 1, spareWorkers: 1 });
+  return name === "native"
+    ? createUnsandboxedNativeRunner({ spareWorkers: 1 })
+    : createSandboxRunner({ backend: name, poolSize: 1, spareWorkers: 1 });
 }
 
 /** Rounds alternate the backends so that machine load hits all of them alike (ratios matter). */
@@ -91,7 +129,15 @@ async function measureLanes(w: Workload): Promise<Lane[]> {
   const lanes: Lane[] = [];
   for (const name of ["native", "pyodide", "bwrap"] as const) {
     try {
-      const lane: Lane = { name, runner: makeRunner(name), p50s: [], all: [], firstLoadMs: 0, rssPython: 0, finalState: {} };
+      const lane: Lane = {
+        name,
+        runner: makeRunner(name),
+        p50s: [],
+        all: [],
+        firstLoadMs: 0,
+        rssPython: 0,
+        finalState: {},
+      };
       await episodeLatencies(lane, w, 200); // warm-up: boot, wasm tier-up, caches
       lanes.push(lane);
     } catch (error) {
@@ -114,9 +160,15 @@ async function summarize(lane: Lane, w: Workload) {
   const ready = [...stats.readyMs].sort((a, b) => a - b);
   const all = [...lane.all].sort((a, b) => a - b);
   // Pyodide: the host's RSS (workers + the shared compiled module and snapshot) per worker.
-  const memoryPerWorker = lane.name === "pyodide" ? stats.rssBytes / Math.max(1, stats.workers) : lane.rssPython;
+  const memoryPerWorker =
+    lane.name === "pyodide" ? stats.rssBytes / Math.max(1, stats.workers) : lane.rssPython;
   return {
-    step_p50_us: round(percentile([...lane.p50s].sort((a, b) => a - b), 50)),
+    step_p50_us: round(
+      percentile(
+        [...lane.p50s].sort((a, b) => a - b),
+        50,
+      ),
+    ),
     step_p99_us: round(percentile(all, 99)),
     first_load_ms: round(lane.firstLoadMs),
     worker_ready_ms: round(percentile(ready, 50)),
@@ -127,7 +179,9 @@ async function summarize(lane: Lane, w: Workload) {
 
 export async function main(): Promise<void> {
   const w = workload();
-  process.stdout.write(`sandbox benchmark: ${ROUNDS} rounds of ${STEPS} steps on ${w.label}, validator over ${SCENARIOS} scenarios x ${w.checks.length} checks\n`);
+  process.stdout.write(
+    `sandbox benchmark: ${ROUNDS} rounds of ${STEPS} steps on ${w.label}, validator over ${SCENARIOS} scenarios x ${w.checks.length} checks\n`,
+  );
   const lanes = await measureLanes(w);
   const results: Record<string, Awaited<ReturnType<typeof summarize>>> = {};
   for (const lane of lanes) {
@@ -138,16 +192,32 @@ export async function main(): Promise<void> {
   const metrics: Record<string, number> = {};
   for (const [name, r] of Object.entries(results)) {
     for (const [key, value] of Object.entries(r)) metrics[`${name}_${key}`] = value;
-    if (native && name !== "native") metrics[`${name}_step_p50_ratio_to_native`] = round(r.step_p50_us / native.step_p50_us, 2);
-    const ratio = native && name !== "native" ? ` (${round(r.step_p50_us / native.step_p50_us, 2)}x native)` : "";
+    if (native && name !== "native")
+      metrics[`${name}_step_p50_ratio_to_native`] = round(r.step_p50_us / native.step_p50_us, 2);
+    const ratio =
+      native && name !== "native" ? ` (${round(r.step_p50_us / native.step_p50_us, 2)}x native)` : "";
     process.stdout.write(
       `${name.padEnd(8)} step p50 ${r.step_p50_us} us${ratio}, p99 ${r.step_p99_us} us | ready ${r.worker_ready_ms} ms | first load ${r.first_load_ms} ms | ` +
         `${r.memory_per_worker_mib} MiB/worker | ${r.checks_per_second} checks/s\n`,
     );
   }
-  const targets = { pyodide_step_p50_ratio_to_native: { max: 1.5, met: (metrics.pyodide_step_p50_ratio_to_native ?? Infinity) <= 1.5 } };
-  const out = { name: "sandbox", workload: w.label, steps: STEPS, rounds: ROUNDS, scenarios: SCENARIOS, metrics, targets };
+  const targets = {
+    pyodide_step_p50_ratio_to_native: {
+      max: 1.5,
+      met: (metrics.pyodide_step_p50_ratio_to_native ?? Infinity) <= 1.5,
+    },
+  };
+  const out = {
+    name: "sandbox",
+    workload: w.label,
+    steps: STEPS,
+    rounds: ROUNDS,
+    scenarios: SCENARIOS,
+    metrics,
+    targets,
+  };
   writeFileSync(join("bench", "results", "sandbox.json"), JSON.stringify(out, null, 2) + "\n");
-  process.stdout.write(`target pyodide step p50 <= 1.5x native: ${targets.pyodide_step_p50_ratio_to_native.met ? "met" : "NOT met"}\nwrote bench/results/sandbox.json\n`);
+  process.stdout.write(
+    `target pyodide step p50 <= 1.5x native: ${targets.pyodide_step_p50_ratio_to_native.met ? "met" : "NOT met"}\nwrote bench/results/sandbox.json\n`,
+  );
 }
-

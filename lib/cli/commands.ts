@@ -11,7 +11,8 @@ export type CommandGroup = {
 export const COMMAND_GROUPS: CommandGroup[] = [
   {
     name: "env",
-    usage: "env tools --source env.py --class Name | env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
+    usage:
+      "env tools --source env.py --class Name | env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
     run: async (argv, io) => (await import("./env-command")).runEnvCommand(argv, io),
   },
 ];

@@ -21,8 +21,13 @@ class UsageError extends Error {}
 
 function flags(argv: string[], names: string[]): Record<string, string | undefined> {
   try {
-    const { values } = parseArgs({ args: argv, options: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])), strict: true, allowPositionals: false });
-    return values as Record<string, string | undefined>;
+    const { values } = parseArgs({
+      args: argv,
+      options: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    return values;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -63,12 +68,19 @@ async function replay(argv: string[], io: CliIo): Promise<number> {
   const values = flags(argv, ["episodes", "backend", "concurrency"]);
   const file = required(values, "episodes");
   if (!existsSync(file)) throw new UsageError(`episodes file not found: ${file}`);
-  const concurrency = z.coerce.number().int().min(1).max(64).safeParse(values.concurrency ?? "1");
-  if (!concurrency.success) throw new UsageError(`--concurrency must be an integer from 1 to 64 (got ${values.concurrency})`);
+  const concurrency = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .safeParse(values.concurrency ?? "1");
+  if (!concurrency.success)
+    throw new UsageError(`--concurrency must be an integer from 1 to 64 (got ${values.concurrency})`);
   const runner = runnerFor(values.backend, concurrency.data);
   try {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
-    for await (const result of replayEpisodes(runner, lines, concurrency.data)) io.out(JSON.stringify(result));
+    for await (const result of replayEpisodes(runner, lines, concurrency.data))
+      io.out(JSON.stringify(result));
     return 0;
   } finally {
     await runner.close();

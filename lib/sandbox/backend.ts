@@ -36,7 +36,11 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-export const sandboxError = (code: SandboxError["code"], message: string, retryable = false): SandboxError => ({
+export const sandboxError = (
+  code: SandboxError["code"],
+  message: string,
+  retryable = false,
+): SandboxError => ({
   code,
   message,
   retryable,

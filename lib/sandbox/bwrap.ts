@@ -13,12 +13,18 @@ let probed: string | null | undefined;
 
 /** Why bwrap cannot be used here (missing binary, python outside /usr, no user namespaces), or null. */
 export function bwrapProblem(python: string): string | null {
-  if (!existsSync(BWRAP)) return "SANDBOX_BACKEND=bwrap but bubblewrap is not installed (apt-get install bubblewrap)";
+  if (!existsSync(BWRAP))
+    return "SANDBOX_BACKEND=bwrap but bubblewrap is not installed (apt-get install bubblewrap)";
   if (!existsSync(PRLIMIT)) return "SANDBOX_BACKEND=bwrap needs prlimit (apt-get install util-linux)";
-  if (!python.startsWith("/usr/") || !existsSync(python)) return `SANDBOX_BACKEND=bwrap needs python3 under /usr (got ${python}); set SANDBOX_PYTHON`;
+  if (!python.startsWith("/usr/") || !existsSync(python))
+    return `SANDBOX_BACKEND=bwrap needs python3 under /usr (got ${python}); set SANDBOX_PYTHON`;
   if (probed === undefined) {
     try {
-      execFileSync(BWRAP, [...jailArgs(), "--", "/usr/bin/true"], { env: EMPTY_ENV, stdio: "pipe", timeout: 10_000 });
+      execFileSync(BWRAP, [...jailArgs(), "--", "/usr/bin/true"], {
+        env: EMPTY_ENV,
+        stdio: "pipe",
+        timeout: 10_000,
+      });
       probed = null;
     } catch (error) {
       probed = `bubblewrap cannot create namespaces on this host: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`;
@@ -32,22 +38,44 @@ function jailArgs(): string[] {
     "--unshare-all", // user, ipc, pid, net, uts, cgroup: no network interfaces but loopback-less lo
     "--die-with-parent",
     "--new-session",
-    "--uid", "65534",
-    "--gid", "65534",
-    "--ro-bind", "/usr", "/usr",
-    "--symlink", "usr/lib", "/lib",
-    "--symlink", "usr/lib64", "/lib64",
-    "--symlink", "usr/bin", "/bin",
-    "--ro-bind", PYTHON_DIR, "/sandbox",
-    "--proc", "/proc",
-    "--dev", "/dev",
-    "--tmpfs", "/tmp",
-    "--remount-ro", "/",
+    "--uid",
+    "65534",
+    "--gid",
+    "65534",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--symlink",
+    "usr/lib",
+    "/lib",
+    "--symlink",
+    "usr/lib64",
+    "/lib64",
+    "--symlink",
+    "usr/bin",
+    "/bin",
+    "--ro-bind",
+    PYTHON_DIR,
+    "/sandbox",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--remount-ro",
+    "/",
     "--clearenv",
-    "--setenv", "HOME", "/tmp",
-    "--setenv", "LANG", "C.UTF-8",
-    "--chdir", "/tmp",
-    "--cap-drop", "ALL",
+    "--setenv",
+    "HOME",
+    "/tmp",
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--chdir",
+    "/tmp",
+    "--cap-drop",
+    "ALL",
   ];
 }
 
@@ -56,5 +84,16 @@ function jailArgs(): string[] {
 export function bwrapCommand(options: SandboxOptions, pythonArgs: string[]): string[] {
   const bytes = options.memoryMiB * 1024 * 1024;
   const cpuSeconds = Math.ceil((options.loadTimeoutMs + options.checkTimeoutMs) / 1000) * 20;
-  return [PRLIMIT, `--as=${bytes}`, `--cpu=${cpuSeconds}`, `--nofile=64`, "--", BWRAP, ...jailArgs(), "--", options.python, ...pythonArgs];
+  return [
+    PRLIMIT,
+    `--as=${bytes}`,
+    `--cpu=${cpuSeconds}`,
+    `--nofile=64`,
+    "--",
+    BWRAP,
+    ...jailArgs(),
+    "--",
+    options.python,
+    ...pythonArgs,
+  ];
 }

@@ -44,9 +44,18 @@ export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptio
   let ended: SandboxError | null = null;
   let closed = false;
 
-  async function run<S extends z.ZodType>(request: HarnessRequest, timeoutMs: number, schema: S): Promise<Parsed<z.infer<S>>> {
+  async function run<S extends z.ZodType>(
+    request: HarnessRequest,
+    timeoutMs: number,
+    schema: S,
+  ): Promise<Parsed<z.infer<S>>> {
     if (closed) return err({ code: "INVALID_REQUEST", message: "the episode is closed", retryable: false });
-    if (ended) return err({ code: "INVALID_REQUEST", message: `the episode ended after ${ended.code}: ${ended.message}`, retryable: false });
+    if (ended)
+      return err({
+        code: "INVALID_REQUEST",
+        message: `the episode ended after ${ended.code}: ${ended.message}`,
+        retryable: false,
+      });
     const result = parseReply(await lease.call(request, timeoutMs), schema);
     if (!result.ok && endsEpisode(result.error)) {
       ended = result.error;
@@ -68,21 +77,51 @@ export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptio
     step: (name, args = {}) =>
       enqueue(async () => {
         const input = StepInputSchema.safeParse({ name, args });
-        if (!input.success) return err({ code: "INVALID_REQUEST", message: input.error.issues[0]?.message ?? "invalid step", retryable: false });
+        if (!input.success)
+          return err({
+            code: "INVALID_REQUEST",
+            message: input.error.issues[0]?.message ?? "invalid step",
+            retryable: false,
+          });
         // Tools hidden by `load({tools})` are unknown here, before anything reaches the sandbox.
-        if (!names.has(name)) return ok({ observation: unknownTool(name, names), diff: EMPTY_DIFF, isError: true, stdout: "", stderr: "" });
-        const reply = await run({ op: "step", name, arguments: input.data.args }, options.stepTimeoutMs, StepReplySchema);
+        if (!names.has(name))
+          return ok({
+            observation: unknownTool(name, names),
+            diff: EMPTY_DIFF,
+            isError: true,
+            stdout: "",
+            stderr: "",
+          });
+        const reply = await run(
+          { op: "step", name, arguments: input.data.args },
+          options.stepTimeoutMs,
+          StepReplySchema,
+        );
         if (!reply.ok) return stripCallError(reply.error);
         const { observation, diff, is_error: isError, stdout, stderr } = reply.value;
         return ok({ observation, diff, isError, stdout, stderr });
       }),
-    state: () => enqueue(async () => mapOk(await run({ op: "state" }, options.queryTimeoutMs, StateReplySchema), (r) => r.state)),
-    diff: () => enqueue(async () => mapOk(await run({ op: "diff" }, options.queryTimeoutMs, DiffReplySchema), (r) => r.diff)),
+    state: () =>
+      enqueue(async () =>
+        mapOk(await run({ op: "state" }, options.queryTimeoutMs, StateReplySchema), (r) => r.state),
+      ),
+    diff: () =>
+      enqueue(async () =>
+        mapOk(await run({ op: "diff" }, options.queryTimeoutMs, DiffReplySchema), (r) => r.diff),
+      ),
     check: (checks) =>
       enqueue(async () => {
         const input = ChecksInputSchema.safeParse(checks);
-        if (!input.success) return err({ code: "INVALID_REQUEST", message: "checks must be an array of strings", retryable: false });
-        return mapOk(await run({ op: "check", checks: input.data }, options.checkTimeoutMs, ChecksReplySchema), (r) => r.results);
+        if (!input.success)
+          return err({
+            code: "INVALID_REQUEST",
+            message: "checks must be an array of strings",
+            retryable: false,
+          });
+        return mapOk(
+          await run({ op: "check", checks: input.data }, options.checkTimeoutMs, ChecksReplySchema),
+          (r) => r.results,
+        );
       }),
     close: () =>
       enqueue(async () => {
@@ -96,7 +135,11 @@ export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptio
 const EMPTY_DIFF: StateDiff = { added: [], removed: [], changed: [] };
 
 function unknownTool(name: string, names: Set<string>) {
-  return { success: false, error: `Unknown tool '${name}'. Available tools: ${[...names].sort().join(", ")}`, error_type: "unknown_tool" };
+  return {
+    success: false,
+    error: `Unknown tool '${name}'. Available tools: ${[...names].sort().join(", ")}`,
+    error_type: "unknown_tool",
+  };
 }
 
 function mapOk<T, U>(result: Parsed<T>, f: (value: T) => U): Result<U, SandboxError> {

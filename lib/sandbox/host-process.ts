@@ -33,8 +33,13 @@ export class HostProcess {
       snapshotPath: options.useSnapshot ? snapshotPath : null,
       memoryMiB: options.memoryMiB,
       limits: { max_output_bytes: options.maxOutputBytes, max_log_bytes: options.maxLogBytes },
-      pool: { poolSize: options.poolSize, spares: options.spareWorkers, maxEpisodes: options.maxEpisodesPerWorker,
-        graceMs: options.graceMs, bootFailuresAllowed: 3 },
+      pool: {
+        poolSize: options.poolSize,
+        spares: options.spareWorkers,
+        maxEpisodes: options.maxEpisodesPerWorker,
+        graceMs: options.graceMs,
+        bootFailuresAllowed: 3,
+      },
     };
     const reads = [pyodide, HOST_DIR, PYTHON_DIR, options.cacheDir];
     const args = [...hardenedNodeArgs(reads, ["--allow-worker"]), HOST_SCRIPT, JSON.stringify(config)];
@@ -45,7 +50,15 @@ export class HostProcess {
       const onReady = (message: HostMessage) => ("type" in message ? resolve(ok(undefined)) : undefined);
       this.listen(onReady);
       this.child.on("exit", (code, signal) => {
-        resolve(err(sandboxError("SANDBOX_UNAVAILABLE", `sandbox host failed to start (${signal ?? code}): ${this.stderrTail().slice(-500)}`, true)));
+        resolve(
+          err(
+            sandboxError(
+              "SANDBOX_UNAVAILABLE",
+              `sandbox host failed to start (${signal ?? code}): ${this.stderrTail().slice(-500)}`,
+              true,
+            ),
+          ),
+        );
       });
     });
     this.child.on("exit", () => this.onExit());
@@ -73,19 +86,31 @@ export class HostProcess {
   private onExit(): void {
     if (this.exited) return;
     this.exited = true;
-    const failure = sandboxError("SANDBOX_UNAVAILABLE", `the sandbox host exited: ${this.stderrTail().slice(-300)}`, true);
+    const failure = sandboxError(
+      "SANDBOX_UNAVAILABLE",
+      `the sandbox host exited: ${this.stderrTail().slice(-300)}`,
+      true,
+    );
     for (const pending of this.pending.values()) pending.resolve(err(failure));
     this.pending.clear();
   }
 
   /** One request; `safetyMs` bounds the wait even if the host itself stops answering. */
-  request(body: Record<string, unknown>, safetyMs: number): Promise<Result<HostReply, SandboxError & { terminated?: boolean }>> {
-    if (this.exited) return Promise.resolve(err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host is not running", true)));
+  request(
+    body: Record<string, unknown>,
+    safetyMs: number,
+  ): Promise<Result<HostReply, SandboxError & { terminated?: boolean }>> {
+    if (this.exited)
+      return Promise.resolve(
+        err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host is not running", true)),
+      );
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve(err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host stopped answering; restarting it", true)));
+        resolve(
+          err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host stopped answering; restarting it", true)),
+        );
         this.kill(); // a host that misses its own deadlines is broken: the next call restarts it
       }, safetyMs);
       this.pending.set(id, {

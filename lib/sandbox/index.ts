@@ -18,7 +18,8 @@ export * from "./sandbox.schema";
  * configuration (e.g. bwrap requested but unusable); runtime failures are Results. */
 export function createSandboxRunner(options: Partial<SandboxOptions> = {}): SandboxRunner {
   const resolved = resolveOptions(options);
-  const backend: Backend = resolved.backend === "bwrap" ? createProcessBackend(resolved, "bwrap") : createPyodideBackend(resolved);
+  const backend: Backend =
+    resolved.backend === "bwrap" ? createProcessBackend(resolved, "bwrap") : createPyodideBackend(resolved);
   return createRunnerWithBackend(backend, resolved);
 }
 

@@ -72,29 +72,44 @@ const ENV_MAP = {
   SANDBOX_SPARE_WORKERS: ["spareWorkers", int],
   SANDBOX_MAX_EPISODES_PER_WORKER: ["maxEpisodesPerWorker", int],
   SANDBOX_CACHE_DIR: ["cacheDir", z.string()],
-  SANDBOX_SNAPSHOT: ["useSnapshot", z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true")],
+  SANDBOX_SNAPSHOT: [
+    "useSnapshot",
+    z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true"),
+  ],
   SANDBOX_PYTHON: ["python", z.string()],
 } as const satisfies Record<string, readonly [keyof SandboxOptions, z.ZodType]>;
 
 export const SANDBOX_ENV_VARS = Object.keys(ENV_MAP);
 
 /** Options from `SANDBOX_*` env vars; a malformed value is a startup error, not a silent default. */
-export function optionsFromEnv(env: Record<string, string | undefined> = process.env): Partial<SandboxOptions> {
-  const out: Record<string, unknown> = {};
+export function optionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Partial<SandboxOptions> {
+  const out: Partial<Record<keyof SandboxOptions, unknown>> = {};
   for (const [name, [key, schema]] of Object.entries(ENV_MAP)) {
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new Error(`invalid ${name}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? "bad value"}`);
+    if (!parsed.success)
+      throw new Error(
+        `invalid ${name}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? "bad value"}`,
+      );
     out[key] = parsed.data;
   }
+  // each value was parsed by the schema paired with its key in ENV_MAP
   return out as Partial<SandboxOptions>;
 }
 
-export function resolveOptions(overrides: Partial<SandboxOptions> = {}, env: Record<string, string | undefined> = process.env): SandboxOptions {
+export function resolveOptions(
+  overrides: Partial<SandboxOptions> = {},
+  env: Record<string, string | undefined> = process.env,
+): SandboxOptions {
   const merged = { ...defaultOptions(), ...optionsFromEnv(env), ...stripUndefined(overrides) };
   const parsed = SandboxOptionsSchema.safeParse(merged);
-  if (!parsed.success) throw new Error(`invalid sandbox options: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `invalid sandbox options: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   return parsed.data;
 }
 

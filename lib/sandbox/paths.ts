@@ -24,7 +24,10 @@ export const HOST_SCRIPT = join(HOST_DIR, "sandbox-host.mjs");
 export const SNAPSHOT_SCRIPT = join(HOST_DIR, "make-snapshot.mjs");
 
 export function pyodideDir(): string {
-  const candidates = [join(SANDBOX_DIR, "..", "..", "node_modules", "pyodide"), join(process.cwd(), "node_modules", "pyodide")];
+  const candidates = [
+    join(SANDBOX_DIR, "..", "..", "node_modules", "pyodide"),
+    join(process.cwd(), "node_modules", "pyodide"),
+  ];
   const found = candidates.find((dir) => existsSync(join(dir, "pyodide.asm.wasm")));
   if (!found) throw new Error("pyodide is not installed (node_modules/pyodide missing); run npm ci");
   return found;
@@ -32,7 +35,9 @@ export function pyodideDir(): string {
 
 /** Snapshot file name: the Pyodide version plus a hash of the script that decides its contents. */
 export function snapshotFile(cacheDir: string, pyodide: string): string {
-  const version = (JSON.parse(readFileSync(join(pyodide, "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  const version =
+    (JSON.parse(readFileSync(join(pyodide, "package.json"), "utf8")) as { version?: string }).version ??
+    "unknown";
   const hash = createHash("sha256").update(readFileSync(SNAPSHOT_SCRIPT)).digest("hex").slice(0, 12);
   return join(cacheDir, `pyodide-${version}-${hash}.snapshot`);
 }

@@ -14,7 +14,8 @@ import { readLines, tailOf } from "./line-reader";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, PYTHON_DIR } from "./paths";
 
-const BOOTSTRAP = (dir: string) => `import sys; sys.path.insert(0, ${JSON.stringify(dir)}); import harness; harness.serve()`;
+const BOOTSTRAP = (dir: string) =>
+  `import sys; sys.path.insert(0, ${JSON.stringify(dir)}); import harness; harness.serve()`;
 
 export type ProcessMode = "bwrap" | "native";
 
@@ -62,8 +63,9 @@ export function createProcessBackend(options: SandboxOptions, mode: ProcessMode)
 
   return {
     name: mode,
-    async lease(key) {
-      if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
+    lease(key) {
+      if (closed)
+        return Promise.resolve(err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed")));
       let proc = key === null ? undefined : takeIdle(key);
       if (!proc) {
         proc = spares.shift();
@@ -71,31 +73,45 @@ export function createProcessBackend(options: SandboxOptions, mode: ProcessMode)
       }
       proc ??= start();
       topUp();
-      return ok(processLease(proc, (p) => park(key, p), options));
+      return Promise.resolve(ok(processLease(proc, (p) => park(key, p), options)));
     },
-    async stats() {
-      return { backend: mode, workers: live.size, readyMs: [...readyMs], rssBytes: 0, snapshot: false };
+    stats() {
+      return Promise.resolve({
+        backend: mode,
+        workers: live.size,
+        readyMs: [...readyMs],
+        rssBytes: 0,
+        snapshot: false,
+      });
     },
-    async close() {
+    close() {
       closed = true;
       for (const proc of live) proc.kill();
       live.clear();
       idle.clear();
+      return Promise.resolve();
     },
   };
 }
 
 /** Same policy as the Pyodide pool: a process is reused only for the same code, N times at most. */
-function processLease(proc: HarnessProcess, park: (p: HarnessProcess) => void, options: SandboxOptions): Lease {
+function processLease(
+  proc: HarnessProcess,
+  park: (p: HarnessProcess) => void,
+  options: SandboxOptions,
+): Lease {
   let released = false;
   return {
-    call: (request, timeoutMs) => proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
-    async release(recycle) {
-      if (released) return;
-      released = true;
-      proc.episodes += 1;
-      if (!recycle && !proc.dead && proc.episodes < options.maxEpisodesPerWorker) park(proc);
-      else proc.kill();
+    call: (request, timeoutMs) =>
+      proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
+    release(recycle) {
+      if (!released) {
+        released = true;
+        proc.episodes += 1;
+        if (!recycle && !proc.dead && proc.episodes < options.maxEpisodesPerWorker) park(proc);
+        else proc.kill();
+      }
+      return Promise.resolve();
     },
   };
 }
@@ -112,26 +128,46 @@ class HarnessProcess {
 
   private readonly started = performance.now();
 
-  constructor(options: SandboxOptions, mode: ProcessMode, private readonly onReady: (ms: number) => void) {
+  constructor(
+    options: SandboxOptions,
+    mode: ProcessMode,
+    private readonly onReady: (ms: number) => void,
+  ) {
     const pythonArgs = ["-I", "-S", "-B", "-c", BOOTSTRAP(mode === "bwrap" ? "/sandbox" : PYTHON_DIR)];
-    const [command, ...args] = mode === "bwrap" ? bwrapCommand(options, pythonArgs) : [options.python, ...pythonArgs];
-    this.child = spawn(command ?? options.python, args, { env: EMPTY_ENV, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const [command, ...args] =
+      mode === "bwrap" ? bwrapCommand(options, pythonArgs) : [options.python, ...pythonArgs];
+    this.child = spawn(command ?? options.python, args, {
+      env: EMPTY_ENV,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
     this.stderrTail = tailOf(this.child.stderr);
     this.child.stdin.on("error", () => {}); // EPIPE after a kill is expected
     readLines(this.child.stdout, options.maxOutputBytes + 64 * 1024, {
       onLine: (line) => this.onLine(line),
-      onOverflow: () => this.fail(sandboxError("OUTPUT_TOO_LARGE", "the sandbox wrote more than the output limit"), true),
+      onOverflow: () =>
+        this.fail(sandboxError("OUTPUT_TOO_LARGE", "the sandbox wrote more than the output limit"), true),
     });
     this.child.on("exit", (code, signal) => {
       this.dead = true;
-      this.fail(sandboxError("USER_CODE_ERROR", `the python process exited (${signal ?? code}) while running code: ${this.stderrTail().slice(-300)}`), false);
+      this.fail(
+        sandboxError(
+          "USER_CODE_ERROR",
+          `the python process exited (${signal ?? code}) while running code: ${this.stderrTail().slice(-300)}`,
+        ),
+        false,
+      );
       this.onExit();
     });
     this.child.on("error", (e) => {
       this.dead = true;
       this.fail(sandboxError("SANDBOX_UNAVAILABLE", `cannot start python: ${e.message}`, true), false);
     });
-    this.send({ op: "configure", max_output_bytes: options.maxOutputBytes, max_log_bytes: options.maxLogBytes });
+    this.send({
+      op: "configure",
+      max_output_bytes: options.maxOutputBytes,
+      max_log_bytes: options.maxLogBytes,
+    });
   }
 
   private send(request: HarnessRequest): void {
@@ -158,11 +194,24 @@ class HarnessProcess {
   }
 
   call(request: HarnessRequest, timeoutMs: number, graceMs: number): Promise<Result<unknown, CallError>> {
-    if (this.dead) return Promise.resolve(err(sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone")));
-    if (this.current) return Promise.resolve(err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")));
+    if (this.dead)
+      return Promise.resolve(
+        err(sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone")),
+      );
+    if (this.current)
+      return Promise.resolve(
+        err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")),
+      );
     return new Promise((resolve) => {
       // The harness raises at the deadline itself (SIGALRM); this timer is for code that swallows it.
-      const timer = setTimeout(() => this.fail({ ...sandboxError("TIMEOUT", "time limit exceeded; the process was killed"), terminated: true }, true), timeoutMs + graceMs);
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            { ...sandboxError("TIMEOUT", "time limit exceeded; the process was killed"), terminated: true },
+            true,
+          ),
+        timeoutMs + graceMs,
+      );
       this.current = { resolve, timer };
       this.send(request);
     });

@@ -42,15 +42,23 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
       const reply = await current.request({ type: "lease", key, waitMs }, waitMs + 5_000);
       if (!reply.ok) return err(reply.error);
       const leaseId = reply.value.lease;
-      if (leaseId === undefined) return err(sandboxError("SANDBOX_UNAVAILABLE", "malformed lease reply", true));
+      if (leaseId === undefined)
+        return err(sandboxError("SANDBOX_UNAVAILABLE", "malformed lease reply", true));
       return ok(hostLease(current, leaseId, options));
     },
     async stats(): Promise<BackendStats> {
       const hostResult = await getHost();
       const reply = hostResult.ok ? await hostResult.value.request({ type: "stats" }, 5_000) : null;
       const stats = reply?.ok ? HostStatsSchema.safeParse(reply.value.stats) : null;
-      if (!stats?.success) return { backend: "pyodide", workers: 0, readyMs: [], rssBytes: 0, snapshot: false };
-      return { backend: "pyodide", workers: stats.data.workers, readyMs: stats.data.readyMs, rssBytes: stats.data.rss, snapshot: stats.data.snapshot };
+      if (!stats?.success)
+        return { backend: "pyodide", workers: 0, readyMs: [], rssBytes: 0, snapshot: false };
+      return {
+        backend: "pyodide",
+        workers: stats.data.workers,
+        readyMs: stats.data.readyMs,
+        rssBytes: stats.data.rss,
+        snapshot: stats.data.snapshot,
+      };
     },
     async close() {
       closed = true;
@@ -64,7 +72,10 @@ function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions):
   return {
     async call(request: HarnessRequest, timeoutMs: number) {
       const safety = timeoutMs + options.graceMs + 5_000;
-      const reply = await host.request({ type: "call", lease: leaseId, request: JSON.stringify(request), timeoutMs }, safety);
+      const reply = await host.request(
+        { type: "call", lease: leaseId, request: JSON.stringify(request), timeoutMs },
+        safety,
+      );
       return reply.ok ? ok(reply.value.reply) : reply;
     },
     async release(recycle: boolean) {
@@ -85,7 +96,9 @@ function ensureSnapshot(options: SandboxOptions, pyodide: string, snapshotPath: 
     closeSync(openSync(lock, "wx"));
     const args = [
       ...hardenedNodeArgs([pyodide, HOST_DIR, options.cacheDir], [`--allow-fs-write=${options.cacheDir}/*`]),
-      SNAPSHOT_SCRIPT, snapshotPath, `${pyodide}/pyodide.mjs`,
+      SNAPSHOT_SCRIPT,
+      snapshotPath,
+      `${pyodide}/pyodide.mjs`,
     ];
     const child = spawn(process.execPath, args, { env: EMPTY_ENV, stdio: "ignore" });
     const unlock = () => {

@@ -27,7 +27,11 @@ export type ReplayResult = {
 };
 
 const failed = (id: ReplayResult["id"], code: SandboxError["code"], message: string): ReplayResult => ({
-  id, observations: [], state_diffs: [], final_state: null, error: { code, message },
+  id,
+  observations: [],
+  state_diffs: [],
+  final_state: null,
+  error: { code, message },
 });
 
 export function parseEpisodeLine(line: string, lineNumber: number): ReplayEpisode | ReplayResult {
@@ -45,7 +49,11 @@ export function parseEpisodeLine(line: string, lineNumber: number): ReplayEpisod
 }
 
 export async function replayEpisode(runner: SandboxRunner, episode: ReplayEpisode): Promise<ReplayResult> {
-  const loaded = await runner.load({ source: episode.source, className: episode.class_name, initialState: episode.init });
+  const loaded = await runner.load({
+    source: episode.source,
+    className: episode.class_name,
+    initialState: episode.init,
+  });
   if (!loaded.ok) return failed(episode.id, loaded.error.code, loaded.error.message);
   const env = loaded.value;
   const result: ReplayResult = { id: episode.id, observations: [], state_diffs: [], final_state: null };
@@ -53,7 +61,10 @@ export async function replayEpisode(runner: SandboxRunner, episode: ReplayEpisod
     for (const call of episode.calls) {
       const step = await env.step(call.name, call.arguments);
       if (!step.ok) {
-        result.error = { code: step.error.code, message: `call ${result.observations.length + 1} (${call.name}): ${step.error.message}` };
+        result.error = {
+          code: step.error.code,
+          message: `call ${result.observations.length + 1} (${call.name}): ${step.error.message}`,
+        };
         break;
       }
       result.observations.push(step.value.observation);
@@ -74,14 +85,24 @@ export async function replayEpisode(runner: SandboxRunner, episode: ReplayEpisod
 }
 
 /** Runs up to `concurrency` episodes at once and yields results in input order. */
-export async function* replayEpisodes(runner: SandboxRunner, lines: AsyncIterable<string>, concurrency: number): AsyncGenerator<ReplayResult> {
+export async function* replayEpisodes(
+  runner: SandboxRunner,
+  lines: AsyncIterable<string>,
+  concurrency: number,
+): AsyncGenerator<ReplayResult> {
   const inFlight: Promise<ReplayResult>[] = [];
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;
     if (!line.trim()) continue;
     const parsed = parseEpisodeLine(line, lineNumber);
-    inFlight.push("source" in parsed ? replayEpisode(runner, parsed).catch((e: unknown) => failed(parsed.id, "SANDBOX_UNAVAILABLE", String(e))) : Promise.resolve(parsed));
+    inFlight.push(
+      "source" in parsed
+        ? replayEpisode(runner, parsed).catch((e: unknown) =>
+            failed(parsed.id, "SANDBOX_UNAVAILABLE", String(e)),
+          )
+        : Promise.resolve(parsed),
+    );
     if (inFlight.length >= concurrency) yield await (inFlight.shift() as Promise<ReplayResult>);
   }
   while (inFlight.length > 0) yield await (inFlight.shift() as Promise<ReplayResult>);

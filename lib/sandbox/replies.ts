@@ -9,13 +9,20 @@ import { HarnessErrorReplySchema, type SandboxError } from "./sandbox.schema";
 
 export type Parsed<T> = Result<T, CallError>;
 
-export function parseReply<S extends z.ZodType>(raw: Result<unknown, CallError>, schema: S): Parsed<z.infer<S>> {
+export function parseReply<S extends z.ZodType>(
+  raw: Result<unknown, CallError>,
+  schema: S,
+): Parsed<z.infer<S>> {
   if (!raw.ok) return raw;
   const failed = HarnessErrorReplySchema.safeParse(raw.value);
   if (failed.success) return err(toSandboxError(failed.data.error));
   const parsed = schema.safeParse(raw.value);
   if (parsed.success) return ok(parsed.data);
-  return err({ code: "SANDBOX_UNAVAILABLE", message: `unexpected reply from the sandbox: ${parsed.error.issues[0]?.message ?? "invalid"}`, retryable: false });
+  return err({
+    code: "SANDBOX_UNAVAILABLE",
+    message: `unexpected reply from the sandbox: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    retryable: false,
+  });
 }
 
 function toSandboxError(error: { code: SandboxError["code"]; message: string }): SandboxError {
@@ -24,5 +31,9 @@ function toSandboxError(error: { code: SandboxError["code"]; message: string }):
 
 /** Limit hits and crashes leave the environment in an unknown state: the episode must end. */
 export function endsEpisode(error: CallError): boolean {
-  return error.terminated === true || ["TIMEOUT", "MEMORY", "SANDBOX_UNAVAILABLE"].includes(error.code) || /crashed|exited/.test(error.message);
+  return (
+    error.terminated === true ||
+    ["TIMEOUT", "MEMORY", "SANDBOX_UNAVAILABLE"].includes(error.code) ||
+    /crashed|exited/.test(error.message)
+  );
 }

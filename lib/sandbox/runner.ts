@@ -22,7 +22,12 @@ import {
   type Tool,
 } from "./sandbox.schema";
 
-export type LoadRequest = { source: string; className: string; initialState: Record<string, unknown>; tools?: string[] };
+export type LoadRequest = {
+  source: string;
+  className: string;
+  initialState: Record<string, unknown>;
+  tools?: string[];
+};
 
 export interface SandboxRunner {
   readonly backend: "pyodide" | "bwrap" | "native";
@@ -43,12 +48,21 @@ const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0
 export function createRunnerWithBackend(backend: Backend, options: SandboxOptions): SandboxRunner {
   async function load(request: LoadRequest): Promise<Result<Episode, SandboxError>> {
     const input = LoadInputSchema.safeParse(request);
-    if (!input.success) return err(invalid(input.error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).join("; ")));
+    if (!input.success)
+      return err(
+        invalid(input.error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).join("; ")),
+      );
     const { source, className, initialState, tools: only } = input.data;
     // Workers are reused only for the same source: different untrusted code never shares a realm.
     const lease = await backend.lease(hash("env", source), options.leaseTimeoutMs);
     if (!lease.ok) return lease;
-    const reply = parseReply(await lease.value.call({ op: "load", source, class_name: className, initial_state: initialState }, options.loadTimeoutMs), LoadReplySchema);
+    const reply = parseReply(
+      await lease.value.call(
+        { op: "load", source, class_name: className, initial_state: initialState },
+        options.loadTimeoutMs,
+      ),
+      LoadReplySchema,
+    );
     if (!reply.ok) {
       await lease.value.release(true);
       return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
@@ -57,19 +71,32 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     return ok(createEpisode(lease.value, tools, options));
   }
 
-  async function analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>> {
+  async function analyze(request: {
+    source: string;
+    className: string;
+  }): Promise<Result<Analysis, SandboxError>> {
     const input = AnalyzeInputSchema.safeParse(request);
     if (!input.success) return err(invalid("analyze needs { source: string, className: string }"));
     // Analysis parses with `ast` and never executes the source, so it may use any fresh worker.
     const lease = await backend.lease(null, options.leaseTimeoutMs);
     if (!lease.ok) return lease;
-    const raw = await lease.value.call({ op: "analyze", source: input.data.source, class_name: input.data.className }, options.queryTimeoutMs);
+    const raw = await lease.value.call(
+      { op: "analyze", source: input.data.source, class_name: input.data.className },
+      options.queryTimeoutMs,
+    );
     const reply = parseReply(raw, AnalyzeReplySchema);
     await lease.value.release(!reply.ok);
-    if (!reply.ok) return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
+    if (!reply.ok)
+      return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
     const r = reply.value;
     return ok({
-      syntaxErrors: r.syntax_errors.map((e) => ({ message: e.message, line: e.line, column: e.column, endLine: e.end_line, endColumn: e.end_column })),
+      syntaxErrors: r.syntax_errors.map((e) => ({
+        message: e.message,
+        line: e.line,
+        column: e.column,
+        endLine: e.end_line,
+        endColumn: e.end_column,
+      })),
       classFound: r.class_found,
       classes: r.classes,
       publicMethods: r.methods,
@@ -83,8 +110,18 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const analysis = await analyze({ source, className });
     if (!analysis.ok) return analysis;
     const [syntax] = analysis.value.syntaxErrors;
-    if (syntax) return err({ code: "USER_CODE_ERROR", message: `SyntaxError at line ${syntax.line}, column ${syntax.column}: ${syntax.message}`, retryable: false });
-    if (!analysis.value.classFound) return err({ code: "USER_CODE_ERROR", message: `class '${className}' is not defined at the top level of the source`, retryable: false });
+    if (syntax)
+      return err({
+        code: "USER_CODE_ERROR",
+        message: `SyntaxError at line ${syntax.line}, column ${syntax.column}: ${syntax.message}`,
+        retryable: false,
+      });
+    if (!analysis.value.classFound)
+      return err({
+        code: "USER_CODE_ERROR",
+        message: `class '${className}' is not defined at the top level of the source`,
+        retryable: false,
+      });
     return ok(analysis.value.tools);
   }
 
@@ -95,12 +132,26 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     // Check code is untrusted too: a worker is reused only for the very same set of checks.
     const lease = await backend.lease(hash("checks", ...checks), options.leaseTimeoutMs);
     if (!lease.ok) return lease;
-    const raw = await lease.value.call({ op: "run_checks", checks, initial_state: initialState, final_state: finalState }, options.checkTimeoutMs);
+    const raw = await lease.value.call(
+      { op: "run_checks", checks, initial_state: initialState, final_state: finalState },
+      options.checkTimeoutMs,
+    );
     const reply = parseReply(raw, ChecksReplySchema);
-    await lease.value.release(!reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR");
-    if (!reply.ok) return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
+    await lease.value.release(
+      !reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR",
+    );
+    if (!reply.ok)
+      return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
     return ok(reply.value.results);
   }
 
-  return { backend: backend.name, load, analyze, extractTools, runChecks, stats: () => backend.stats(), close: () => backend.close() };
+  return {
+    backend: backend.name,
+    load,
+    analyze,
+    extractTools,
+    runChecks,
+    stats: () => backend.stats(),
+    close: () => backend.close(),
+  };
 }

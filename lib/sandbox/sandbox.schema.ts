@@ -137,8 +137,19 @@ export const HostErrorSchema = SandboxErrorSchema.extend({ retryable: z.boolean(
 
 export const HostMessageSchema = z.union([
   z.object({ type: z.literal("ready") }),
-  z.object({ id: z.number(), ok: z.literal(true), lease: z.number().optional(), reply: z.unknown().optional(), stats: z.unknown().optional() }),
-  z.object({ id: z.number(), ok: z.literal(false), error: HostErrorSchema, terminated: z.boolean().optional() }),
+  z.object({
+    id: z.number(),
+    ok: z.literal(true),
+    lease: z.number().optional(),
+    reply: z.unknown().optional(),
+    stats: z.unknown().optional(),
+  }),
+  z.object({
+    id: z.number(),
+    ok: z.literal(false),
+    error: HostErrorSchema,
+    terminated: z.boolean().optional(),
+  }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

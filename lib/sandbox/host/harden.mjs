@@ -41,9 +41,22 @@ export function lockFileSystem(py) {
 }
 
 const DENY_GLOBALS = [
-  "eval", "process", "require", "fetch", "WebSocket", "EventSource", "XMLHttpRequest",
-  "BroadcastChannel", "Request", "Response", "Headers", "Worker", "navigator", "global",
-  "SharedWorker", "importScripts",
+  "eval",
+  "process",
+  "require",
+  "fetch",
+  "WebSocket",
+  "EventSource",
+  "XMLHttpRequest",
+  "BroadcastChannel",
+  "Request",
+  "Response",
+  "Headers",
+  "Worker",
+  "navigator",
+  "global",
+  "SharedWorker",
+  "importScripts",
 ];
 
 /** Last step: JsProxy objects that survive the Python lockdown can still reach this realm, so

@@ -5,7 +5,8 @@ import { renameSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { disableChildProcesses } from "./harden.mjs";
 
-const PRELOAD = "import json, ast, copy, random, typing, collections, re, dataclasses, datetime, itertools, functools, enum, math, types, uuid, hashlib, string, decimal, statistics";
+const PRELOAD =
+  "import json, ast, copy, random, typing, collections, re, dataclasses, datetime, itertools, functools, enum, math, types, uuid, hashlib, string, decimal, statistics";
 const [output, pyodidePath] = process.argv.slice(2);
 if (!output || !pyodidePath) {
   process.stderr.write("usage: make-snapshot.mjs <output-file> <pyodide.mjs path>\n");

@@ -30,7 +30,11 @@ export class Pool {
       const request = { key, resolve, reject };
       request.timer = setTimeout(() => {
         this.queue = this.queue.filter((r) => r !== request);
-        reject({ code: "SANDBOX_UNAVAILABLE", message: `no sandbox worker became free within ${waitMs} ms`, retryable: true });
+        reject({
+          code: "SANDBOX_UNAVAILABLE",
+          message: `no sandbox worker became free within ${waitMs} ms`,
+          retryable: true,
+        });
       }, waitMs);
       this.queue.push(request);
       this.pump();
@@ -48,7 +52,8 @@ export class Pool {
     if (!worker) return;
     this.leases.delete(leaseId);
     worker.episodes += 1;
-    if (recycle || worker.dead || worker.fatal || worker.episodes >= this.config.maxEpisodes) this.retire(worker);
+    if (recycle || worker.dead || worker.fatal || worker.episodes >= this.config.maxEpisodes)
+      this.retire(worker);
     else worker.state = "idle";
     this.pump();
   }
@@ -87,7 +92,11 @@ export class Pool {
   failQueue(reason) {
     for (const request of this.queue.splice(0)) {
       clearTimeout(request.timer);
-      request.reject({ code: "SANDBOX_UNAVAILABLE", message: `sandbox workers cannot boot: ${reason.slice(0, 300)}`, retryable: true });
+      request.reject({
+        code: "SANDBOX_UNAVAILABLE",
+        message: `sandbox workers cannot boot: ${reason.slice(0, 300)}`,
+        retryable: true,
+      });
     }
   }
 
@@ -148,8 +157,14 @@ export class Pool {
 
   stats() {
     const by = (state) => this.count((w) => w.state === state);
-    return { workers: this.workers.size, idle: by("idle"), leased: by("leased"), booting: by("booting"),
-      queued: this.queue.length, readyMs: [...this.readyTimes] };
+    return {
+      workers: this.workers.size,
+      idle: by("idle"),
+      leased: by("leased"),
+      booting: by("booting"),
+      queued: this.queue.length,
+      readyMs: [...this.readyTimes],
+    };
   }
 
   async close() {

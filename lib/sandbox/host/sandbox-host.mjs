@@ -39,7 +39,8 @@ function onBoot(info, snapshotGiven) {
 
 function readPythonFiles(dir) {
   const files = {};
-  for (const name of readdirSync(dir)) if (name.endsWith(".py")) files[name] = readFileSync(join(dir, name), "utf8");
+  for (const name of readdirSync(dir))
+    if (name.endsWith(".py")) files[name] = readFileSync(join(dir, name), "utf8");
   return files;
 }
 
@@ -55,7 +56,10 @@ function reply(id, body) {
  * inside it could forge a second protocol line, so such a reply is refused. */
 function replyRaw(id, raw) {
   if (typeof raw !== "string" || raw.includes("\n") || raw[0] !== "{") {
-    reply(id, { ok: false, error: { code: "SANDBOX_UNAVAILABLE", message: "malformed reply from worker", retryable: false } });
+    reply(id, {
+      ok: false,
+      error: { code: "SANDBOX_UNAVAILABLE", message: "malformed reply from worker", retryable: false },
+    });
     return;
   }
   send(`{"id":${id},"ok":true,"reply":${raw}}`);
@@ -79,12 +83,18 @@ async function dispatch(pool, message) {
     const mem = process.memoryUsage();
     reply(id, { ok: true, stats: { ...pool.stats(), rss: mem.rss, snapshot: Boolean(snapshotState.bytes) } });
   } else {
-    reply(id, { ok: false, error: { code: "INVALID_REQUEST", message: `unknown message type ${type}`, retryable: false } });
+    reply(id, {
+      ok: false,
+      error: { code: "INVALID_REQUEST", message: `unknown message type ${type}`, retryable: false },
+    });
   }
 }
 
 async function main() {
-  const wasmBytes = capWasmMemory(readFileSync(join(config.pyodideDir, "pyodide.asm.wasm")), config.memoryMiB);
+  const wasmBytes = capWasmMemory(
+    readFileSync(join(config.pyodideDir, "pyodide.asm.wasm")),
+    config.memoryMiB,
+  );
   const shared = {
     workerUrl: new URL("./worker.mjs", import.meta.url),
     pyodideUrl: pathToFileURL(join(config.pyodideDir, "pyodide.mjs")).href,

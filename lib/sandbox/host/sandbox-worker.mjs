@@ -15,8 +15,14 @@ export class SandboxWorker {
     this.onExit = () => {};
     this.flag = new Int32Array(new SharedArrayBuffer(4));
     this.worker = new Worker(shared.workerUrl, {
-      workerData: { wasmModule: shared.wasmModule, snapshot, pyodideUrl: shared.pyodideUrl, interruptBuffer: this.flag,
-        pythonFiles: shared.pythonFiles, limits: shared.limits },
+      workerData: {
+        wasmModule: shared.wasmModule,
+        snapshot,
+        pyodideUrl: shared.pyodideUrl,
+        interruptBuffer: this.flag,
+        pythonFiles: shared.pythonFiles,
+        limits: shared.limits,
+      },
       env: {},
       stdout: true,
       stderr: true,
@@ -54,15 +60,23 @@ export class SandboxWorker {
     if (this.state === "booting") this.bootReject(error ? String(error) : "worker exited during boot");
     if (this.current) {
       const oom = error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.finish(oom ? failure("MEMORY", "the worker ran out of JavaScript heap")
-        : failure("USER_CODE_ERROR", `the sandbox worker crashed while running code${error ? `: ${String(error).slice(0, 200)}` : ""}`));
+      this.finish(
+        oom
+          ? failure("MEMORY", "the worker ran out of JavaScript heap")
+          : failure(
+              "USER_CODE_ERROR",
+              `the sandbox worker crashed while running code${error ? `: ${String(error).slice(0, 200)}` : ""}`,
+            ),
+      );
     }
     this.onExit();
   }
 
   call(req, timeoutMs, graceMs) {
-    if (this.dead) return Promise.resolve(failure("SANDBOX_UNAVAILABLE", "the episode's worker is gone", false));
-    if (this.current) return Promise.resolve(failure("INVALID_REQUEST", "another call is still running on this episode"));
+    if (this.dead)
+      return Promise.resolve(failure("SANDBOX_UNAVAILABLE", "the episode's worker is gone", false));
+    if (this.current)
+      return Promise.resolve(failure("INVALID_REQUEST", "another call is still running on this episode"));
     Atomics.store(this.flag, 0, 0);
     return new Promise((resolve) => {
       const id = ++this.seq;
@@ -83,7 +97,10 @@ export class SandboxWorker {
     current.poke = setInterval(poke, 5);
     current.timer = setTimeout(() => {
       this.dead = true;
-      this.finish({ ...failure("TIMEOUT", "time limit exceeded; the worker was terminated"), terminated: true });
+      this.finish({
+        ...failure("TIMEOUT", "time limit exceeded; the worker was terminated"),
+        terminated: true,
+      });
       void this.worker.terminate();
     }, graceMs);
   }

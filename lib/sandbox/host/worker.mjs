@@ -64,7 +64,11 @@ async function start() {
  * harness's own error handling, and a Pyodide fatal error makes the worker unusable. */
 function failureReply(error) {
   const text = String(error && error.message ? error.message : error);
-  const code = /KeyboardInterrupt/.test(text) ? "TIMEOUT" : /MemoryError|out of memory/i.test(text) ? "MEMORY" : "USER_CODE_ERROR";
+  const code = /KeyboardInterrupt/.test(text)
+    ? "TIMEOUT"
+    : /MemoryError|out of memory/i.test(text)
+      ? "MEMORY"
+      : "USER_CODE_ERROR";
   const message = text.trim().split("\n").pop().slice(0, 500);
   return JSON.stringify({ ok: false, error: { code, message } });
 }

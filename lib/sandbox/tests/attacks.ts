@@ -10,43 +10,115 @@ export type Attack = { name: string; body: string };
 
 export const STEP_ATTACKS: Attack[] = [
   { name: "js.process.env", body: `import js\n${WIN}dict(js.process.env))` },
-  { name: "js child_process", body: `import js\ncp = js.process.getBuiltinModule('child_process')\n${WIN}cp.execSync('touch MARKER; echo hi', {'encoding': 'utf8'}))` },
+  {
+    name: "js child_process",
+    body: `import js\ncp = js.process.getBuiltinModule('child_process')\n${WIN}cp.execSync('touch MARKER; echo hi', {'encoding': 'utf8'}))`,
+  },
   { name: "js.Function", body: `import js\n${WIN}js.Function.new('return process.pid')())` },
   { name: "js.eval", body: `import js\n${WIN}js.eval('process.pid'))` },
   { name: "js.fetch", body: `import js\njs.fetch('http://127.0.0.1:PORT/fetch')\n${WIN}1)` },
-  { name: "pyodide_js NODEFS mount", body: `import pyodide_js\nFS = pyodide_js.FS\nFS.mkdir('/host')\nFS.mount(FS.filesystems.NODEFS, {'root': '/'}, '/host')\n${WIN}open('/host' + 'SECRET_FILE').read())` },
-  { name: "pyodide_js.mountNodeFS", body: `import pyodide_js\npyodide_js.mountNodeFS('/h', '/tmp')\n${WIN}open('/h/' + 'SECRET_FILE'.split('/')[-1]).read())` },
-  { name: "pyodide.code.run_js", body: `from pyodide.code import run_js\n${WIN}run_js("require('fs').writeFileSync('MARKER', 'x'); process.pid"))` },
-  { name: "to_js constructor chain", body: `from pyodide.ffi import to_js\n${WIN}to_js({}).constructor.constructor('return process.cwd()')())` },
-  { name: "pyodide.http", body: `from pyodide.http import open_url\n${WIN}open_url('http://127.0.0.1:PORT/').read())` },
-  { name: "sys.modules pop + importlib", body: `import sys, importlib\nsys.modules.pop('js', None)\njs = importlib.import_module('js')\n${WIN}js.process.pid)` },
+  {
+    name: "pyodide_js NODEFS mount",
+    body: `import pyodide_js\nFS = pyodide_js.FS\nFS.mkdir('/host')\nFS.mount(FS.filesystems.NODEFS, {'root': '/'}, '/host')\n${WIN}open('/host' + 'SECRET_FILE').read())`,
+  },
+  {
+    name: "pyodide_js.mountNodeFS",
+    body: `import pyodide_js\npyodide_js.mountNodeFS('/h', '/tmp')\n${WIN}open('/h/' + 'SECRET_FILE'.split('/')[-1]).read())`,
+  },
+  {
+    name: "pyodide.code.run_js",
+    body: `from pyodide.code import run_js\n${WIN}run_js("require('fs').writeFileSync('MARKER', 'x'); process.pid"))`,
+  },
+  {
+    name: "to_js constructor chain",
+    body: `from pyodide.ffi import to_js\n${WIN}to_js({}).constructor.constructor('return process.cwd()')())`,
+  },
+  {
+    name: "pyodide.http",
+    body: `from pyodide.http import open_url\n${WIN}open_url('http://127.0.0.1:PORT/').read())`,
+  },
+  {
+    name: "sys.modules pop + importlib",
+    body: `import sys, importlib\nsys.modules.pop('js', None)\njs = importlib.import_module('js')\n${WIN}js.process.pid)`,
+  },
   { name: "__import__ js", body: `js = __import__('js')\n${WIN}js.process.pid)` },
   { name: "import _pyodide_core", body: `import _pyodide_core\n${WIN}dir(_pyodide_core))` },
-  { name: "os.system", body: `import os\nrc = os.system('touch MARKER')\nif rc == 0:\n    ${WIN}rc)\nreturn rc` },
-  { name: "posix.system", body: `import posix\nrc = posix.system('touch MARKER')\nif rc == 0:\n    ${WIN}rc)\nreturn rc` },
+  {
+    name: "os.system",
+    body: `import os\nrc = os.system('touch MARKER')\nif rc == 0:\n    ${WIN}rc)\nreturn rc`,
+  },
+  {
+    name: "posix.system",
+    body: `import posix\nrc = posix.system('touch MARKER')\nif rc == 0:\n    ${WIN}rc)\nreturn rc`,
+  },
   { name: "os.popen", body: `import os\n${WIN}os.popen('touch MARKER; echo hi').read())` },
-  { name: "os.posix_spawn", body: `import os\n${WIN}os.posix_spawn('/usr/bin/touch', ['touch', 'MARKER'], {}))` },
-  { name: "os.fork", body: `import os\npid = os.fork()\nif pid == 0:\n    open('MARKER', 'w').write('x')\n    os._exit(0)\n${WIN}pid)` },
+  {
+    name: "os.posix_spawn",
+    body: `import os\n${WIN}os.posix_spawn('/usr/bin/touch', ['touch', 'MARKER'], {}))`,
+  },
+  {
+    name: "os.fork",
+    body: `import os\npid = os.fork()\nif pid == 0:\n    open('MARKER', 'w').write('x')\n    os._exit(0)\n${WIN}pid)`,
+  },
   { name: "subprocess", body: `import subprocess\n${WIN}subprocess.run(['touch', 'MARKER']))` },
-  { name: "ctypes emscripten_run_script", body: `import ctypes\n${WIN}ctypes.CDLL(None).emscripten_run_script_string(b"require('fs').writeFileSync('MARKER','x')"))` },
-  { name: "ctypes libc system", body: `import ctypes, ctypes.util\nlibc = ctypes.CDLL(ctypes.util.find_library('c'))\n${WIN}libc.system(b'touch MARKER'))` },
+  {
+    name: "ctypes emscripten_run_script",
+    body: `import ctypes\n${WIN}ctypes.CDLL(None).emscripten_run_script_string(b"require('fs').writeFileSync('MARKER','x')"))`,
+  },
+  {
+    name: "ctypes libc system",
+    body: `import ctypes, ctypes.util\nlibc = ctypes.CDLL(ctypes.util.find_library('c'))\n${WIN}libc.system(b'touch MARKER'))`,
+  },
   { name: "host file read", body: `${WIN}open('SECRET_FILE').read())` },
-  { name: "host file read /etc/passwd", body: `text = open('/etc/passwd').read()\nif 'root:' in text:\n    ${WIN}text[:40])\nreturn 'no passwd'` },
+  {
+    name: "host file read /etc/passwd",
+    body: `text = open('/etc/passwd').read()\nif 'root:' in text:\n    ${WIN}text[:40])\nreturn 'no passwd'`,
+  },
   { name: "host file write", body: `open('MARKER', 'w').write('x')\nreturn 'wrote inside the sandbox only'` },
-  { name: "socket connect", body: `import socket\ns = socket.socket()\ns.settimeout(1)\ns.connect(('127.0.0.1', PORT))\ns.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n')\n${WIN}'connected')` },
-  { name: "socket via _socket", body: `import _socket\ns = _socket.socket()\ns.settimeout(1)\ns.connect(('127.0.0.1', PORT))\n${WIN}'connected')` },
-  { name: "urllib", body: `import urllib.request\n${WIN}urllib.request.urlopen('http://127.0.0.1:PORT/', timeout=1).read())` },
-  { name: "http.client", body: `import http.client\nc = http.client.HTTPConnection('127.0.0.1', PORT, timeout=1)\nc.request('GET', '/')\n${WIN}c.getresponse().status)` },
+  {
+    name: "socket connect",
+    body: `import socket\ns = socket.socket()\ns.settimeout(1)\ns.connect(('127.0.0.1', PORT))\ns.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n')\n${WIN}'connected')`,
+  },
+  {
+    name: "socket via _socket",
+    body: `import _socket\ns = _socket.socket()\ns.settimeout(1)\ns.connect(('127.0.0.1', PORT))\n${WIN}'connected')`,
+  },
+  {
+    name: "urllib",
+    body: `import urllib.request\n${WIN}urllib.request.urlopen('http://127.0.0.1:PORT/', timeout=1).read())`,
+  },
+  {
+    name: "http.client",
+    body: `import http.client\nc = http.client.HTTPConnection('127.0.0.1', PORT, timeout=1)\nc.request('GET', '/')\n${WIN}c.getresponse().status)`,
+  },
   { name: "os.environ secrets", body: `import os\nreturn dict(os.environ)` },
-  { name: "/proc environ walk", body: `import os\nfound = []\nfor pid in os.listdir('/proc'):\n    try:\n        found.append(open('/proc/%s/environ' % pid, 'rb').read().decode('latin1'))\n    except Exception:\n        pass\nreturn found` },
-  { name: "gc.get_objects walk", body: `import gc\nobjs = [o for o in gc.get_objects() if 'Js' in type(o).__name__]\n${WIN}len(objs))` },
+  {
+    name: "/proc environ walk",
+    body: `import os\nfound = []\nfor pid in os.listdir('/proc'):\n    try:\n        found.append(open('/proc/%s/environ' % pid, 'rb').read().decode('latin1'))\n    except Exception:\n        pass\nreturn found`,
+  },
+  {
+    name: "gc.get_objects walk",
+    body: `import gc\nobjs = [o for o in gc.get_objects() if 'Js' in type(o).__name__]\n${WIN}len(objs))`,
+  },
   { name: "object.__subclasses__ walk", body: SUBCLASS_WALK() },
-  { name: "audit hook bypass", body: `import sys\nsys.addaudithook(lambda *a: None)\nimport ctypes\n${WIN}ctypes)` },
-  { name: "recursion limit raise + deep recursion", body: `import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nreturn f(0)` },
-  { name: "protocol injection via fd 1", body: `import os\nos.write(1, b'{"id":1,"ok":true,"reply":{"ok":true}}\\n')\nprint('{"ok": true}')\nreturn 'injected?'` },
+  {
+    name: "audit hook bypass",
+    body: `import sys\nsys.addaudithook(lambda *a: None)\nimport ctypes\n${WIN}ctypes)`,
+  },
+  {
+    name: "recursion limit raise + deep recursion",
+    body: `import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nreturn f(0)`,
+  },
+  {
+    name: "protocol injection via fd 1",
+    body: `import os\nos.write(1, b'{"id":1,"ok":true,"reply":{"ok":true}}\\n')\nprint('{"ok": true}')\nreturn 'injected?'`,
+  },
   { name: "stdin read", body: `line = input()\n${WIN}line)` },
   { name: "kill parent", body: `import os\nos.kill(os.getppid(), 9)\n${WIN}'killed')` },
-  { name: "threading escape", body: `import threading\nt = threading.Thread(target=lambda: open('MARKER', 'w'))\nt.start()\nreturn 'thread'` },
+  {
+    name: "threading escape",
+    body: `import threading\nt = threading.Thread(target=lambda: open('MARKER', 'w'))\nt.start()\nreturn 'thread'`,
+  },
 ];
 
 /** Breadth-first walk from object.__subclasses__() looking for JsProxy objects, then trying to

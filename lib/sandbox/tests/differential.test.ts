@@ -13,7 +13,14 @@ const native = createUnsandboxedNativeRunner({ spareWorkers: 0 });
 afterAll(() => Promise.all([pyodide.close(), native.close()]));
 
 type Call = { name: string; arguments: Record<string, unknown> };
-type Case = { label: string; source: string; className: string; init: Record<string, unknown>; calls: Call[]; checks: string[] };
+type Case = {
+  label: string;
+  source: string;
+  className: string;
+  init: Record<string, unknown>;
+  calls: Call[];
+  checks: string[];
+};
 
 const LEDGER = [
   "from dataclasses import dataclass, field",
@@ -58,9 +65,20 @@ function sampleCases(): Case[] {
     const dir = join(SAMPLES_DIR, name);
     if (!existsSync(join(dir, "environment.py"))) return [];
     const source = readFileSync(join(dir, "environment.py"), "utf8");
-    const className = z.object({ env_class_name: z.string() }).parse(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8"))).env_class_name;
-    const scenarios = z.array(SampleScenario).parse(JSON.parse(readFileSync(join(dir, "scenarios.json"), "utf8")));
-    return scenarios.map((s) => ({ label: `${name}/${s.task_id}`, source, className, init: s.init_config, calls: s.gold_calls, checks: s.checklist_with_func.map((c) => c.check_func) }));
+    const className = z
+      .object({ env_class_name: z.string() })
+      .parse(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8"))).env_class_name;
+    const scenarios = z
+      .array(SampleScenario)
+      .parse(JSON.parse(readFileSync(join(dir, "scenarios.json"), "utf8")));
+    return scenarios.map((s) => ({
+      label: `${name}/${s.task_id}`,
+      source,
+      className,
+      init: s.init_config,
+      calls: s.gold_calls,
+      checks: s.checklist_with_func.map((c) => c.check_func),
+    }));
   });
 }
 
@@ -80,7 +98,10 @@ const CASES: Case[] = [
       { name: "get_user", arguments: { user_id: 7 } },
       { name: "_internal", arguments: {} },
     ],
-    checks: ["def check_func(final_state):\n    return final_state['orders']['O000001']['status'] == 'cancelled'", "def check_func(s):\n    return s['missing']"],
+    checks: [
+      "def check_func(final_state):\n    return final_state['orders']['O000001']['status'] == 'cancelled'",
+      "def check_func(s):\n    return s['missing']",
+    ],
   },
   {
     label: "ledger with dataclasses, sets, NaN and _load_scenario",
@@ -94,7 +115,9 @@ const CASES: Case[] = [
       { name: "remove", arguments: { key: "nope" } },
       { name: "summary", arguments: {} },
     ],
-    checks: ["def check_func(final_state):\n    return final_state['total'] == 0.0 - 10 + 10 and 'a' not in final_state['entries']"],
+    checks: [
+      "def check_func(final_state):\n    return final_state['total'] == 0.0 - 10 + 10 and 'a' not in final_state['entries']",
+    ],
   },
 ];
 
@@ -103,7 +126,13 @@ async function replay(runner: SandboxRunner, c: Case) {
   if (!episode.ok) return { loadError: episode.error };
   const steps = [];
   for (const call of c.calls) steps.push(await episode.value.step(call.name, call.arguments));
-  const result = { tools: episode.value.tools(), steps, state: await episode.value.state(), diff: await episode.value.diff(), checks: await episode.value.check(c.checks) };
+  const result = {
+    tools: episode.value.tools(),
+    steps,
+    state: await episode.value.state(),
+    diff: await episode.value.diff(),
+    checks: await episode.value.check(c.checks),
+  };
   await episode.value.close();
   return result;
 }
@@ -116,7 +145,11 @@ describe("Pyodide and native python3 agree", () => {
   });
 
   it("agrees on analysis and checks without an environment", async () => {
-    const request = { checks: ["def check_func(s):\n    return s == initial_state", "def check_func(s): return None"], initialState: { a: [1, { b: 2 }] }, finalState: { a: [1, { b: 2 }] } };
+    const request = {
+      checks: ["def check_func(s):\n    return s == initial_state", "def check_func(s): return None"],
+      initialState: { a: [1, { b: 2 }] },
+      finalState: { a: [1, { b: 2 }] },
+    };
     expect(await pyodide.runChecks(request)).toEqual(await native.runChecks(request));
     const analysis = { source: `${LEDGER}\nimport socket\n`, className: "Ledger" };
     expect(await pyodide.analyze(analysis)).toEqual(await native.analyze(analysis));

@@ -19,8 +19,16 @@ process.env.ENVSTUDIO_TEST_SECRET = ENV_SECRET;
 
 const RESOURCE_ATTACKS: { name: string; body: string; expected: string[] }[] = [
   { name: "infinite loop", body: "while True:\n    pass", expected: ["TIMEOUT"] },
-  { name: "loop swallowing BaseException", body: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass", expected: ["TIMEOUT"] },
-  { name: "deadline timer disabled", body: "import signal\ntry:\n    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\nexcept Exception:\n    pass\nwhile True:\n    pass", expected: ["TIMEOUT"] },
+  {
+    name: "loop swallowing BaseException",
+    body: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
+    expected: ["TIMEOUT"],
+  },
+  {
+    name: "deadline timer disabled",
+    body: "import signal\ntry:\n    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\nexcept Exception:\n    pass\nwhile True:\n    pass",
+    expected: ["TIMEOUT"],
+  },
   { name: "memory bomb", body: "x = []\nwhile True:\n    x.append(' ' * 10**6)", expected: ["MEMORY"] },
   { name: "huge output", body: "return 'x' * 10**7", expected: ["OUTPUT_TOO_LARGE"] },
 ];
@@ -35,8 +43,18 @@ for (const backend of ["pyodide", "bwrap"] as const) {
     let connections = 0;
     let episode: Episode | null = null;
 
-    const fill = (code: string) => code.replaceAll("MARKER", marker).replaceAll("SECRET_FILE", secretFile).replaceAll("PORT", String(port));
-    const battery = STEP_ATTACKS.map((a, i) => `    def attack_${i}(self):\n${fill(a.body).split("\n").map((l) => `        ${l}`).join("\n")}\n`);
+    const fill = (code: string) =>
+      code
+        .replaceAll("MARKER", marker)
+        .replaceAll("SECRET_FILE", secretFile)
+        .replaceAll("PORT", String(port));
+    const battery = STEP_ATTACKS.map(
+      (a, i) =>
+        `    def attack_${i}(self):\n${fill(a.body)
+          .split("\n")
+          .map((l) => `        ${l}`)
+          .join("\n")}\n`,
+    );
     const batterySource = `class Env:\n    def __init__(self):\n        self.data = {}\n\n${battery.join("\n")}`;
 
     function assertNoEvidence(output: unknown) {
@@ -64,7 +82,13 @@ for (const backend of ["pyodide", "bwrap"] as const) {
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       port = (server.address() as AddressInfo).port;
-      runner = createSandboxRunner({ backend, poolSize: 2, spareWorkers: 1, memoryMiB: 256, stepTimeoutMs: 3_000 });
+      runner = createSandboxRunner({
+        backend,
+        poolSize: 2,
+        spareWorkers: 1,
+        memoryMiB: 256,
+        stepTimeoutMs: 3_000,
+      });
     });
 
     afterAll(async () => {
@@ -96,20 +120,37 @@ for (const backend of ["pyodide", "bwrap"] as const) {
       expect(result.ok && result.value[0]).not.toEqual({ passed: true });
     });
 
-    it.each(RESOURCE_ATTACKS.map((a) => [a.name, a] as const))("resource abuse: %s", async (_name, attack) => {
-      const loaded = await runner.load({ source: envWithTool(attack.body), className: "Env", initialState: {} });
-      if (!loaded.ok) throw new Error(loaded.error.message);
-      const result = await loaded.value.step("run", {});
-      assertNoEvidence(result);
-      expect(result).toMatchObject({ ok: false, error: { code: expect.toBeOneOf(attack.expected) } });
-      await loaded.value.close();
-    });
+    it.each(RESOURCE_ATTACKS.map((a) => [a.name, a] as const))(
+      "resource abuse: %s",
+      async (_name, attack) => {
+        const loaded = await runner.load({
+          source: envWithTool(attack.body),
+          className: "Env",
+          initialState: {},
+        });
+        if (!loaded.ok) throw new Error(loaded.error.message);
+        const result = await loaded.value.step("run", {});
+        assertNoEvidence(result);
+        expect(result).toMatchObject({
+          ok: false,
+          error: { code: expect.toBeOneOf(attack.expected) as string },
+        });
+        await loaded.value.close();
+      },
+    );
 
     it("still runs a normal environment afterwards", async () => {
-      const loaded = await runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState() });
+      const loaded = await runner.load({
+        source: SHOP_SOURCE,
+        className: SHOP_CLASS,
+        initialState: shopState(),
+      });
       if (!loaded.ok) throw new Error(loaded.error.message);
       const step = await loaded.value.step("place_order", { user_id: "U1", product_ids: ["P2"] });
-      expect(step).toMatchObject({ ok: true, value: { isError: false, observation: { success: true, order_id: "O000001" } } });
+      expect(step).toMatchObject({
+        ok: true,
+        value: { isError: false, observation: { success: true, order_id: "O000001" } },
+      });
       assertNoEvidence(step);
       await loaded.value.close();
     });

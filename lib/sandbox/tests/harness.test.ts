@@ -8,7 +8,11 @@ import type { Episode } from "../index";
 const runner = createUnsandboxedNativeRunner({ spareWorkers: 1 });
 afterAll(() => runner.close());
 
-async function load(source: string, className = "Env", initialState: Record<string, unknown> = {}): Promise<Episode> {
+async function load(
+  source: string,
+  className = "Env",
+  initialState: Record<string, unknown> = {},
+): Promise<Episode> {
   const episode = await runner.load({ source, className, initialState });
   if (!episode.ok) throw new Error(`load failed: ${episode.error.message}`);
   return episode.value;
@@ -22,7 +26,11 @@ async function state(episode: Episode) {
 
 describe("instantiation conventions", () => {
   it("EnvScaler: constructs with {} and assigns each initial-state key", async () => {
-    const ep = await load("class Env:\n    def __init__(self, config):\n        self.got = config\n        self.items = []\n", "Env", { items: [1, 2], extra: "x" });
+    const ep = await load(
+      "class Env:\n    def __init__(self, config):\n        self.got = config\n        self.items = []\n",
+      "Env",
+      { items: [1, 2], extra: "x" },
+    );
     expect(await state(ep)).toEqual({ got: {}, items: [1, 2], extra: "x" });
   });
 
@@ -32,7 +40,8 @@ describe("instantiation conventions", () => {
   });
 
   it("uses _load_scenario(state) when the class defines it", async () => {
-    const source = "class Env:\n    def __init__(self):\n        self.count = 0\n    def _load_scenario(self, scenario):\n        self.count = len(scenario['items'])\n";
+    const source =
+      "class Env:\n    def __init__(self):\n        self.count = 0\n    def _load_scenario(self, scenario):\n        self.count = len(scenario['items'])\n";
     const ep = await load(source, "Env", { items: [1, 2, 3] });
     expect(await state(ep)).toEqual({ count: 3 });
   });
@@ -71,14 +80,30 @@ describe("dispatch and validation", () => {
 
   it("lists only public methods as tools", async () => {
     const ep = await load(source);
-    expect(ep.tools().map((t) => t.function.name).sort()).toEqual(["add", "fail", "leave", "noisy"]);
+    expect(
+      ep
+        .tools()
+        .map((t) => t.function.name)
+        .sort(),
+    ).toEqual(["add", "fail", "leave", "noisy"]);
   });
 
   it("runs a tool and returns its JSON result and state diff", async () => {
     const ep = await load(source);
     const step = await ep.step("add", { item: "a", times: 2 });
-    expect(step).toMatchObject({ ok: true, value: { observation: { success: true, count: 2 }, isError: false } });
-    if (step.ok) expect(step.value.diff).toEqual({ added: [{ path: ["log", 0], value: "a" }, { path: ["log", 1], value: "a" }], removed: [], changed: [] });
+    expect(step).toMatchObject({
+      ok: true,
+      value: { observation: { success: true, count: 2 }, isError: false },
+    });
+    if (step.ok)
+      expect(step.value.diff).toEqual({
+        added: [
+          { path: ["log", 0], value: "a" },
+          { path: ["log", 1], value: "a" },
+        ],
+        removed: [],
+        changed: [],
+      });
   });
 
   it.each([
@@ -103,7 +128,10 @@ describe("dispatch and validation", () => {
     expect(step.value.observation).toMatchObject({ success: false, error_type: kind });
     expect(step.value.diff).toEqual({ added: [], removed: [], changed: [] });
     // the episode is still usable
-    expect(await ep.step("add", { item: "b", tags: null })).toMatchObject({ ok: true, value: { isError: false } });
+    expect(await ep.step("add", { item: "b", tags: null })).toMatchObject({
+      ok: true,
+      value: { isError: false },
+    });
   });
 
   it("captures stdout into a bounded buffer", async () => {
@@ -153,14 +181,18 @@ describe("state serialization and diffs", () => {
   });
 
   it("reports added, removed and changed paths from the initial state", async () => {
-    const source = "class Env:\n    def go(self):\n        self.users['u1']['name'] = 'B'\n        del self.users['u2']\n        self.users['u3'] = {'name': 'C'}\n        self.queue.pop()\n";
+    const source =
+      "class Env:\n    def go(self):\n        self.users['u1']['name'] = 'B'\n        del self.users['u2']\n        self.users['u3'] = {'name': 'C'}\n        self.queue.pop()\n";
     const ep = await load(source, "Env", { users: { u1: { name: "A" }, u2: { name: "X" } }, queue: [1, 2] });
     await ep.step("go", {});
     expect(await ep.diff()).toEqual({
       ok: true,
       value: {
         added: [{ path: ["users", "u3"], value: { name: "C" } }],
-        removed: [{ path: ["users", "u2"], value: { name: "X" } }, { path: ["queue", 1], value: 2 }],
+        removed: [
+          { path: ["users", "u2"], value: { name: "X" } },
+          { path: ["queue", 1], value: 2 },
+        ],
         changed: [{ path: ["users", "u1", "name"], old: "A", new: "B" }],
       },
     });
@@ -181,7 +213,7 @@ describe("checks", () => {
     { passed: true },
     { error: "check_func must return a bool, got int" },
     { error: "ValueError: bad" },
-    { error: expect.stringContaining("SyntaxError") },
+    { error: expect.stringContaining("SyntaxError") as string },
     { error: "the check does not define check_func(final_state)" },
     { passed: false },
     { passed: true },
@@ -194,13 +226,20 @@ describe("checks", () => {
   });
 
   it("runs checks over arbitrary states without an environment", async () => {
-    const result = await runner.runChecks({ checks, initialState: shopState(), finalState: { ...shopState(), orders: { O1: {} } } });
+    const result = await runner.runChecks({
+      checks,
+      initialState: shopState(),
+      finalState: { ...shopState(), orders: { O1: {} } },
+    });
     expect(result).toEqual({ ok: true, value: expected });
   });
 
   it("rejects malformed check input", async () => {
     // @ts-expect-error: checks must be strings
-    expect(await runner.runChecks({ checks: [1], initialState: {}, finalState: {} })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(await runner.runChecks({ checks: [1], initialState: {}, finalState: {} })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
   });
 });
 
@@ -208,7 +247,12 @@ describe("load errors", () => {
   it.each([
     ["class Env:\n    def f(self:\n", "Env", "USER_CODE_ERROR", /SyntaxError at line 2/],
     ["class Other: pass\n", "Env", "USER_CODE_ERROR", /class 'Env' is not defined/],
-    ["class Env:\n    def __init__(self):\n        raise RuntimeError('broken')\n", "Env", "USER_CODE_ERROR", /RuntimeError: broken/],
+    [
+      "class Env:\n    def __init__(self):\n        raise RuntimeError('broken')\n",
+      "Env",
+      "USER_CODE_ERROR",
+      /RuntimeError: broken/,
+    ],
     ["raise ImportError('x')\nclass Env: pass\n", "Env", "USER_CODE_ERROR", /ImportError: x/],
     ["Env = 3\n", "Env", "USER_CODE_ERROR", /not defined at the top level/],
     ["", "Env", "INVALID_REQUEST", /source/],
@@ -220,15 +264,28 @@ describe("load errors", () => {
   });
 
   it("rejects a non-object initial state", async () => {
-    // @ts-expect-error: initial state must be an object
-    expect(await runner.load({ source: "class Env: pass", className: "Env", initialState: [1] })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    const notAnObject = [1] as unknown as Record<string, unknown>; // what an unchecked caller might send
+    expect(
+      await runner.load({ source: "class Env: pass", className: "Env", initialState: notAnObject }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
   });
 
   it("restricts tools when load({tools}) is given", async () => {
-    const episode = await runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState(), tools: ["get_user"] });
+    const episode = await runner.load({
+      source: SHOP_SOURCE,
+      className: SHOP_CLASS,
+      initialState: shopState(),
+      tools: ["get_user"],
+    });
     if (!episode.ok) throw new Error(episode.error.message);
     expect(episode.value.tools().map((t) => t.function.name)).toEqual(["get_user"]);
-    expect(await episode.value.step("place_order", { user_id: "U1", product_ids: [] })).toMatchObject({ ok: true, value: { isError: true, observation: { error_type: "unknown_tool" } } });
+    expect(await episode.value.step("place_order", { user_id: "U1", product_ids: [] })).toMatchObject({
+      ok: true,
+      value: { isError: true, observation: { error_type: "unknown_tool" } },
+    });
   });
 
   it("refuses calls after close", async () => {

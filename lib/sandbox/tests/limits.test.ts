@@ -35,18 +35,28 @@ async function loadTool(body: string) {
 describe("time limits", () => {
   it("times out a slow constructor at load", async () => {
     const source = "class Env:\n    def __init__(self):\n        while True:\n            pass\n";
-    expect(await runner.load({ source, className: "Env", initialState: {} })).toMatchObject({ ok: false, error: { code: "TIMEOUT", retryable: false } });
+    expect(await runner.load({ source, className: "Env", initialState: {} })).toMatchObject({
+      ok: false,
+      error: { code: "TIMEOUT", retryable: false },
+    });
   });
 
   it("times out a step and ends the episode", async () => {
     const episode = await loadTool("while True:\n    pass");
     expect(await episode.step("run", {})).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
-    expect(await episode.step("run", {})).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST", message: expect.stringContaining("ended after TIMEOUT") } });
+    expect(await episode.step("run", {})).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST", message: expect.stringContaining("ended after TIMEOUT") as string },
+    });
     expect(await episode.state()).toMatchObject({ ok: false });
   });
 
   it("times out check functions", async () => {
-    const result = await runner.runChecks({ checks: ["def check_func(s):\n    while True:\n        pass"], initialState: {}, finalState: {} });
+    const result = await runner.runChecks({
+      checks: ["def check_func(s):\n    while True:\n        pass"],
+      initialState: {},
+      finalState: {},
+    });
     expect(result).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
   });
 });
@@ -58,7 +68,9 @@ describe("memory and output limits", () => {
   });
 
   it("rejects a result above the size cap before it leaves the sandbox, and keeps the episode", async () => {
-    const episode = await loadTool("self.data['n'] = self.data.get('n', 0) + 1\nreturn 'x' * 300_000 if self.data['n'] == 1 else 'small'");
+    const episode = await loadTool(
+      "self.data['n'] = self.data.get('n', 0) + 1\nreturn 'x' * 300_000 if self.data['n'] == 1 else 'small'",
+    );
     expect(await episode.step("run", {})).toMatchObject({ ok: false, error: { code: "OUTPUT_TOO_LARGE" } });
     expect(await episode.step("run", {})).toMatchObject({ ok: true, value: { observation: "small" } });
   });
@@ -79,30 +91,61 @@ describe("memory and output limits", () => {
 
 describe("resilience", () => {
   it("runs episodes concurrently and serializes calls within one", async () => {
-    const episodes = await Promise.all([0, 1].map(() => runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState() })));
+    const episodes = await Promise.all(
+      [0, 1].map(() =>
+        runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState() }),
+      ),
+    );
     const [a, b] = episodes.map((e) => {
       if (!e.ok) throw new Error(e.error.message);
       return e.value;
     });
-    const orders = await Promise.all([1, 2, 3].map(() => a!.step("place_order", { user_id: "U1", product_ids: ["P1"] })));
-    expect(orders.map((o) => o.ok && (o.value.observation as { order_id: string }).order_id)).toEqual(["O000001", "O000002", "O000003"]);
-    expect(await b!.step("get_user", { user_id: "U9" })).toMatchObject({ ok: true, value: { observation: { success: false } } });
+    const orders = await Promise.all(
+      [1, 2, 3].map(() => a!.step("place_order", { user_id: "U1", product_ids: ["P1"] })),
+    );
+    expect(orders.map((o) => o.ok && (o.value.observation as { order_id: string }).order_id)).toEqual([
+      "O000001",
+      "O000002",
+      "O000003",
+    ]);
+    expect(await b!.step("get_user", { user_id: "U9" })).toMatchObject({
+      ok: true,
+      value: { observation: { success: false } },
+    });
     await Promise.all([a!.close(), b!.close()]);
     // a closed episode refuses further calls
-    expect(await a!.step("get_user", { user_id: "U1" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(await a!.step("get_user", { user_id: "U1" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
   });
 
   it("restarts the sandbox host after it dies", async () => {
-    const before = await runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState() });
+    const before = await runner.load({
+      source: SHOP_SOURCE,
+      className: SHOP_CLASS,
+      initialState: shopState(),
+    });
     if (!before.ok) throw new Error(before.error.message);
-    const hostPid = execFileSync("pgrep", ["-P", String(process.pid), "-f", "sandbox-host.mjs"], { encoding: "utf8" }).trim().split("\n")[0];
+    const hostPid = execFileSync("pgrep", ["-P", String(process.pid), "-f", "sandbox-host.mjs"], {
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")[0];
     process.kill(Number(hostPid), "SIGKILL");
     const orphan = await before.value.step("get_user", { user_id: "U1" });
     expect(orphan).toMatchObject({ ok: false, error: { code: "SANDBOX_UNAVAILABLE", retryable: true } });
     await before.value.close();
-    const after = await runner.load({ source: SHOP_SOURCE, className: SHOP_CLASS, initialState: shopState() });
+    const after = await runner.load({
+      source: SHOP_SOURCE,
+      className: SHOP_CLASS,
+      initialState: shopState(),
+    });
     if (!after.ok) throw new Error(after.error.message);
-    expect(await after.value.step("get_user", { user_id: "U1" })).toMatchObject({ ok: true, value: { isError: false } });
+    expect(await after.value.step("get_user", { user_id: "U1" })).toMatchObject({
+      ok: true,
+      value: { isError: false },
+    });
     await after.value.close();
   });
 

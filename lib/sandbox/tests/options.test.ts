@@ -4,7 +4,9 @@ import { optionsFromEnv, resolveOptions } from "../options";
 
 describe("sandbox options", () => {
   it("reads SANDBOX_* variables", () => {
-    expect(optionsFromEnv({ SANDBOX_BACKEND: "bwrap", SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_SNAPSHOT: "0" })).toEqual({
+    expect(
+      optionsFromEnv({ SANDBOX_BACKEND: "bwrap", SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_SNAPSHOT: "0" }),
+    ).toEqual({
       backend: "bwrap",
       stepTimeoutMs: 750,
       useSnapshot: false,
@@ -12,8 +14,17 @@ describe("sandbox options", () => {
   });
 
   it("lets explicit options win over env and defaults", () => {
-    const options = resolveOptions({ stepTimeoutMs: 10 }, { SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_MEMORY_MB: "128" });
-    expect(options).toMatchObject({ stepTimeoutMs: 10, memoryMiB: 128, loadTimeoutMs: 5_000, checkTimeoutMs: 5_000, maxOutputBytes: 4 * 1024 * 1024 });
+    const options = resolveOptions(
+      { stepTimeoutMs: 10 },
+      { SANDBOX_STEP_TIMEOUT_MS: "750", SANDBOX_MEMORY_MB: "128" },
+    );
+    expect(options).toMatchObject({
+      stepTimeoutMs: 10,
+      memoryMiB: 128,
+      loadTimeoutMs: 5_000,
+      checkTimeoutMs: 5_000,
+      maxOutputBytes: 4 * 1024 * 1024,
+    });
   });
 
   it.each([
@@ -30,6 +41,8 @@ describe("sandbox options", () => {
   });
 
   it("fails clearly when bwrap is requested with an unusable python", () => {
-    expect(() => createSandboxRunner({ backend: "bwrap", python: "/opt/nowhere/python3" })).toThrow(/python3 under \/usr|bubblewrap/);
+    expect(() => createSandboxRunner({ backend: "bwrap", python: "/opt/nowhere/python3" })).toThrow(
+      /python3 under \/usr|bubblewrap/,
+    );
   });
 });

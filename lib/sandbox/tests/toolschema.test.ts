@@ -36,13 +36,24 @@ describe("annotations", () => {
     ["self, a: 'int'", { a: { type: "integer" } }],
     ["self, a: typing.Any", { a: {} }],
   ])("%s", async (signature, properties) => {
-    expect(await params(signature, "import typing\nfrom typing import *\n")).toEqual({ type: "object", properties, required: ["a"], additionalProperties: false });
+    expect(await params(signature, "import typing\nfrom typing import *\n")).toEqual({
+      type: "object",
+      properties,
+      required: ["a"],
+      additionalProperties: false,
+    });
   });
 
   it("makes Optional, `X | None` and defaulted parameters not required", async () => {
-    const p = await params("self, a: str, b: Optional[int], c: int | None, d: str = 'x', *, e: bool = False, g: float");
+    const p = await params(
+      "self, a: str, b: Optional[int], c: int | None, d: str = 'x', *, e: bool = False, g: float",
+    );
     expect(p?.required).toEqual(["a", "g"]);
-    expect(p?.properties).toMatchObject({ b: { type: ["integer", "null"] }, c: { type: ["integer", "null"] }, e: { type: "boolean" } });
+    expect(p?.properties).toMatchObject({
+      b: { type: ["integer", "null"] },
+      c: { type: ["integer", "null"] },
+      e: { type: "boolean" },
+    });
   });
 
   it("allows extra arguments only with **kwargs", async () => {
@@ -64,7 +75,11 @@ describe("annotations", () => {
     const p = await params("self, items: List[Item], opts: Opts", header);
     expect(p?.properties.items).toEqual({
       type: "array",
-      items: { type: "object", properties: { sku: { type: "string" }, qty: { type: "integer" }, note: { type: "string" } }, required: ["sku", "qty"] },
+      items: {
+        type: "object",
+        properties: { sku: { type: "string" }, qty: { type: "integer" }, note: { type: "string" } },
+        required: ["sku", "qty"],
+      },
     });
     expect(p?.properties.opts).toEqual({ type: "object", properties: { fast: { type: "boolean" } } });
   });
@@ -72,12 +87,25 @@ describe("annotations", () => {
 
 describe("docstrings and methods", () => {
   it("reads Google and numpy docstrings from the sample environment", async () => {
-    const byName = Object.fromEntries((await tools(SHOP_SOURCE, SHOP_CLASS)).map((t) => [t.function.name, t.function]));
-    expect(Object.keys(byName).sort()).toEqual(["cancel_order", "explode", "get_user", "place_order", "search_products"]);
+    const byName = Object.fromEntries(
+      (await tools(SHOP_SOURCE, SHOP_CLASS)).map((t) => [t.function.name, t.function]),
+    );
+    expect(Object.keys(byName).sort()).toEqual([
+      "cancel_order",
+      "explode",
+      "get_user",
+      "place_order",
+      "search_products",
+    ]);
     expect(byName.get_user).toEqual({
       name: "get_user",
       description: "Look up a user by id.",
-      parameters: { type: "object", properties: { user_id: { type: "string", description: 'The id of the user, e.g. "U1".' } }, required: ["user_id"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { user_id: { type: "string", description: 'The id of the user, e.g. "U1".' } },
+        required: ["user_id"],
+        additionalProperties: false,
+      },
     });
     expect(byName.search_products?.description).toBe("Search the catalog by name.");
     expect(byName.search_products?.parameters.properties).toMatchObject({
@@ -85,7 +113,11 @@ describe("docstrings and methods", () => {
       max_results: { type: "integer", description: "At most this many products are returned." },
       in_stock_only: { type: ["boolean", "null"], description: "Only products with stock left." },
     });
-    expect(byName.place_order?.parameters.properties.shipping).toEqual({ type: "string", enum: ["standard", "express"], description: "Shipping speed." });
+    expect(byName.place_order?.parameters.properties.shipping).toEqual({
+      type: "string",
+      enum: ["standard", "express"],
+      description: "Shipping speed.",
+    });
     expect(byName.place_order?.parameters.required).toEqual(["user_id", "product_ids"]);
   });
 
@@ -112,13 +144,17 @@ describe("docstrings and methods", () => {
 
 describe("analyze", () => {
   it("reports syntax errors with line and column", async () => {
-    const result = await runner.analyze({ source: "class Env:\n    def f(self):\n        return (1,\n", className: "Env" });
+    const result = await runner.analyze({
+      source: "class Env:\n    def f(self):\n        return (1,\n",
+      className: "Env",
+    });
     expect(result.ok && result.value.syntaxErrors[0]).toMatchObject({ line: 3, column: 16 });
     expect(result.ok && result.value.classFound).toBe(false);
   });
 
   it("reports the class, its public methods, forbidden imports and async code", async () => {
-    const source = "import os, socket\nfrom subprocess import run\nimport ctypes.util\nx = __import__('urllib.request')\nclass Env:\n    async def fetch(self): pass\n    def go(self): pass\n";
+    const source =
+      "import os, socket\nfrom subprocess import run\nimport ctypes.util\nx = __import__('urllib.request')\nclass Env:\n    async def fetch(self): pass\n    def go(self): pass\n";
     const result = await runner.analyze({ source, className: "Env" });
     expect(result).toMatchObject({
       ok: true,
@@ -139,13 +175,25 @@ describe("analyze", () => {
   });
 
   it("reports a missing class and fails extractTools clearly", async () => {
-    expect(await runner.analyze({ source: "class A: pass", className: "B" })).toMatchObject({ ok: true, value: { classFound: false, classes: ["A"] } });
-    expect(await runner.extractTools("class A: pass", "B")).toMatchObject({ ok: false, error: { code: "USER_CODE_ERROR" } });
-    expect(await runner.extractTools("def (", "B")).toMatchObject({ ok: false, error: { code: "USER_CODE_ERROR", message: expect.stringContaining("SyntaxError") } });
+    expect(await runner.analyze({ source: "class A: pass", className: "B" })).toMatchObject({
+      ok: true,
+      value: { classFound: false, classes: ["A"] },
+    });
+    expect(await runner.extractTools("class A: pass", "B")).toMatchObject({
+      ok: false,
+      error: { code: "USER_CODE_ERROR" },
+    });
+    expect(await runner.extractTools("def (", "B")).toMatchObject({
+      ok: false,
+      error: { code: "USER_CODE_ERROR", message: expect.stringContaining("SyntaxError") as string },
+    });
   });
 
   it("rejects malformed input", async () => {
     // @ts-expect-error: source must be a string
-    expect(await runner.analyze({ source: 1, className: "A" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(await runner.analyze({ source: 1, className: "A" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
   });
 });
