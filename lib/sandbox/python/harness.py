@@ -19,7 +19,8 @@ from validate import check_arguments
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
 _episode = {}
-_timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
+_timer = {"enabled": False}
+_REPLY_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # set by serve(): SIGALRM deadlines exist only in real CPython
 
 
 class Fail(Exception):
@@ -222,7 +223,7 @@ def _error(code, message):
 
 
 def _encode(payload):
-    text = json.dumps({"ok": True, **payload}, allow_nan=False, separators=(",", ":"))
+    text = _REPLY_ENCODER.encode({"ok": True, **payload})
     if len(text) > LIMITS["max_output_bytes"]:  # ensure_ascii: characters == bytes
         return _error("OUTPUT_TOO_LARGE", f"reply of {len(text)} bytes exceeds the {LIMITS['max_output_bytes']} byte limit")
     return text

@@ -77,9 +77,14 @@ def dumps(value):
     """JSON text of `value` under the rules above. The C encoder handles the common case; cycles,
     non-finite floats and odd dict keys fall back to the pure-Python to_jsonable."""
     try:
-        return json.dumps(value, default=_default, allow_nan=False, separators=(",", ":"))
+        return _FAST.encode(value)
     except (TypeError, ValueError, RecursionError):
-        return json.dumps(to_jsonable(value), allow_nan=False, separators=(",", ":"))
+        return _PLAIN.encode(to_jsonable(value))
+
+
+# Built once: json.dumps with options constructs a new encoder on every call, which shows per step.
+_FAST = json.JSONEncoder(default=_default, allow_nan=False, separators=(",", ":"))
+_PLAIN = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
 def jsonable(value):
