@@ -173,8 +173,9 @@ async function summarize(lane: Lane, w: Workload) {
     first_load_ms: round(lane.firstLoadMs),
     worker_ready_ms: round(percentile(ready, 50)),
     memory_per_worker_mib: round(memoryPerWorker / 2 ** 20),
-    host_rss_mib: round(stats.rssBytes / 2 ** 20),
-    workers: stats.workers,
+    ...(lane.name === "pyodide"
+      ? { host_rss_mib: round(stats.rssBytes / 2 ** 20), host_workers: stats.workers }
+      : {}),
     checks_per_second: round(checksPerSecond, 0),
   };
 }

@@ -29,7 +29,11 @@ const RESOURCE_ATTACKS: { name: string; body: string; expected: string[] }[] = [
     body: "import signal\ntry:\n    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\nexcept Exception:\n    pass\nwhile True:\n    pass",
     expected: ["TIMEOUT"],
   },
-  { name: "memory bomb", body: "x = []\nwhile True:\n    x.append(' ' * 10**6)", expected: ["MEMORY"] },
+  {
+    name: "memory bomb",
+    body: "x = []\nwhile True:\n    x.append(bytearray(8 * 10**6))",
+    expected: ["MEMORY"],
+  },
   { name: "huge output", body: "return 'x' * 10**7", expected: ["OUTPUT_TOO_LARGE"] },
 ];
 

@@ -1,6 +1,6 @@
 // Limits on the default (Pyodide) backend: every limit hit is a typed Result, the episode that
 // hit it ends, and the pool and host keep serving. No timing thresholds: only outcomes.
-import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { SHOP_CLASS, SHOP_SOURCE, envWithTool, shopState } from "../fixtures";
 import { type Episode, createSandboxRunner } from "../index";
@@ -18,6 +18,29 @@ const runner = createSandboxRunner({
   memoryMiB: 256,
 });
 afterAll(() => runner.close());
+
+/** Direct children of this process (Linux /proc), to find the sandbox host to kill. */
+function childPids(): number[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === String(process.pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
 
 // Open episodes hold a worker each; close them so later tests find a free one.
 const opened: Episode[] = [];
@@ -127,12 +150,9 @@ describe("resilience", () => {
       initialState: shopState(),
     });
     if (!before.ok) throw new Error(before.error.message);
-    const hostPid = execFileSync("pgrep", ["-P", String(process.pid), "-f", "sandbox-host.mjs"], {
-      encoding: "utf8",
-    })
-      .trim()
-      .split("\n")[0];
-    process.kill(Number(hostPid), "SIGKILL");
+    const hostPid = childPids().find((pid) => cmdline(pid).includes("sandbox-host.mjs"));
+    if (!hostPid) throw new Error("no sandbox host process found");
+    process.kill(hostPid, "SIGKILL");
     const orphan = await before.value.step("get_user", { user_id: "U1" });
     expect(orphan).toMatchObject({ ok: false, error: { code: "SANDBOX_UNAVAILABLE", retryable: true } });
     await before.value.close();
