@@ -14,6 +14,8 @@ import { type HostMessage, HostMessageSchema, type SandboxError } from "./sandbo
 
 export type HostReply = Extract<HostMessage, { id: number; ok: true }>;
 
+const HOST_START_TIMEOUT_MS = 30_000;
+
 type Pending = { resolve: (message: Result<HostReply, SandboxError & { terminated?: boolean }>) => void };
 
 export class HostProcess {
@@ -47,19 +49,30 @@ export class HostProcess {
     this.child = spawn(process.execPath, args, { env: EMPTY_ENV, stdio: ["pipe", "pipe", "pipe"] });
     this.stderrTail = tailOf(this.child.stderr);
     this.ready = new Promise((resolve) => {
-      const onReady = (message: HostMessage) => ("type" in message ? resolve(ok(undefined)) : undefined);
-      this.listen(onReady);
-      this.child.on("exit", (code, signal) => {
+      const fail = (why: string) => {
+        clearTimeout(timer);
         resolve(
           err(
             sandboxError(
               "SANDBOX_UNAVAILABLE",
-              `sandbox host failed to start (${signal ?? code}): ${this.stderrTail().slice(-500)}`,
+              `sandbox host failed to start (${why}): ${this.stderrTail().slice(-500)}`,
               true,
             ),
           ),
         );
+      };
+      // A host that never says "ready" must not hang every load behind it.
+      const timer = setTimeout(() => {
+        fail("no ready signal within 30 s");
+        this.kill();
+      }, HOST_START_TIMEOUT_MS);
+      this.listen((message) => {
+        if (!("type" in message)) return;
+        clearTimeout(timer);
+        resolve(ok(undefined));
       });
+      this.child.on("exit", (code, signal) => fail(String(signal ?? code)));
+      this.child.on("error", (error) => fail(error.message));
     });
     this.child.on("exit", () => this.onExit());
     this.child.on("error", () => this.onExit());

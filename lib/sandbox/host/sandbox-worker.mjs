@@ -2,6 +2,7 @@
 import { failure } from "./failure.mjs";
 
 const SIGINT = 2;
+const BOOT_TIMEOUT_MS = 60_000;
 
 export class SandboxWorker {
   constructor(Worker, shared, snapshot) {
@@ -35,6 +36,13 @@ export class SandboxWorker {
       this.bootResolve = resolve;
       this.bootReject = reject;
     });
+    // A boot that hangs would hold a pool slot forever.
+    this.bootTimer = setTimeout(() => {
+      if (this.state !== "booting") return;
+      this.dead = true;
+      this.bootReject(`worker did not boot within ${BOOT_TIMEOUT_MS} ms`);
+      void this.worker.terminate();
+    }, BOOT_TIMEOUT_MS);
     this.worker.on("message", (m) => this.onMessage(m));
     this.worker.on("error", (e) => this.onGone(e));
     this.worker.on("exit", () => this.onGone(null));
@@ -42,6 +50,7 @@ export class SandboxWorker {
 
   onMessage(message) {
     if (message.ready) {
+      clearTimeout(this.bootTimer);
       this.state = "idle";
       this.bootResolve(message);
     } else if (message.bootError) {
