@@ -3,6 +3,22 @@ global of the check's namespace, the final state is the argument, the result mus
 import json
 
 
+_CODE_CACHE = {}
+_CODE_CACHE_SIZE = 256
+
+
+def _compiled(source):
+    """Validators run the same checks over many scenarios; compiling is the costly part (in wasm
+    most of all). Code objects are immutable, so caching them cannot leak state between runs."""
+    code = _CODE_CACHE.get(source)
+    if code is None:
+        code = compile(source, "<check>", "exec")
+        if len(_CODE_CACHE) >= _CODE_CACHE_SIZE:
+            _CODE_CACHE.clear()
+        _CODE_CACHE[source] = code
+    return code
+
+
 def run_checks(sources, initial, final, capture):
     initial_json, final_json = json.dumps(initial), json.dumps(final)
     return [_run_one(src, initial_json, final_json, capture) for src in sources]
@@ -14,7 +30,7 @@ def _run_one(source, initial_json, final_json, capture):
     # Fresh copies per check: one check mutating its state must not change another's verdict.
     namespace = {"__name__": "check", "initial_state": json.loads(initial_json)}
     try:
-        code = compile(source, "<check>", "exec")
+        code = _compiled(source)
     except SyntaxError as e:
         return {"error": f"SyntaxError at line {e.lineno}: {e.msg}"}
     with capture():
