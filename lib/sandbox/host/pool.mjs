@@ -78,6 +78,8 @@ export class Pool {
       (error) => {
         this.workers.delete(worker);
         this.bootFailures += 1;
+        // A snapshot that crashes the worker (rather than throwing) must not be offered again.
+        if (snapshot) this.shared.onBoot({ usedSnapshot: false }, true);
         process.stderr.write(`sandbox-host: worker failed to boot: ${error}\n`);
         if (this.bootFailures >= this.config.bootFailuresAllowed) this.failQueue(String(error));
         else this.pump();
