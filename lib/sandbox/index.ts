@@ -38,4 +38,4 @@ export async function closeSandboxRunner(): Promise<void> {
   await current?.close();
 }
 
-export { type ReplayEpisode, type ReplayResult, ReplayEpisodeSchema, replayEpisodes } from "./replay";
+export { type ReplayResult, replayEpisodes } from "./replay";

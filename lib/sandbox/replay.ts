@@ -5,17 +5,13 @@
  */
 import { z } from "zod";
 import type { SandboxRunner } from "./runner";
-import { type CheckResult, JsonObjectSchema, type SandboxError, type StateDiff } from "./sandbox.schema";
-
-export const ReplayEpisodeSchema = z.object({
-  id: z.union([z.string(), z.number()]),
-  source: z.string(),
-  class_name: z.string(),
-  init: JsonObjectSchema.default({}),
-  calls: z.array(z.object({ name: z.string(), arguments: JsonObjectSchema.default({}) })).default([]),
-  checks: z.array(z.string()).optional(),
-});
-export type ReplayEpisode = z.infer<typeof ReplayEpisodeSchema>;
+import {
+  type CheckResult,
+  type ReplayEpisode,
+  ReplayEpisodeSchema,
+  type SandboxError,
+  type StateDiff,
+} from "./sandbox.schema";
 
 export type ReplayResult = {
   id: string | number | null;

@@ -80,6 +80,17 @@ export const RunChecksInputSchema = z.object({
 });
 export type RunChecksInput = z.infer<typeof RunChecksInputSchema>;
 
+/** One line of `envstudio env replay --episodes file.jsonl`. */
+export const ReplayEpisodeSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  source: z.string(),
+  class_name: z.string(),
+  init: JsonObjectSchema.default({}),
+  calls: z.array(z.object({ name: z.string(), arguments: JsonObjectSchema.default({}) })).default([]),
+  checks: z.array(z.string()).optional(),
+});
+export type ReplayEpisode = z.infer<typeof ReplayEpisodeSchema>;
+
 // ---- harness replies (python/harness.py) ----
 
 export const HarnessErrorReplySchema = z.object({
