@@ -12,6 +12,7 @@ import sys
 import types
 
 from analyze import analyze, extract_tools
+from capture import Capture
 from checks import run_checks
 from jsonstate import StateTracker, diff, jsonable
 from validate import check_arguments
@@ -31,44 +32,6 @@ class Fail(Exception):
 
 class Deadline(BaseException):
     """Raised by the native deadline timer; Pyodide raises KeyboardInterrupt instead."""
-
-
-class BoundedLog:
-    """A stdout/stderr stand-in that keeps at most `cap` characters."""
-
-    def __init__(self, cap):
-        self.cap, self.parts, self.size, self.truncated = cap, [], 0, False
-
-    def write(self, text):
-        text = str(text)
-        room = self.cap - self.size
-        if len(text) > room:
-            text, self.truncated = text[:max(room, 0)], True
-        if text:
-            self.parts.append(text)
-            self.size += len(text)
-        return len(text)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
-
-    def value(self):
-        return "".join(self.parts) + ("\n[output truncated]" if self.truncated else "")
-
-
-class Capture:
-    def __enter__(self):
-        self.saved = sys.stdout, sys.stderr
-        self.out, self.err = BoundedLog(LIMITS["max_log_bytes"]), BoundedLog(LIMITS["max_log_bytes"])
-        sys.stdout, sys.stderr = self.out, self.err
-        return self
-
-    def __exit__(self, *exc):
-        sys.stdout, sys.stderr = self.saved
-        return False
 
 
 def _describe(exc):
@@ -210,6 +173,7 @@ def op_configure(req):
         value = req.get(key)
         if isinstance(value, int) and value > 0:
             LIMITS[key] = value
+    Capture.cap = LIMITS["max_log_bytes"]
     return {}
 
 
