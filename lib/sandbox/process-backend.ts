@@ -150,13 +150,8 @@ class HarnessProcess {
     });
     this.child.on("exit", (code, signal) => {
       this.dead = true;
-      this.fail(
-        sandboxError(
-          "USER_CODE_ERROR",
-          `the python process exited (${signal ?? code}) while running code: ${this.stderrTail().slice(-300)}`,
-        ),
-        false,
-      );
+      const message = `the python process exited (${signal ?? code}) while running code: ${this.stderrTail().slice(-300)}`;
+      this.fail({ ...sandboxError("USER_CODE_ERROR", message), terminated: true }, false);
       this.onExit();
     });
     this.child.on("error", (e) => {

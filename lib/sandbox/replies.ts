@@ -31,9 +31,5 @@ function toSandboxError(error: { code: SandboxError["code"]; message: string }):
 
 /** Limit hits and crashes leave the environment in an unknown state: the episode must end. */
 export function endsEpisode(error: CallError): boolean {
-  return (
-    error.terminated === true ||
-    ["TIMEOUT", "MEMORY", "SANDBOX_UNAVAILABLE"].includes(error.code) ||
-    /crashed|exited/.test(error.message)
-  );
+  return error.terminated === true || ["TIMEOUT", "MEMORY", "SANDBOX_UNAVAILABLE"].includes(error.code);
 }

@@ -58,8 +58,13 @@ export class SandboxWorker {
       this.bootReject(message.bootError);
       void this.worker.terminate();
     } else if (this.current && message.id === this.current.id) {
-      if (message.fatal) this.fatal = true;
-      this.finish({ reply: message.reply });
+      if (!message.fatal) return this.finish({ reply: message.reply });
+      this.fatal = true; // retired on release; the episode ends
+      const detail = JSON.parse(message.reply).error?.message ?? "unknown failure";
+      this.finish({
+        ...failure("USER_CODE_ERROR", `the Python runtime failed: ${detail}`),
+        terminated: true,
+      });
     }
   }
 
@@ -69,14 +74,13 @@ export class SandboxWorker {
     if (this.state === "booting") this.bootReject(error ? String(error) : "worker exited during boot");
     if (this.current) {
       const oom = error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.finish(
-        oom
-          ? failure("MEMORY", "the worker ran out of JavaScript heap")
-          : failure(
-              "USER_CODE_ERROR",
-              `the sandbox worker crashed while running code${error ? `: ${String(error).slice(0, 200)}` : ""}`,
-            ),
-      );
+      const crash = oom
+        ? failure("MEMORY", "the worker ran out of JavaScript heap")
+        : failure(
+            "USER_CODE_ERROR",
+            `the sandbox worker crashed while running code${error ? `: ${String(error).slice(0, 200)}` : ""}`,
+          );
+      this.finish({ ...crash, terminated: true });
     }
     this.onExit();
   }

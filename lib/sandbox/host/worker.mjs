@@ -82,7 +82,11 @@ try {
       reply = handle(req);
     } catch (error) {
       reply = failureReply(error);
-      fatal = /fatal|already failed/i.test(String(error && error.message));
+      // Only Python exceptions leave Pyodide in a known state; a JS error here (e.g. Emscripten's
+      // exit() meeting the scrubbed realm) or a fatal error means the runtime must be replaced.
+      fatal =
+        !(error && error.constructor && error.constructor.name === "PythonError") ||
+        /fatal|already failed/i.test(String(error && error.message));
     }
     parentPort.postMessage({ id, reply, fatal });
   });

@@ -115,6 +115,7 @@ export const STEP_ATTACKS: Attack[] = [
   },
   { name: "stdin read", body: `line = input()\n${WIN}line)` },
   { name: "kill parent", body: `import os\nos.kill(os.getppid(), 9)\n${WIN}'killed')` },
+  { name: "os._exit (kill the runtime)", body: `import os\nos._exit(0)` },
   {
     name: "threading escape",
     body: `import threading\nt = threading.Thread(target=lambda: open('MARKER', 'w'))\nt.start()\nreturn 'thread'`,
