@@ -3,10 +3,9 @@
  * JSON request at a time. Pyodide workers and python3 processes both fit behind it.
  */
 import type { Result } from "../core/result";
-import type { SandboxError } from "./sandbox.schema";
+import type { HarnessRequest, SandboxError } from "./sandbox.schema";
 
-/** A harness request (see python/harness.py); `timeout_ms` is added by the lease. */
-export type HarnessRequest = { op: string } & Record<string, unknown>;
+export type { HarnessRequest } from "./sandbox.schema";
 
 export type CallError = SandboxError & { terminated?: boolean };
 

@@ -10,7 +10,7 @@ import { sandboxError } from "./backend";
 import { readLines, tailOf } from "./line-reader";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR, hardenedNodeArgs } from "./paths";
-import { type HostMessage, HostMessageSchema, type SandboxError } from "./sandbox.schema";
+import { type HostMessage, HostMessageSchema, type HostRequest, type SandboxError } from "./sandbox.schema";
 
 export type HostReply = Extract<HostMessage, { id: number; ok: true }>;
 
@@ -110,7 +110,7 @@ export class HostProcess {
 
   /** One request; `safetyMs` bounds the wait even if the host itself stops answering. */
   request(
-    body: Record<string, unknown>,
+    body: HostRequest,
     safetyMs: number,
   ): Promise<Result<HostReply, SandboxError & { terminated?: boolean }>> {
     if (this.exited)

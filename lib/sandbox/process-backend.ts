@@ -165,7 +165,7 @@ class HarnessProcess {
     });
   }
 
-  private send(request: HarnessRequest): void {
+  private send(request: HarnessRequest & { timeout_ms?: number }): void {
     this.child.stdin.write(JSON.stringify(request) + "\n");
   }
 
@@ -188,7 +188,11 @@ class HarnessProcess {
     current.resolve(ok(parsed));
   }
 
-  call(request: HarnessRequest, timeoutMs: number, graceMs: number): Promise<Result<unknown, CallError>> {
+  call(
+    request: HarnessRequest & { timeout_ms: number },
+    timeoutMs: number,
+    graceMs: number,
+  ): Promise<Result<unknown, CallError>> {
     if (this.dead)
       return Promise.resolve(
         err(sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone")),

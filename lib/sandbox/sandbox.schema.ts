@@ -91,6 +91,37 @@ export const ReplayEpisodeSchema = z.object({
 });
 export type ReplayEpisode = z.infer<typeof ReplayEpisodeSchema>;
 
+// ---- harness requests (python/harness.py); `timeout_ms` is added by python3 leases ----
+
+const Checks = z.array(z.string());
+export const HarnessRequestSchema = z.discriminatedUnion("op", [
+  z.object({
+    op: z.literal("load"),
+    source: z.string(),
+    class_name: z.string(),
+    initial_state: JsonObjectSchema,
+  }),
+  z.object({ op: z.literal("tools") }),
+  z.object({ op: z.literal("step"), name: z.string(), arguments: JsonObjectSchema }),
+  z.object({ op: z.literal("state") }),
+  z.object({ op: z.literal("diff") }),
+  z.object({ op: z.literal("check"), checks: Checks }),
+  z.object({
+    op: z.literal("run_checks"),
+    checks: Checks,
+    initial_state: z.unknown(),
+    final_state: z.unknown(),
+  }),
+  z.object({ op: z.literal("analyze"), source: z.string(), class_name: z.string() }),
+  z.object({
+    op: z.literal("configure"),
+    max_output_bytes: z.number().int(),
+    max_log_bytes: z.number().int(),
+  }),
+  z.object({ op: z.literal("ping") }),
+]);
+export type HarnessRequest = z.infer<typeof HarnessRequestSchema>;
+
 // ---- harness replies (python/harness.py) ----
 
 export const HarnessErrorReplySchema = z.object({
@@ -143,6 +174,19 @@ export type Analysis = {
 };
 
 // ---- server <-> sandbox host (host/sandbox-host.mjs) ----
+
+export const HostRequestSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("lease"), key: z.string().nullable(), waitMs: z.number().int().positive() }),
+  z.object({
+    type: z.literal("call"),
+    lease: z.number().int(),
+    request: z.string(),
+    timeoutMs: z.number().int().positive(),
+  }),
+  z.object({ type: z.literal("release"), lease: z.number().int(), recycle: z.boolean() }),
+  z.object({ type: z.literal("stats") }),
+]);
+export type HostRequest = z.infer<typeof HostRequestSchema>;
 
 export const HostErrorSchema = SandboxErrorSchema.extend({ retryable: z.boolean().default(false) });
 
