@@ -1,6 +1,7 @@
 /**
- * The bubblewrap command line for one python3 harness process (see docs/sandbox.md). Only /usr
- * and the harness folder are visible, read-only; no network, pid, ipc or uts sharing; no env.
+ * bubblewrap command lines: one python3 harness process per episode (bwrap backend), and
+ * optionally the Pyodide sandbox host. Only /usr and the named folders are visible, read-only;
+ * no network, pid, ipc or uts sharing; no env. See docs/sandbox.md.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,13 +12,9 @@ const BWRAP = "/usr/bin/bwrap";
 const PRLIMIT = "/usr/bin/prlimit";
 let probed: string | null | undefined;
 
-/** Why bwrap cannot be used here (missing binary, python outside /usr, no user namespaces), or null. */
-export function bwrapProblem(python: string): string | null {
-  if (!existsSync(BWRAP))
-    return "SANDBOX_BACKEND=bwrap but bubblewrap is not installed (apt-get install bubblewrap)";
-  if (!existsSync(PRLIMIT)) return "SANDBOX_BACKEND=bwrap needs prlimit (apt-get install util-linux)";
-  if (!python.startsWith("/usr/") || !existsSync(python))
-    return `SANDBOX_BACKEND=bwrap needs python3 under /usr (got ${python}); set SANDBOX_PYTHON`;
+/** Why bubblewrap cannot be used on this host (not installed, no user namespaces), or null. */
+export function bwrapUnavailable(): string | null {
+  if (!existsSync(BWRAP)) return "bubblewrap is not installed (apt-get install bubblewrap)";
   if (probed === undefined) {
     try {
       execFileSync(BWRAP, [...jailArgs(), "--", "/usr/bin/true"], {
@@ -33,7 +30,18 @@ export function bwrapProblem(python: string): string | null {
   return probed;
 }
 
-function jailArgs(): string[] {
+/** Why the bwrap backend cannot run (see bwrapUnavailable, plus prlimit and python), or null. */
+export function bwrapProblem(python: string): string | null {
+  const unavailable = bwrapUnavailable();
+  if (unavailable) return `SANDBOX_BACKEND=bwrap: ${unavailable}`;
+  if (!existsSync(PRLIMIT)) return "SANDBOX_BACKEND=bwrap needs prlimit (apt-get install util-linux)";
+  if (!python.startsWith("/usr/") || !existsSync(python))
+    return `SANDBOX_BACKEND=bwrap needs python3 under /usr (got ${python}); set SANDBOX_PYTHON`;
+  return null;
+}
+
+/** `binds`: read-only [source, destination] pairs; missing sources are skipped. */
+function jailArgs(binds: [string, string][] = [[PYTHON_DIR, "/sandbox"]]): string[] {
   return [
     "--unshare-all", // user, ipc, pid, net, uts, cgroup: no network interfaces but loopback-less lo
     "--die-with-parent",
@@ -54,15 +62,14 @@ function jailArgs(): string[] {
     "--symlink",
     "usr/bin",
     "/bin",
-    "--ro-bind",
-    PYTHON_DIR,
-    "/sandbox",
     "--proc",
     "/proc",
     "--dev",
     "/dev",
     "--tmpfs",
     "/tmp",
+    // after the tmpfs, so a cache dir under /tmp is visible
+    ...binds.flatMap(([source, destination]) => ["--ro-bind-try", source, destination]),
     "--remount-ro",
     "/",
     "--clearenv",
@@ -96,4 +103,21 @@ export function bwrapCommand(options: SandboxOptions, pythonArgs: string[]): str
     options.python,
     ...pythonArgs,
   ];
+}
+
+/** Whether to jail the Pyodide sandbox host: always for "on" (failing loudly), when possible for "auto". */
+export function shouldJailHost(mode: "auto" | "on" | "off"): boolean {
+  if (mode === "off") return false;
+  const problem = process.execPath.startsWith("/usr/")
+    ? bwrapUnavailable()
+    : `node is not under /usr (${process.execPath})`;
+  if (problem && mode === "on") throw new Error(`SANDBOX_HOST_BWRAP=on: ${problem}`);
+  return problem === null;
+}
+
+/** The Pyodide sandbox host inside a jail: same paths, read-only, no network (Node 20's permission
+ * model does not cover the network). */
+export function hostBwrapCommand(nodeArgs: string[], readDirs: string[]): string[] {
+  const binds = readDirs.map((dir): [string, string] => [dir, dir]); // same paths as outside
+  return [BWRAP, ...jailArgs(binds), "--", process.execPath, ...nodeArgs];
 }

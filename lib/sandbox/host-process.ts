@@ -7,6 +7,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import type { Result } from "../core/result";
 import { err, ok } from "../core/result";
 import { sandboxError } from "./backend";
+import { hostBwrapCommand } from "./bwrap";
 import { readLines, tailOf } from "./line-reader";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR, hardenedNodeArgs } from "./paths";
@@ -27,7 +28,13 @@ export class HostProcess {
   readonly ready: Promise<Result<void, SandboxError>>;
   exited = false;
 
-  constructor(options: SandboxOptions, pyodide: string, snapshotPath: string | null, generation: number) {
+  constructor(
+    options: SandboxOptions,
+    pyodide: string,
+    snapshotPath: string | null,
+    generation: number,
+    jailed: boolean,
+  ) {
     this.generation = generation;
     const config = {
       pyodideDir: pyodide,
@@ -45,8 +52,12 @@ export class HostProcess {
     };
     const reads = [pyodide, HOST_DIR, PYTHON_DIR, options.cacheDir];
     const args = [...hardenedNodeArgs(reads, ["--allow-worker"]), HOST_SCRIPT, JSON.stringify(config)];
+    const [command, ...rest] = jailed ? hostBwrapCommand(args, reads) : [process.execPath, ...args];
     // env: {} — the host (and so any escape from it) never sees the server's secrets.
-    this.child = spawn(process.execPath, args, { env: EMPTY_ENV, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(command ?? process.execPath, rest, {
+      env: EMPTY_ENV,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.stderrTail = tailOf(this.child.stderr);
     this.ready = new Promise((resolve) => {
       const fail = (why: string) => {

@@ -29,6 +29,9 @@ export const SandboxOptionsSchema = z.object({
   /** Where the Pyodide memory snapshot is cached (keyed by Pyodide version). */
   cacheDir: z.string().min(1),
   useSnapshot: z.boolean(),
+  /** Run the Pyodide sandbox host inside bubblewrap too (no network, read-only binds): "auto"
+   * does so when bubblewrap works here and node lives under /usr. */
+  hostInBwrap: z.enum(["auto", "on", "off"]),
   /** python3 for the bwrap backend; must live under /usr, the only tree bound into the jail. */
   python: z.string().min(1),
 });
@@ -52,6 +55,7 @@ export function defaultOptions(): SandboxOptions {
     maxEpisodesPerWorker: 50,
     cacheDir: dataDir ? join(dataDir, "sandbox") : join(tmpdir(), "envstudio-sandbox"),
     useSnapshot: true,
+    hostInBwrap: "auto",
     python: "/usr/bin/python3",
   };
 }
@@ -77,6 +81,7 @@ const ENV_MAP = {
     z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true"),
   ],
   SANDBOX_PYTHON: ["python", z.string()],
+  SANDBOX_HOST_BWRAP: ["hostInBwrap", z.enum(["auto", "on", "off"])],
 } as const satisfies Record<string, readonly [keyof SandboxOptions, z.ZodType]>;
 
 export const SANDBOX_ENV_VARS = Object.keys(ENV_MAP);

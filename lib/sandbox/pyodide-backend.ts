@@ -8,6 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from
 import type { Result } from "../core/result";
 import { err, ok } from "../core/result";
 import { type Backend, type BackendStats, type HarnessRequest, type Lease, sandboxError } from "./backend";
+import { shouldJailHost } from "./bwrap";
 import { HostProcess } from "./host-process";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, HOST_DIR, SNAPSHOT_SCRIPT, hardenedNodeArgs, pyodideDir, snapshotFile } from "./paths";
@@ -21,12 +22,13 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
   let host: HostProcess | null = null;
   let generation = 0;
   let closed = false;
+  const jailed = shouldJailHost(options.hostInBwrap); // decided once: throws early for "on"
 
   async function getHost(): Promise<Result<HostProcess, SandboxError>> {
     if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
     if (!host || host.exited) {
       if (options.useSnapshot) ensureSnapshot(options, pyodide, snapshotPath);
-      host = new HostProcess(options, pyodide, snapshotPath, ++generation);
+      host = new HostProcess(options, pyodide, snapshotPath, ++generation, jailed);
     }
     const current = host;
     const ready = await current.ready;

@@ -19,19 +19,23 @@ const runner = createSandboxRunner({
 });
 afterAll(() => runner.close());
 
-/** Direct children of this process (Linux /proc), to find the sandbox host to kill. */
-function childPids(): number[] {
-  return readdirSync("/proc")
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-        return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === String(process.pid);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/** Descendants of this process (Linux /proc), to find the sandbox host to kill. The host may
+ * run inside bubblewrap, whose monitor process would otherwise be the one we hit. */
+function descendantPids(): number[] {
+  const parents = new Map<number, number>();
+  for (const p of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      parents.set(Number(p), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const isDescendant = (pid: number, hops = 0): boolean => {
+    const parent = parents.get(pid);
+    return parent === process.pid || (parent !== undefined && hops < 10 && isDescendant(parent, hops + 1));
+  };
+  return [...parents.keys()].filter((pid) => isDescendant(pid));
 }
 
 function cmdline(pid: number): string {
@@ -150,8 +154,17 @@ describe("resilience", () => {
       initialState: shopState(),
     });
     if (!before.ok) throw new Error(before.error.message);
-    const hostPid = childPids().find((pid) => cmdline(pid).includes("sandbox-host.mjs"));
+    const hostPid = descendantPids().find((pid) => {
+      const argv = cmdline(pid).split("\0");
+      return argv[0] === process.execPath && argv.some((arg) => arg.endsWith("sandbox-host.mjs"));
+    });
     if (!hostPid) throw new Error("no sandbox host process found");
+    // SANDBOX_HOST_BWRAP=auto with bubblewrap present: the host runs in its own pid namespace.
+    const nsPids = /NSpid:\s+(.*)/
+      .exec(readFileSync(`/proc/${hostPid}/status`, "utf8"))?.[1]
+      ?.trim()
+      .split(/\s+/);
+    expect(nsPids?.length).toBe(2);
     process.kill(hostPid, "SIGKILL");
     const orphan = await before.value.step("get_user", { user_id: "U1" });
     expect(orphan).toMatchObject({ ok: false, error: { code: "SANDBOX_UNAVAILABLE", retryable: true } });
