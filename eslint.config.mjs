@@ -7,10 +7,16 @@ const PURE_CORE = ["lib/sandbox/**", "lib/pipeline/**", "lib/scenarios/**", "lib
 export default tseslint.config(
   { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "reports/**", ".data*/**", "next-env.d.ts", "bench/results/**"] },
   js.configs.recommended,
-  { files: ["**/*.mjs", "**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    // Plain JS (config files, the hardened sandbox host): no type information, so no type-aware rules.
+    files: ["**/*.mjs", "**/*.js", "**/*.cjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false, program: null } },
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "bin/*.mjs"] }, tsconfigRootDir: import.meta.dirname } },
+    files: ["**/*.ts", "**/*.tsx", "**/*.mts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],

@@ -40,7 +40,7 @@ describe("embedded PostgreSQL", () => {
 
     let handled = (_: string) => {};
     const seen = new Promise<string>((r) => (handled = r));
-    const ping = defineJob({ name: "test.embedded-ping", schema: z.object({ v: z.string() }), concurrency: 1, retryLimit: 0, handler: async ({ v }) => handled(v) });
+    const ping = defineJob({ name: "test.embedded-ping", schema: z.object({ v: z.string() }), concurrency: 1, retryLimit: 0, handler: ({ v }) => Promise.resolve(handled(v)) });
     const worker = await startWorker(second.url, [ping]);
     try {
       await enqueue(worker.boss, ping, { v: "pong" }, "ping-1");
