@@ -9,7 +9,8 @@ import { type Result, err, ok } from "../core/result";
 import type { LlmClient } from "./client";
 import type { ChatMessage, ChatRequest, ChatResult, LlmError, Usage } from "./llm.schema";
 
-export type Parser<T> = (reply: ChatResult) => Result<T, string>;
+/** May be async: a parser can ask the sandbox whether generated code parses. */
+export type Parser<T> = (reply: ChatResult) => Result<T, string> | Promise<Result<T, string>>;
 
 export type ParsedReply<T> = { value: T; replies: ChatResult[]; reasks: number };
 
@@ -27,7 +28,7 @@ export async function chatParsed<T>(llm: LlmClient, request: ChatRequest, parse:
     const reply = await llm.chat({ ...request, messages, purpose: reask ? `${request.purpose ?? "chat"} (re-ask ${reask})` : request.purpose });
     if (!reply.ok) return reply;
     replies.push(reply.value);
-    const parsed = parse(reply.value);
+    const parsed = await parse(reply.value);
     if (parsed.ok) return ok({ value: parsed.value, replies, reasks: reask });
     if (reask >= maxReasks) {
       return err({ code: "PARSE_FAILED", message: `the model's answer did not parse after ${reask + 1} tries: ${parsed.error}`, retryable: false });

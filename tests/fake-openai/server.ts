@@ -133,4 +133,7 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
 /** The text of the system message (stage prompts start with a `[stage:<id>]` tag). */
 export const systemText = (body: ChatBody) => body.messages.find((m) => m.role === "system")?.content ?? "";
 export const lastUserText = (body: ChatBody) => [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+/** The last user message that is not a re-ask: the prompt proper. */
+export const promptText = (body: ChatBody) =>
+  [...body.messages].reverse().find((m) => m.role === "user" && !m.content?.startsWith("Your previous answer could not be used"))?.content ?? "";
 export const stageOf = (body: ChatBody) => /\[stage:([a-z_]+)\]/.exec(systemText(body))?.[1] ?? null;
