@@ -8,7 +8,6 @@ import { z } from "zod";
 import { err, ok } from "../../core/result";
 import { type ChatResult, type FunctionTool, chatParsed, parseJsonWith } from "../../llm";
 import type { Tool } from "../../sandbox";
-import type { Verdict } from "../pipeline.schema";
 import { type StageDeps, stageTag } from "./deps";
 
 export const ProposalSchema = z.object({
