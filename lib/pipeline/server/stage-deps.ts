@@ -3,18 +3,15 @@
  * limiter, the Postgres cache, a recorder bound to the step, and the process's sandbox runner.
  */
 import type { Db } from "@/lib/db";
-import { type LlmClient, type LlmConfig, createLlmClient, createOpenAiTransport, getEndpointLimiter, readLlmConfig, realSleep } from "@/lib/llm";
+import { type LlmClient, createLlmClient, createOpenAiTransport, getEndpointLimiter, getLlmConfig, realSleep } from "@/lib/llm";
 import { createDbCache } from "@/lib/llm/server/db-cache";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
 import type { StageDeps } from "../stages/deps";
 import { createStepRecorder } from "./step-recorder";
 
-let cachedConfig: LlmConfig | null = null;
-export const llmConfig = () => (cachedConfig ??= readLlmConfig());
-
 export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, signal?: AbortSignal): LlmClient {
-  const env = llmConfig();
+  const env = getLlmConfig();
   if (!env.baseUrl) {
     const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };
     return { chat: () => Promise.resolve({ ok: false, error: missing }), embed: () => Promise.resolve({ ok: false, error: missing }) };

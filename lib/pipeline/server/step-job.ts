@@ -1,84 +1,18 @@
 /**
- * The `pipeline.step` job: one stage for one subject of a run. PipelineStep (runId, subjectKey,
- * stage) is the memo — a finished step is never repeated, even when pg-boss re-delivers the job
- * after a worker crash; a step interrupted mid-way re-runs, and the LLM cache makes the calls it
- * had already paid for free. Heartbeats let another worker take over a crashed worker's job.
+ * The `pipeline.step` job definition: payload schema, retries, heartbeat. The handler lives in
+ * run-step.ts and is imported lazily (see there). Heartbeats let another worker take over the job
+ * of a worker that crashed.
  */
-import type { PgBoss } from "pg-boss";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { JobError, type JobContext, defineJob } from "@/lib/jobs/job-definition";
-import { RunConfigSchema } from "../pipeline.schema";
-import type { StageError } from "../stages/deps";
-import { advanceRun, cancelPendingSteps, finalizeRunIfDone, registerStepJob } from "./advance-run";
-import { commitStep } from "./commit-step";
-import { ChainStepInputSchema, computeStep } from "./compute-step";
-import { createStageDeps } from "./stage-deps";
-import { MissingInputError } from "./step-inputs";
+import { defineJob } from "@/lib/jobs/job-definition";
+import { registerStepJob } from "./advance-run";
 
 export const StepPayloadSchema = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1) });
 export type StepPayload = z.infer<typeof StepPayloadSchema>;
 
-const TERMINAL = new Set(["SUCCEEDED", "FAILED", "SKIPPED", "CANCELLED"]);
-const STOPPED_RUN = new Set(["CANCELLING", "CANCELLED", "BUDGET_EXCEEDED", "FAILED"]);
+/** Attempts for a step whose failure is retryable (429/5xx after the client's own retries, sandbox busy). */
 export const STEP_RETRY_LIMIT = 4;
-
-async function recordFailure(db: Db, boss: PgBoss, step: { id: string; runId: string; subjectKey: string; stage: string; environmentId: string | null }, error: StageError, willRetry: boolean) {
-  const fields = { errorCode: error.code, errorMessage: error.message, retryable: error.retryable };
-  if (willRetry) {
-    await db.pipelineStep.update({ where: { id: step.id }, data: { status: "PENDING", ...fields } });
-    throw new JobError(`${step.stage} ${step.subjectKey}: ${error.message}`, true);
-  }
-  const cancelled = error.code === "CANCELLED";
-  await db.pipelineStep.update({ where: { id: step.id }, data: { status: cancelled ? "CANCELLED" : "FAILED", ...fields, finishedAt: new Date() } });
-  if (step.environmentId && !cancelled) await db.environment.update({ where: { id: step.environmentId }, data: { status: "FAILED" } });
-  if (error.code === "BUDGET_EXCEEDED") {
-    await db.pipelineRun.updateMany({ where: { id: step.runId, status: { in: ["QUEUED", "RUNNING"] } }, data: { status: "BUDGET_EXCEEDED", errorMessage: error.message } });
-    await cancelPendingSteps(db, step.runId, "stopped: the run's budget is spent");
-  }
-  await advanceRun(db, boss, step.runId, step.subjectKey, step.stage);
-}
-
-export async function runStep(db: Db, payload: StepPayload, ctx: Pick<JobContext, "attempt" | "boss" | "signal">): Promise<string> {
-  const where = { runId_subjectKey_stage: payload };
-  const step = await db.pipelineStep.findUnique({ where, include: { run: true } });
-  if (!step) throw new JobError(`no step ${payload.stage} for ${payload.subjectKey} in run ${payload.runId}`, false);
-  if (TERMINAL.has(step.status)) {
-    await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage); // memo: never repeated
-    return "memo";
-  }
-  if (STOPPED_RUN.has(step.run.status)) {
-    await db.pipelineStep.update({ where: { id: step.id }, data: { status: "CANCELLED", finishedAt: new Date() } });
-    await finalizeRunIfDone(db, step.runId);
-    return "cancelled";
-  }
-  const startedAt = new Date();
-  await db.pipelineStep.update({ where: { id: step.id }, data: { status: "RUNNING", attempt: { increment: 1 }, startedAt } });
-  await db.pipelineRun.updateMany({ where: { id: step.runId, status: "QUEUED" }, data: { status: "RUNNING", startedAt } });
-  const config = RunConfigSchema.parse(step.run.config);
-  const salt = ChainStepInputSchema.partial().extend({ cacheSalt: z.string().optional() }).safeParse(step.input);
-  const deps = createStageDeps(db, { runId: step.runId, stepId: step.id }, config, { cacheSalt: salt.success ? salt.data.cacheSalt : undefined, signal: ctx.signal });
-  let result;
-  try {
-    result = await computeStep(db, step, config, deps);
-  } catch (error) {
-    // Missing upstream output is permanent; anything else (database, sandbox host) is worth a retry.
-    const permanent = error instanceof MissingInputError || error instanceof z.ZodError;
-    result = { ok: false as const, error: { code: permanent ? "INVALID_INPUT" : "INTERNAL", message: error instanceof Error ? error.message : String(error), retryable: !permanent } };
-  }
-  if (!result.ok && ctx.signal.aborted) {
-    // The worker is shutting down: leave the step for another worker instead of cancelling it.
-    await db.pipelineStep.update({ where: { id: step.id }, data: { status: "PENDING" } });
-    throw new JobError("worker stopping", true);
-  }
-  if (!result.ok) {
-    await recordFailure(db, ctx.boss, step, result.error, result.error.retryable && ctx.attempt < STEP_RETRY_LIMIT);
-    return "failed";
-  }
-  await commitStep(db, step.run, step, result.value, startedAt);
-  await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage);
-  return "succeeded";
-}
 
 export function createPipelineStepJob(getDb: () => Db) {
   const def = defineJob({
@@ -89,7 +23,7 @@ export function createPipelineStepJob(getDb: () => Db) {
     retryLimit: STEP_RETRY_LIMIT + 2, // + crash re-deliveries
     heartbeatSeconds: 10,
     expireInSeconds: 3 * 60 * 60,
-    handler: (payload, ctx) => runStep(getDb(), payload, ctx),
+    handler: async (payload, ctx) => (await import("./run-step")).runStep(getDb(), payload, ctx),
   });
   registerStepJob(def);
   return def;
