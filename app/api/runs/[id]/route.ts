@@ -1,0 +1,16 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/lib/db";
+import { getRunProgress } from "@/lib/pipeline/server/get-run";
+import { errorResponse } from "../../respond";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/runs/:id → progress per stage, cost, failures, environments, topics, steps (polled by the run page). */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  try {
+    const { id } = await params;
+    return NextResponse.json(await getRunProgress(getDb(), id));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Public entry of the LLM domain: an OpenAI-compatible client with retries, a per-endpoint
+ * concurrency limit, a response cache and cost accounting, plus parsers with bounded re-asks.
+ */
+export * from "./llm.schema";
+export { type LlmCache, type LlmCallRecord, type LlmClient, type LlmClientDeps, type LlmRecorder, createLlmClient, createMemoryCache, createMemoryRecorder } from "./client";
+export { chatCacheKey, embeddingCacheKey, canonicalJson } from "./cache-key";
+export { createLimiter, getEndpointLimiter, type Limiter } from "./limiter";
+export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } from "./openai-transport";
+export { DEFAULT_PRICES, type PriceTable, PriceTableSchema, costOf, parsePriceTable } from "./pricing";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelay, realSleep, withRetries } from "./retry";
+export { type LlmConfig, getLlmConfig, readLlmConfig } from "./llm-config";
+export { DEFAULT_MAX_REASKS, type ParsedReply, type Parser, chatParsed, extractJsonObject, extractPythonBlock, extractSection, parseJsonWith, reaskMessage, stripThinking, sumUsage } from "./parse";

@@ -1,0 +1,56 @@
+/**
+ * LLM settings from the environment, parsed once. Models per stage can be overridden per run
+ * (the run's config is the record of what was used).
+ */
+import { z } from "zod";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+import { type PriceTable, parsePriceTable } from "./pricing";
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const LlmEnvSchema = z.object({
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).default("gpt-4.1"),
+  LLM_CHECK_MODEL: z.string().min(1).default("gpt-4.1-mini"),
+  LLM_EMBEDDING_MODEL: z.string().min(1).optional(),
+  LLM_CONCURRENCY: positiveInt.default(8),
+  LLM_TIMEOUT_MS: positiveInt.default(120_000),
+  LLM_MAX_ATTEMPTS: positiveInt.default(DEFAULT_RETRY_POLICY.maxAttempts),
+  LLM_RETRY_BASE_MS: positiveInt.default(DEFAULT_RETRY_POLICY.baseDelayMs),
+  LLM_PRICES: z.string().optional(),
+});
+
+export type LlmConfig = {
+  baseUrl: string | null;
+  apiKey: string;
+  defaultModel: string;
+  checkModel: string;
+  embeddingModel: string | null;
+  concurrency: number;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  prices: PriceTable;
+};
+
+export function readLlmConfig(env: Record<string, string | undefined> = process.env): LlmConfig {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
+  const parsed = LlmEnvSchema.safeParse(clean);
+  if (!parsed.success) throw new Error(`invalid LLM configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const e = parsed.data;
+  return {
+    baseUrl: e.OPENAI_BASE_URL ?? null,
+    apiKey: e.OPENAI_API_KEY ?? "",
+    defaultModel: e.LLM_MODEL,
+    checkModel: e.LLM_CHECK_MODEL,
+    embeddingModel: e.LLM_EMBEDDING_MODEL ?? null,
+    concurrency: e.LLM_CONCURRENCY,
+    timeoutMs: e.LLM_TIMEOUT_MS,
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: e.LLM_MAX_ATTEMPTS, baseDelayMs: e.LLM_RETRY_BASE_MS },
+    prices: parsePriceTable(e.LLM_PRICES),
+  };
+}
+
+let cached: LlmConfig | null = null;
+/** The process's LLM configuration, read once. */
+export const getLlmConfig = (): LlmConfig => (cached ??= readLlmConfig());

@@ -1,0 +1,119 @@
+/**
+ * SkelBuilder artifacts and run configuration. Every stage output is one of these shapes, stored
+ * as PipelineStep.output and parsed again when a later stage reads it (never cast).
+ */
+import { z } from "zod";
+
+const PY_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const nonEmpty = z.string().trim().min(1);
+
+export const STAGES = ["judge", "topic", "select", "state", "state_code", "operations", "methods", "assemble", "test_state", "quality"] as const;
+export type Stage = (typeof STAGES)[number];
+export const StageSchema = z.enum(STAGES);
+/** Stages of one environment's chain, in order (topic mining stages come before). */
+export const ENV_CHAIN: Stage[] = ["state", "state_code", "operations", "methods", "assemble", "test_state", "quality"];
+
+export const ModelsSchema = z.object({
+  topic: nonEmpty,
+  logic: nonEmpty,
+  code: nonEmpty,
+  testState: nonEmpty,
+  tester: nonEmpty,
+  judge: nonEmpty,
+  embedding: nonEmpty.nullable(),
+});
+export type Models = z.infer<typeof ModelsSchema>;
+
+export const RunConfigSchema = z.object({
+  models: ModelsSchema,
+  minUsefulness: z.number().int().min(1).max(10).default(7),
+  minModelability: z.number().int().min(1).max(10).default(7),
+  /** Jaccard similarity (MinHash) or cosine similarity (embeddings) above which topics merge. */
+  dedupThreshold: z.number().min(0).max(1).default(0.6),
+  embeddingDedupThreshold: z.number().min(0).max(1).default(0.92),
+  qualityRounds: z.number().int().min(1).max(200).default(30),
+  minNotFailRate: z.number().min(0).max(1).default(0.85),
+  maxTokens: z.number().int().positive().nullable().default(null),
+  maxCostUsd: z.number().positive().nullable().default(null),
+  prices: z.record(z.string(), z.object({ input: z.number(), output: z.number() })).default({}),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+export const RunInputSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("ideas"), ideas: z.array(nonEmpty).min(1).max(1000) }),
+  z.object({ kind: z.literal("tasks"), tasks: z.array(nonEmpty).min(1).max(20_000), fileName: z.string().optional() }),
+]);
+export type RunInput = z.infer<typeof RunInputSchema>;
+
+export const JudgeOutputSchema = z.object({ stateful: z.boolean(), analysis: z.string() });
+export type JudgeOutput = z.infer<typeof JudgeOutputSchema>;
+
+export const TopicSchema = z.object({
+  task: nonEmpty,
+  summary: nonEmpty,
+  introduction: nonEmpty,
+  usefulness: z.number().int().min(1).max(10),
+  modelability: z.number().int().min(1).max(10),
+  analysis: z.string().default(""),
+});
+export type Topic = z.infer<typeof TopicSchema>;
+
+export const EntitySchema = z.object({ entity: nonEmpty, attributes: z.array(nonEmpty).min(1), description: nonEmpty });
+export const StateSpaceSchema = z.object({ analysis: z.string().default(""), entities: z.array(EntitySchema).min(1), rules: z.array(nonEmpty) });
+export type StateSpace = z.infer<typeof StateSpaceSchema>;
+
+export const StateCodeSchema = z.object({ className: z.string().regex(PY_IDENTIFIER), code: nonEmpty });
+export type StateCode = z.infer<typeof StateCodeSchema>;
+
+export const OperationSchema = z.object({
+  name: z.string().regex(PY_IDENTIFIER, "must be a Python identifier").refine((n) => !n.startsWith("_"), "must be public (no leading underscore)"),
+  description: nonEmpty,
+  type: z.enum(["query", "state_change"]),
+});
+export type Operation = z.infer<typeof OperationSchema>;
+export const OperationsSchema = z.object({ analysis: z.string().default(""), operations: z.array(OperationSchema).min(1).max(40) });
+
+export const MethodSchema = z.object({ name: z.string(), code: nonEmpty });
+export type Method = z.infer<typeof MethodSchema>;
+export const MethodsSchema = z.object({ methods: z.array(MethodSchema).min(1) });
+
+export const AssembledSchema = z.object({
+  className: z.string(),
+  source: nonEmpty,
+  tools: z.array(z.unknown()),
+  publicMethods: z.array(z.string()),
+});
+export type Assembled = z.infer<typeof AssembledSchema>;
+
+export const TestStateSchema = z.object({ initialState: z.record(z.string(), z.unknown()) });
+
+export const VerdictSchema = z.enum(["PASS", "WARNING", "FAIL"]);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+export const ProbeSchema = z.object({
+  index: z.number().int(),
+  kind: z.enum(["positive", "negative"]),
+  toolName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  thought: z.string(),
+  observation: z.unknown(),
+  stateDiff: z.unknown(),
+  verdict: VerdictSchema,
+  rationale: z.string(),
+});
+export type Probe = z.infer<typeof ProbeSchema>;
+
+export const QualityOutputSchema = z.object({
+  probes: z.array(ProbeSchema),
+  rounds: z.number().int(),
+  passCount: z.number().int(),
+  warningCount: z.number().int(),
+  failCount: z.number().int(),
+  passRate: z.number(),
+  notFailRate: z.number(),
+  threshold: z.number(),
+  passed: z.boolean(),
+  /** Rounds without a usable tester call or judge verdict (recorded, never silently dropped). */
+  roundErrors: z.array(z.string()),
+});
+export type QualityOutput = z.infer<typeof QualityOutputSchema>;

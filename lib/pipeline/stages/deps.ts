@@ -1,0 +1,22 @@
+/**
+ * What every stage receives besides its input. Production wires these once per step
+ * (lib/pipeline/server/stage-deps.ts); unit tests pass fakes.
+ */
+import type { Result } from "../../core/result";
+import type { LlmClient } from "../../llm";
+import type { SandboxRunner } from "../../sandbox";
+import type { Models } from "../pipeline.schema";
+
+export type StageError = { code: string; message: string; retryable: boolean };
+export type StageResult<T> = Promise<Result<T, StageError>>;
+
+export type StageDeps = {
+  llm: LlmClient;
+  sandbox: Pick<SandboxRunner, "analyze" | "load">;
+  models: Models;
+  /** A "fresh" re-run sets a salt so the LLM cache is bypassed for this step only. */
+  cacheSalt?: string;
+};
+
+/** Prompts carry a `[stage:<id>]` tag: stored calls are self-describing in the artifact viewer. */
+export const stageTag = (id: string) => `[stage:${id}]`;
