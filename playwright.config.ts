@@ -8,6 +8,8 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://127.0.0.1:${PORT}`;
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+/** The scripted OpenAI-compatible server the studio's worker uses in browser tests (test-only). */
+const FAKE_LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 1);
 
 export default defineConfig({
   testDir: "./e2e",
@@ -42,20 +44,30 @@ export default defineConfig({
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },
-  webServer: {
-    command: "node --import tsx scripts/start.ts",
-    url: `${BASE}/api/health`,
-    reuseExistingServer: false,
-    timeout: 300_000, // includes the first build on a fresh clone
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      NEXT_TELEMETRY_DISABLED: "1",
-      HOST: "127.0.0.1",
-      PORT: String(PORT),
-      ENVSTUDIO_DATA_DIR: E2E_DATA_DIR,
-      ENVSTUDIO_PG_PORT: process.env.E2E_PG_PORT ?? "5435",
-      DATABASE_URL: "",
+  webServer: [
+    {
+      command: `node --import tsx tests/fake-openai/serve.ts ${FAKE_LLM_PORT}`,
+      port: FAKE_LLM_PORT,
+      reuseExistingServer: false,
+      stdout: "pipe",
     },
-  },
+    {
+      command: "node --import tsx scripts/start.ts",
+      url: `${BASE}/api/health`,
+      reuseExistingServer: false,
+      timeout: 300_000, // includes the first build on a fresh clone
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        HOST: "127.0.0.1",
+        PORT: String(PORT),
+        ENVSTUDIO_DATA_DIR: E2E_DATA_DIR,
+        ENVSTUDIO_PG_PORT: process.env.E2E_PG_PORT ?? "5435",
+        DATABASE_URL: "",
+        OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
+        OPENAI_API_KEY: "e2e",
+      },
+    },
+  ],
 });
