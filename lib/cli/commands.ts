@@ -14,4 +14,24 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     usage: "env tools --source env.py --class Name | env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
     run: async (argv, io) => (await import("./env-command")).runEnvCommand(argv, io),
   },
+  {
+    name: "dataset",
+    usage: "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified]",
+    run: async (argv, io) => (await import("./serve-command")).runDatasetCommand(argv, io),
+  },
+  {
+    name: "export",
+    usage: "export --dataset NAME [--version N] --format envscaler|openai|llamafactory|hf|verl|openenv --out PATH[.tar]",
+    run: async (argv, io) => (await import("./dataset-commands")).runExportCommand(argv, io),
+  },
+  {
+    name: "import",
+    usage: "import FILE|FOLDER … [--class Name] [--env-id ID]  (EnvScaler JSON, or environment.py + scenarios.json)",
+    run: async (argv, io) => (await import("./dataset-commands")).runImportCommand(argv, io),
+  },
+  {
+    name: "serve",
+    usage: "serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]  (RL environment server; token from ENVSTUDIO_SERVE_TOKEN or printed)",
+    run: async (argv, io) => (await import("./serve-command")).runServeCommand(argv, io),
+  },
 ];
