@@ -36,7 +36,8 @@ export function verlSchema(toolNames: string[]) {
     struct("reward_model", [str("style"), str("ground_truth")]),
     struct("extra_info", [
       str("split"), int64("index"), str("env_id"), str("task_id"), bool("need_tools_kwargs"),
-      struct("tools_kwargs", toolNames.map(toolKwargs)),
+      // A parquet group needs at least one child: a dataset without tools has no tools_kwargs.
+      ...(toolNames.length ? [struct("tools_kwargs", toolNames.map(toolKwargs))] : []),
       struct("interaction_kwargs", [str("name"), str("task")]),
     ]),
   ]);
