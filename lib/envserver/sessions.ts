@@ -31,7 +31,9 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     const id = body.episode_id ?? randomUUID();
     const previous = sessions.get(id);
     if (previous) await close(id);
-    if (sessions.size >= opts.maxSessions) return err({ code: "CAPACITY", message: `the server is at its limit of ${opts.maxSessions} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)` });
+    // Finished sessions stay (for /state) until reaped, but only live ones hold a sandbox worker.
+    const live = [...sessions.values()].filter((s) => s.episode !== null).length;
+    if (live >= opts.maxSessions) return err({ code: "CAPACITY", message: `the server is at its limit of ${opts.maxSessions} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)` });
     const loaded = await sandbox.load({ source: scenario.source, className: scenario.className, initialState: scenario.initialState });
     if (!loaded.ok) return err({ code: "SANDBOX", message: `${loaded.error.code}: ${loaded.error.message}` });
     sessions.set(id, { id, scenario, episode: loaded.value, stepCount: 0, lastSeen: now(), done: false, reward: null });

@@ -13,21 +13,37 @@ export type Sink = {
   readonly files: string[];
 };
 
+/** Coalesces small writes into ~256 KB chunks: one stream write per row would dominate the cost. */
+const CHUNK = 256 * 1024;
+
 function handleFor(stream: WriteStream): FileHandle {
   let bytes = 0;
+  let pending: string[] = [];
+  let pendingLength = 0;
+  let failure: Error | null = null;
+  stream.on("error", (e) => (failure = e));
+  const flush = (): Promise<void> => {
+    if (failure) return Promise.reject(failure);
+    const chunk = pending.join("");
+    pending = [];
+    pendingLength = 0;
+    if (!chunk || stream.write(chunk)) return Promise.resolve();
+    return new Promise((resolve) => stream.once("drain", resolve));
+  };
   return {
     get bytes() {
       return bytes;
     },
     write(chunk) {
       bytes += Buffer.byteLength(chunk);
-      if (stream.write(chunk)) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        stream.once("drain", resolve);
-        stream.once("error", reject);
-      });
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      return pendingLength >= CHUNK ? flush() : Promise.resolve();
     },
-    close: () => new Promise((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve()))),
+    async close() {
+      await flush();
+      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    },
   };
 }
 

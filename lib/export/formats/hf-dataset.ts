@@ -46,7 +46,8 @@ export async function writeHfDataset(input: ExportInput, sink: Sink): Promise<Ex
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
     await files[s.split]?.push(toHfRow(s, envs.get(s.envId)));
-    await input.onProgress?.(++scenarios);
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
   }
   let bytes = envFile.bytes;
   for (const f of Object.values(files)) {

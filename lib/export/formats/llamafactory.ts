@@ -92,7 +92,8 @@ export async function writeLlamaFactory(input: ExportInput, sink: Sink): Promise
       const row = toShareGptRow(t.messages, tools.get(s.envId) ?? []);
       if (row) await files[s.split]?.push(row);
     }
-    await input.onProgress?.(++scenarios);
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
   }
   let rows = 0;
   let bytes = await writeWhole(sink, "dataset_info.json", JSON.stringify(datasetInfo(prefix), null, 2) + "\n");

@@ -33,7 +33,8 @@ export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<
       const row = toOpenAiRow(t.messages, tools.get(s.envId) ?? []);
       if (row) await files[s.split]?.push(row);
     }
-    await input.onProgress?.(++scenarios);
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
   }
   let rows = 0;
   let bytes = 0;

@@ -49,7 +49,8 @@ export async function writeOpenEnv(input: ExportInput, sink: Sink): Promise<Expo
     if (!files || !env) continue;
     await files.scenarios.push(toScenarioItem(s, env.className));
     await files.dataset.push({ task_id: s.taskId, split: s.split.toLowerCase(), prompt: [{ role: "user", content: s.task }] });
-    await input.onProgress?.(++scenarios);
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
   }
   for (const files of open.values()) {
     await files.scenarios.close();

@@ -87,7 +87,8 @@ export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportS
     if (!env) continue;
     await scenarioFile.push(toScenarioItem(s, env.className));
     await channels[s.split].push(toVerlRow(s, env, index[s.split]++));
-    await input.onProgress?.(++scenarios);
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
   }
   channels.TRAIN.end();
   channels.TEST.end();
