@@ -17,7 +17,32 @@ export const COMMAND_GROUPS: CommandGroup[] = [
   },
   {
     name: "pipeline",
-    usage: "pipeline run --ideas ideas.txt | --tasks tasks.jsonl [--text-field F] [--models …] [--rounds N] [--max-tokens N] [--max-cost USD] [--no-worker]",
+    usage:
+      "pipeline run --ideas ideas.txt | --tasks tasks.jsonl [--text-field F] [--models …] [--rounds N] [--max-tokens N] [--max-cost USD] [--no-worker]",
     run: async (argv, io) => (await import("./pipeline-command")).runPipelineCommand(argv, io),
+  },
+  {
+    name: "dataset",
+    usage:
+      "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified]",
+    run: async (argv, io) => (await import("./serve-command")).runDatasetCommand(argv, io),
+  },
+  {
+    name: "export",
+    usage:
+      "export --dataset NAME [--version N] --format envscaler|openai|llamafactory|hf|verl|openenv --out PATH[.tar]",
+    run: async (argv, io) => (await import("./dataset-commands")).runExportCommand(argv, io),
+  },
+  {
+    name: "import",
+    usage:
+      "import FILE|FOLDER … [--class Name] [--env-id ID]  (EnvScaler JSON, or environment.py + scenarios.json)",
+    run: async (argv, io) => (await import("./dataset-commands")).runImportCommand(argv, io),
+  },
+  {
+    name: "serve",
+    usage:
+      "serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]  (RL environment server; token from ENVSTUDIO_SERVE_TOKEN or printed)",
+    run: async (argv, io) => (await import("./serve-command")).runServeCommand(argv, io),
   },
 ];

@@ -39,3 +39,27 @@ export async function createManyEnvironments(db: Db, projectId: string, count: n
   }));
   for (let i = 0; i < rows.length; i += 5000) await db.environment.createMany({ data: rows.slice(i, i + 5000) });
 }
+
+/** Marks every scenario of the project accepted and verified (what a dataset takes in). */
+export async function acceptAndVerifyScenarios(db: Db, projectId: string) {
+  await db.environment.updateMany({ where: { projectId }, data: { status: "ACCEPTED" } });
+  await db.scenario.updateMany({ where: { environment: { projectId } }, data: { status: "ACCEPTED", proofStatus: "VERIFIED" } });
+}
+
+/** A trajectory for a scenario (OpenAI-style messages), passing the SFT filter unless told otherwise. */
+export async function createTrajectory(db: Db, scenarioId: string, overrides: Partial<Prisma.TrajectoryUncheckedCreateInput> = {}) {
+  const scenario = await db.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+  return db.trajectory.create({
+    data: {
+      scenarioId, environmentVersionId: scenario.environmentVersionId, model: "test-model", mode: "fc",
+      messages: [
+        { role: "system", content: "You are a helpful assistant." },
+        { role: "user", content: scenario.task },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "noop", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call_1", content: "{\"success\": true}" },
+        { role: "assistant", content: "Task Completed" },
+      ],
+      steps: [], finalState: {}, checkResults: [], reward: 1, status: "COMPLETED", stepCount: 1, sftPass: true, ...overrides,
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/** Dataset inputs and the stored JSON shapes (stats, changelog), parsed at every boundary. */
+import { z } from "zod";
+
+export const DatasetNameSchema = z
+  .string()
+  .trim()
+  .min(1, "name is required")
+  .max(80)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "use letters, digits, dot, dash or underscore (it names files and CLI arguments)");
+
+export const CreateDatasetVersionInputSchema = z.object({
+  projectId: z.string().min(1),
+  name: DatasetNameSchema,
+  description: z.string().max(2000).optional(),
+  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(42),
+  testRatio: z.coerce.number().min(0).max(0.9).default(0.2),
+  /** Restrict to these environments (ids or slugs); all accepted environments when omitted. */
+  environments: z.array(z.string().min(1)).optional(),
+  /** Scenario ids to leave out of this version. */
+  excludeScenarioIds: z.array(z.string().min(1)).default([]),
+  /** Accepted scenarios whose validator proof is not VERIFIED are left out unless this is set. */
+  allowUnverified: z.boolean().default(false),
+  createdById: z.string().nullable().optional(),
+});
+export type CreateDatasetVersionInput = z.input<typeof CreateDatasetVersionInputSchema>;
+
+const CountsSchema = z.object({ scenarios: z.number(), environments: z.number() });
+
+export const DatasetStatsSchema = z.object({
+  scenarios: z.number(),
+  environments: z.number(),
+  train: CountsSchema,
+  test: CountsSchema,
+  checks: z.object({ total: z.number(), meanPerScenario: z.number() }),
+  taskWords: z.object({ mean: z.number(), min: z.number(), max: z.number() }),
+  tools: z.object({ total: z.number(), meanPerEnvironment: z.number() }),
+  byEnvironment: z.array(z.object({ environment: z.string(), split: z.enum(["TRAIN", "TEST"]), scenarios: z.number() })),
+  byDomain: z.record(z.string(), z.number()),
+});
+export type DatasetStats = z.infer<typeof DatasetStatsSchema>;
+
+export const DatasetChangelogSchema = z.object({
+  previousVersion: z.number().nullable(),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  /** Same scenario, different pinned environment or validator versions. */
+  repinned: z.array(z.string()),
+  /** Environments whose split side changed. */
+  movedEnvironments: z.array(z.object({ environment: z.string(), from: z.enum(["TRAIN", "TEST"]), to: z.enum(["TRAIN", "TEST"]) })),
+  seedChanged: z.boolean(),
+});
+export type DatasetChangelog = z.infer<typeof DatasetChangelogSchema>;

@@ -1,0 +1,44 @@
+/**
+ * Wire format of the RL environment server, following OpenEnv's reset/step/state contract
+ * (formats.md §3.1): bodies for POST /reset and /step, WebSocket messages, and the action
+ * (`{tool_name, arguments}`, or MCP-style `{type: "call_tool" | "list_tools"}`).
+ */
+import { z } from "zod";
+
+export const ActionSchema = z.union([
+  z.object({ type: z.literal("list_tools") }),
+  z.object({ type: z.literal("call_tool").optional(), tool_name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }),
+]);
+export type Action = z.infer<typeof ActionSchema>;
+
+export const ResetBodySchema = z.object({
+  seed: z.number().int().optional(),
+  episode_id: z.string().max(200).optional(),
+  /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
+  scenario_id: z.string().optional(),
+}).passthrough();
+export type ResetBody = z.infer<typeof ResetBodySchema>;
+
+export const StepBodySchema = z.object({
+  action: ActionSchema,
+  timeout_s: z.number().positive().optional(),
+  request_id: z.string().optional(),
+  /** HTTP only: the episode to act on (OpenEnv's HTTP routes are otherwise stateless). */
+  episode_id: z.string().optional(),
+});
+
+export const WsMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("reset"), data: ResetBodySchema.default({}) }),
+  z.object({ type: z.literal("step"), data: ActionSchema }),
+  z.object({ type: z.literal("state") }),
+  z.object({ type: z.literal("close") }),
+]);
+
+export type StepReply = { observation: { content: unknown; tools?: unknown[]; metadata: Record<string, unknown> }; reward: number | null; done: boolean };
+
+/** The terminal tool: ends the episode and runs the validators for the reward. */
+export const SUBMIT_TOOL = "submit";
+export const SUBMIT_SCHEMA = {
+  type: "function",
+  function: { name: SUBMIT_TOOL, description: "Finish the task: ends the episode and scores the checklist.", parameters: { type: "object", properties: {}, required: [] } },
+} as const;

@@ -1,0 +1,130 @@
+/**
+ * The RL environment server driven by real clients: full episodes over HTTP and WebSocket,
+ * concurrent sessions, token protection, idle reaping. Real Postgres, real sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
+import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { loadSamples } from "@/prisma/seed/load-samples";
+import { seedSamples } from "@/prisma/seed/seed-samples";
+import { useTestDatabase } from "@/tests/db";
+import type { Catalog } from "../catalog";
+import { startEnvServer } from "../start-server";
+import { loadCatalog } from "./load-catalog";
+
+const t = useTestDatabase();
+const samples = loadSamples();
+let sandbox: SandboxRunner;
+let catalog: Catalog;
+let server: Awaited<ReturnType<typeof startEnvServer>>;
+const TOKEN = "test-token-123";
+const base = () => `http://127.0.0.1:${server.port}`;
+
+beforeAll(async () => {
+  sandbox = createSandboxRunner({ poolSize: 4 });
+  const { id: projectId } = await createTestProject(t.db, "serve");
+  await seedSamples(t.db, { projectId, samples, toolsFor: async (s) => { const r = await sandbox.extractTools(s.source, s.meta.env_class_name); return r.ok ? r.value : []; } });
+  await acceptAndVerifyScenarios(t.db, projectId);
+  await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
+  catalog = await loadCatalog(t.db, projectId, "served");
+  server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: TOKEN, maxSessions: 16, maxSteps: 40, idleMs: 60_000 });
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await sandbox?.close();
+});
+
+type Reply = { reward: number | null; done: boolean; observation: { metadata: Record<string, unknown> }; error?: unknown };
+type WsReply = { type: string; data: Reply & Record<string, unknown> };
+
+/** Each sample scenario's reference solution: replaying it must earn reward 1. */
+const goldCases = samples.flatMap((s) => s.scenarios.map((sc) => ({ id: `${s.slug}/${sc.task_id}`, gold: sc.gold_calls })));
+
+async function post(path: string, body: unknown, token = TOKEN) {
+  const res = await fetch(base() + path, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Reply };
+}
+
+function wsClient() {
+  const ws = new WebSocket(`${base().replace("http", "ws")}/ws?token=${TOKEN}`);
+  const inbox: WsReply[] = [];
+  const waiters: ((m: WsReply) => void)[] = [];
+  ws.on("message", (d: Buffer) => {
+    const m = JSON.parse(d.toString()) as WsReply;
+    const w = waiters.shift();
+    if (w) w(m);
+    else inbox.push(m);
+  });
+  const ready = new Promise<void>((resolve, reject) => { ws.once("open", () => resolve()); ws.once("error", reject); });
+  const send = async (msg: unknown): Promise<WsReply> => {
+    await ready;
+    ws.send(JSON.stringify(msg));
+    const queued = inbox.shift();
+    return queued ?? new Promise<WsReply>((resolve) => waiters.push(resolve));
+  };
+  return { send, close: () => ws.close() };
+}
+
+describe("environment server", () => {
+  it("refuses requests without the token, but answers /health", async () => {
+    expect((await fetch(`${base()}/health`)).status).toBe(200);
+    expect((await post("/reset", {}, "wrong")).status).toBe(401);
+    const ws = new WebSocket(`${base().replace("http", "ws")}/ws`);
+    await expect(new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); })).rejects.toThrow(/401/);
+  });
+
+  it("plays a full episode over HTTP: reset, gold tool calls, submit → reward 1", async () => {
+    const { id, gold } = goldCases[0]!;
+    const reset = await post("/reset", { scenario_id: id });
+    expect(reset.body).toMatchObject({ done: false, reward: null, observation: { metadata: { scenario_id: id } } });
+    const episode = reset.body.observation.metadata.episode_id as string;
+    for (const call of gold) expect((await post("/step", { episode_id: episode, action: { tool_name: call.name, arguments: call.arguments } })).body.done).toBe(false);
+    const state = await fetch(`${base()}/state?episode_id=${episode}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(await state.json()).toMatchObject({ step_count: gold.length });
+    const end = await post("/step", { episode_id: episode, action: { tool_name: "submit" } });
+    expect(end.body).toMatchObject({ done: true, reward: 1 });
+    expect((await post("/step", { episode_id: episode, action: { tool_name: "submit" } })).status).toBe(409);
+  });
+
+  it("runs every sample scenario concurrently over WebSockets; gold earns 1, doing nothing earns less", async () => {
+    const episodes = goldCases.map(async ({ id, gold }) => {
+      const client = wsClient();
+      const reset = await client.send({ type: "reset", data: { scenario_id: id } });
+      expect(reset).toMatchObject({ type: "observation", data: { done: false } });
+      for (const call of gold) await client.send({ type: "step", data: { tool_name: call.name, arguments: call.arguments } });
+      const state = await client.send({ type: "state" });
+      expect(state).toMatchObject({ type: "state", data: { step_count: gold.length } });
+      const end = await client.send({ type: "step", data: { tool_name: "submit" } });
+      const noop = await client.send({ type: "reset", data: { scenario_id: id } }).then(() => client.send({ type: "step", data: { tool_name: "submit" } }));
+      client.close();
+      return { gold: end.data.reward, noop: noop.data.reward };
+    });
+    const rewards = await Promise.all(episodes);
+    expect(rewards.length).toBeGreaterThanOrEqual(6);
+    for (const r of rewards) {
+      expect(r.gold).toBe(1);
+      expect(r.noop).toBeLessThan(1);
+    }
+  });
+
+  it("answers bad messages with a located error and keeps the socket", async () => {
+    const client = wsClient();
+    expect(await client.send({ type: "jump" })).toMatchObject({ type: "error", data: { code: "INVALID" } });
+    expect(await client.send({ type: "step", data: { tool_name: "x" } })).toMatchObject({ type: "error", data: { code: "NOT_FOUND" } });
+    client.close();
+  });
+
+  it("reaps idle sessions", async () => {
+    let clock = 0;
+    const { createSessions } = await import("../sessions");
+    const sessions = createSessions(catalog, sandbox, { maxSessions: 4, maxSteps: 40, idleMs: 1000, now: () => clock });
+    const r = await sessions.reset({ scenario_id: goldCases[0]!.id });
+    expect(r.ok && sessions.size()).toBe(1);
+    clock = 5000;
+    expect(await sessions.reap()).toBe(1);
+    expect(sessions.size()).toBe(0);
+    if (r.ok) expect(await sessions.step(r.value.id, { tool_name: "submit", arguments: {} })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * What every exporter reads: a dataset version's environments (few, held in memory) and its
+ * scenarios (many, streamed in batches). Built by lib/export/server from the database, or by the
+ * benchmark and tests directly; the writers never see Prisma.
+ */
+import { z } from "zod";
+
+export const EXPORT_FORMATS = ["ENVSCALER_JSON", "OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT", "HF_DATASET", "VERL_PARQUET", "OPENENV_PACKAGE"] as const;
+export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+export type ExportFormatName = z.infer<typeof ExportFormatSchema>;
+
+/** CLI spelling (`--format envscaler`) → stored enum. */
+export const FORMAT_ALIASES: Record<string, ExportFormatName> = {
+  envscaler: "ENVSCALER_JSON", openai: "OPENAI_JSONL", llamafactory: "LLAMAFACTORY_SHAREGPT",
+  hf: "HF_DATASET", verl: "VERL_PARQUET", openenv: "OPENENV_PACKAGE",
+};
+
+export type ExportEnvironment = {
+  /** The EnvScaler env_id: the environment's slug, unique within a project. */
+  envId: string;
+  name: string;
+  description: string;
+  domain: string;
+  className: string;
+  source: string;
+  sourceHash: string;
+  version: number;
+  tools: OpenAiTool[];
+  stateSchema: unknown;
+  rules: unknown;
+  operations: unknown;
+  metadata: Record<string, unknown>;
+};
+
+export type OpenAiTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } };
+
+export type ExportCheck = { checkItem: string; code: string; validatorVersion: number };
+
+export type ExportTrajectory = {
+  id: string;
+  model: string;
+  mode: string;
+  reward: number;
+  /** OpenAI-style chat messages (system, user, assistant with tool_calls, tool). */
+  messages: unknown[];
+};
+
+export type ExportScenario = {
+  envId: string;
+  taskId: string;
+  split: "TRAIN" | "TEST";
+  task: string;
+  initialState: Record<string, unknown>;
+  checklist: string[];
+  checks: ExportCheck[];
+  goldCalls: unknown;
+  /** Only filled for trajectory formats (OpenAI, LlamaFactory): those that pass the SFT filter. */
+  trajectories: ExportTrajectory[];
+};
+
+export type ExportDatasetInfo = {
+  name: string;
+  version: number;
+  description: string;
+  seed: number;
+  testRatio: number;
+  createdAt: string;
+  stats: unknown;
+};
+
+export type ExportInput = {
+  dataset: ExportDatasetInfo;
+  environments: ExportEnvironment[];
+  scenarios: AsyncIterable<ExportScenario>;
+  /** Called after each scenario with the count so far (jobs throttle their DB updates). */
+  onProgress?: (processed: number) => void | Promise<void>;
+  signal?: AbortSignal;
+};
+
+export type ExportSummary = { files: string[]; scenarios: number; rows: number; bytes: number };

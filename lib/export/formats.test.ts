@@ -1,0 +1,121 @@
+/**
+ * Every format against its golden folder (lib/export/golden/<format>/; regenerate with
+ * UPDATE_GOLDEN=1 and review the diff) and against the target's schema.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parquetReadObjects } from "hyparquet";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { EXPORT_FORMATS, type ExportFormatName } from "./export.schema";
+import { createDirSink } from "./sink";
+import { fixtureInput } from "./testing/fixture";
+import * as T from "./testing/target-schemas";
+import { writeExport } from "./write-export";
+
+const GOLDEN = path.join(import.meta.dirname, "golden");
+const work = mkdtempSync(path.join(tmpdir(), "export-golden-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function listFiles(dir: string, base = ""): string[] {
+  return readdirSync(path.join(dir, base)).sort().flatMap((name) => {
+    const rel = path.join(base, name);
+    return statSync(path.join(dir, rel)).isDirectory() ? listFiles(dir, rel) : [rel];
+  });
+}
+
+async function exportTo(format: ExportFormatName): Promise<string> {
+  const dir = path.join(work, format);
+  await writeExport(format, fixtureInput(), createDirSink(dir));
+  return dir;
+}
+
+const read = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
+const jsonl = (dir: string, file: string) => read(dir, file).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
+
+describe.each(EXPORT_FORMATS)("%s export", (format) => {
+  it("matches its golden folder byte for byte", async () => {
+    const dir = await exportTo(format);
+    const golden = path.join(GOLDEN, format);
+    if (process.env.UPDATE_GOLDEN === "1") {
+      rmSync(golden, { recursive: true, force: true });
+      cpSync(dir, golden, { recursive: true });
+    }
+    expect(listFiles(dir)).toEqual(listFiles(golden));
+    for (const file of listFiles(golden)) expect(readFileSync(path.join(dir, file)).equals(readFileSync(path.join(golden, file))), file).toBe(true);
+  });
+});
+
+describe("target schemas", () => {
+  it("EnvScaler: env metadata keyed by env_id and a scenario list", async () => {
+    const dir = await exportTo("ENVSCALER_JSON");
+    const envs = z.record(z.string(), T.EnvScalerEnvItemSchema).parse(JSON.parse(read(dir, "env_metadata.json")));
+    expect(Object.keys(envs)).toEqual(["counter"]);
+    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata.json")))).toHaveLength(3);
+  });
+
+  it("OpenAI: one fine-tuning row per SFT trajectory, on the scenario's split", async () => {
+    const dir = await exportTo("OPENAI_JSONL");
+    const train = jsonl(dir, "train.jsonl").map((r) => T.OpenAiFineTuneRowSchema.parse(r));
+    expect(train).toHaveLength(2);
+    expect(jsonl(dir, "test.jsonl")).toHaveLength(1);
+    expect(train[0]?.messages[2]).toMatchObject({ role: "assistant", tool_calls: [{ function: { name: "add", arguments: '{"amount":3}' } }] });
+  });
+
+  it("LlamaFactory: ShareGPT rows with tools and the dataset_info entries", async () => {
+    const dir = await exportTo("LLAMAFACTORY_SHAREGPT");
+    const info = T.LlamaFactoryDatasetInfoSchema.parse(JSON.parse(read(dir, "dataset_info.json")));
+    for (const entry of Object.values(info)) {
+      const rows = z.array(T.ShareGptRowSchema).parse(JSON.parse(read(dir, entry.file_name)));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows[0]?.conversations.map((t) => t.from)).toEqual(["human", "function_call", "observation", "gpt"]);
+    }
+  });
+
+  it("Hugging Face: data files match the card's declared splits", async () => {
+    const dir = await exportTo("HF_DATASET");
+    expect(jsonl(dir, "data/train.jsonl").map((r) => T.HfRowSchema.parse(r))).toHaveLength(2);
+    expect(jsonl(dir, "data/test.jsonl")).toHaveLength(1);
+    const card = read(dir, "README.md");
+    expect(card).toMatch(/^---\n[\s\S]*configs:[\s\S]*path: data\/train.jsonl[\s\S]*num_examples: 2[\s\S]*\n---\n/);
+  });
+
+  it("verl: parquet rows read back with the verl row schema, tool config lists every tool", async () => {
+    const dir = await exportTo("VERL_PARQUET");
+    const buffer = readFileSync(path.join(dir, "data/train.parquet"));
+    const rows = await parquetReadObjects({ file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) });
+    expect(rows.map((r) => T.VerlRowSchema.parse(r))).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ extra_info: { tools_kwargs: { add: { create_kwargs: { env_id: "counter", task_id: "counter-01" } } } } });
+    expect(read(dir, "tool_config.yaml").match(/class_name: "envstudio_verl.EnvMethodTool"/g)).toHaveLength(2);
+  });
+
+  it("OpenEnv: the package layout `openenv init` creates, with TRL tools for every method", async () => {
+    const dir = await exportTo("OPENENV_PACKAGE");
+    const files = listFiles(dir);
+    for (const f of ["openenv.yaml", "pyproject.toml", "models.py", "client.py", "__init__.py", "README.md", "server/app.py", "server/environment.py", "server/requirements.txt", "server/Dockerfile"]) expect(files).toContain(`counter/${f}`);
+    expect(read(dir, "counter/openenv.yaml")).toContain("app: server.app:app");
+    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str | None = None) -> str:");
+  });
+});
+
+const python = (() => {
+  try {
+    execFileSync("python3", ["--version"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.runIf(python)("generated Python (python3 on the test machine)", () => {
+  it("compiles, and the OpenEnv runtime plays an episode and scores the checklist", async () => {
+    const dir = await exportTo("OPENENV_PACKAGE");
+    execFileSync("python3", ["-m", "py_compile", ...listFiles(dir).filter((f) => f.endsWith(".py")).map((f) => path.join(dir, f))]);
+    const script = "import sys, json; sys.path.insert(0, sys.argv[1]); from counter.runtime import Episode, load_scenarios\n"
+      + "e = Episode(load_scenarios()['counter-01']); e.call('add', {'amount': 3}); print(json.dumps(e.finish()))";
+    const [, reward] = JSON.parse(execFileSync("python3", ["-c", script, dir], { encoding: "utf8" })) as [unknown, number];
+    expect(reward).toBe(1);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * LlamaFactory ShareGPT with tools (formats.md §3.4): `{conversations, system, tools}` rows where
+ * `tools` is a JSON string of bare function schemas, plus the `dataset_info.json` entries.
+ * LlamaFactory requires human/observation at even indexes (0, 2, …) and gpt/function_call at odd
+ * ones; trajectories that cannot be laid out that way are skipped rather than emitted broken.
+ */
+import type { ExportInput, ExportSummary, OpenAiTool } from "../export.schema";
+import { type ArrayWriter, openJsonArray } from "../json-lines";
+import { contentString, normalizeToolCalls, parseMessages } from "../messages";
+import { type Sink, writeWhole } from "../sink";
+
+type Turn = { from: "human" | "gpt" | "function_call" | "observation"; value: string };
+
+export const bareTools = (tools: OpenAiTool[]) => JSON.stringify(tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })));
+
+const withThinking = (reasoning: string | null | undefined, text: string) => (reasoning ? `<think>\n${reasoning}\n</think>\n\n${text}` : text);
+const isPrompt = (t: Turn) => t.from === "human" || t.from === "observation";
+
+function toTurns(rawMessages: unknown[]): { system: string; turns: Turn[] } | null {
+  const parsed = parseMessages(rawMessages);
+  if (!parsed) return null;
+  const { messages, calls } = normalizeToolCalls(parsed);
+  let system = "";
+  const turns: Turn[] = [];
+  const observations: string[] = [];
+  const flush = () => {
+    if (observations.length) turns.push({ from: "observation", value: observations.length === 1 ? (observations[0] as string) : JSON.stringify(observations) });
+    observations.length = 0;
+  };
+  for (const m of messages) {
+    if (m.role === "tool") {
+      observations.push(contentString(m.content));
+      continue;
+    }
+    flush();
+    if (m.role === "system") system = system ? `${system}\n\n${m.content}` : m.content;
+    else if (m.role === "user") turns.push({ from: "human", value: m.content });
+    else {
+      const toolCalls = calls.get(m);
+      if (toolCalls) {
+        const payload = toolCalls.map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown }));
+        turns.push({ from: "function_call", value: withThinking(m.reasoning_content, JSON.stringify(payload.length === 1 ? payload[0] : payload)) });
+      } else turns.push({ from: "gpt", value: withThinking(m.reasoning_content, m.content ?? "") });
+    }
+  }
+  flush();
+  return { system, turns };
+}
+
+/** Merges consecutive human turns, drops a trailing prompt, and checks the alternation. */
+export function layoutTurns(turns: Turn[]): Turn[] | null {
+  const merged: Turn[] = [];
+  for (const t of turns) {
+    const last = merged[merged.length - 1];
+    if (last && last.from === "human" && t.from === "human") last.value += `\n\n${t.value}`;
+    else merged.push({ ...t });
+  }
+  while (merged.length && isPrompt(merged[merged.length - 1] as Turn)) merged.pop();
+  if (merged.length === 0) return null;
+  return merged.every((t, i) => isPrompt(t) === (i % 2 === 0)) ? merged : null;
+}
+
+export function toShareGptRow(rawMessages: unknown[], tools: OpenAiTool[]) {
+  const converted = (() => {
+    try {
+      return toTurns(rawMessages);
+    } catch {
+      return null; // tool-call arguments that are not JSON
+    }
+  })();
+  const conversations = converted && layoutTurns(converted.turns);
+  return conversations && converted ? { conversations, system: converted.system, tools: bareTools(tools) } : null;
+}
+
+export function datasetInfo(prefix: string) {
+  const entry = (split: string) => ({
+    file_name: `${prefix}_${split}.json`,
+    formatting: "sharegpt",
+    columns: { messages: "conversations", system: "system", tools: "tools" },
+  });
+  return { [`${prefix}_train`]: entry("train"), [`${prefix}_test`]: entry("test") };
+}
+
+export async function writeLlamaFactory(input: ExportInput, sink: Sink): Promise<ExportSummary> {
+  const prefix = `envstudio_${input.dataset.name.replace(/[^A-Za-z0-9_]/g, "_")}`;
+  const tools = new Map(input.environments.map((e) => [e.envId, e.tools]));
+  const files: Record<string, ArrayWriter> = { TRAIN: openJsonArray(sink, `${prefix}_train.json`), TEST: openJsonArray(sink, `${prefix}_test.json`) };
+  let scenarios = 0;
+  for await (const s of input.scenarios) {
+    input.signal?.throwIfAborted();
+    for (const t of s.trajectories) {
+      const row = toShareGptRow(t.messages, tools.get(s.envId) ?? []);
+      if (row) await files[s.split]?.push(row);
+    }
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
+  }
+  let rows = 0;
+  let bytes = await writeWhole(sink, "dataset_info.json", JSON.stringify(datasetInfo(prefix), null, 2) + "\n");
+  for (const f of Object.values(files)) {
+    await f.close();
+    rows += f.count;
+    bytes += f.bytes;
+  }
+  return { files: [...sink.files], scenarios, rows, bytes };
+}

@@ -1,0 +1,130 @@
+/**
+ * verl agentic multi-turn RL (formats.md §3.5): `data/{train,test}.parquet`, one row per scenario
+ * with `prompt`, `reward_model` and `extra_info.tools_kwargs`; `tool_config.yaml` listing every
+ * tool with its OpenAI schema; and `envstudio_verl.py`, the BaseTool that runs the environment and
+ * scores the checklist. The tool loads init_config and checks by (env_id, task_id) from the
+ * shipped `env_metadata.json` / `scenario_metadata.json`, so rows stay small.
+ */
+import { fileWriter, parquetWriteRows } from "hyparquet-writer";
+import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary, OpenAiTool } from "../export.schema";
+import { openJsonArray, writeKeyedObject } from "../json-lines";
+import { bool, int64, list, root, str, struct } from "../parquet-schema";
+import { type Sink, writeWhole } from "../sink";
+import { ENV_METADATA_FILE, SCENARIO_METADATA_FILE, toEnvItem, toScenarioItem } from "./envscaler";
+import { systemPrompt } from "./system-prompt";
+import { VERL_TOOL_PY } from "./verl-tool-py";
+
+/** One schema per tool name across the dataset; a name reused with another schema is reported. */
+export function collectTools(envs: ExportEnvironment[]): { tools: OpenAiTool[]; conflicts: string[] } {
+  const byName = new Map<string, OpenAiTool>();
+  const conflicts: string[] = [];
+  for (const env of envs) {
+    for (const tool of env.tools) {
+      const seen = byName.get(tool.function.name);
+      if (!seen) byName.set(tool.function.name, tool);
+      else if (JSON.stringify(seen) !== JSON.stringify(tool)) conflicts.push(`${env.envId}.${tool.function.name}`);
+    }
+  }
+  return { tools: [...byName.values()].sort((a, b) => a.function.name.localeCompare(b.function.name)), conflicts };
+}
+
+export function verlSchema(toolNames: string[]) {
+  const message = (n: string) => struct(n, [str("role"), str("content")]);
+  const toolKwargs = (n: string) => struct(n, [struct("create_kwargs", [str("env_id"), str("task_id")])]);
+  return root([
+    str("data_source"), str("agent_name"), list("prompt", message), str("ability"),
+    struct("reward_model", [str("style"), str("ground_truth")]),
+    struct("extra_info", [
+      str("split"), int64("index"), str("env_id"), str("task_id"), bool("need_tools_kwargs"),
+      // A parquet group needs at least one child: a dataset without tools has no tools_kwargs.
+      ...(toolNames.length ? [struct("tools_kwargs", toolNames.map(toolKwargs))] : []),
+      struct("interaction_kwargs", [str("name"), str("task")]),
+    ]),
+  ]);
+}
+
+export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: number) {
+  const createKwargs = { create_kwargs: { env_id: s.envId, task_id: s.taskId } };
+  return {
+    data_source: `envstudio/${s.envId}`,
+    agent_name: "tool_agent",
+    prompt: [{ role: "system", content: systemPrompt(env) }, { role: "user", content: s.task }],
+    ability: "tool_use",
+    reward_model: { style: "rule", ground_truth: JSON.stringify({ env_id: s.envId, task_id: s.taskId, checklist: s.checklist }) },
+    extra_info: {
+      split: s.split.toLowerCase(), index: BigInt(index), env_id: s.envId, task_id: s.taskId, need_tools_kwargs: true,
+      tools_kwargs: Object.fromEntries(env.tools.map((t) => [t.function.name, createKwargs])),
+      interaction_kwargs: { name: "envstudio_task", task: s.task },
+    },
+  };
+}
+
+export function toolConfigYaml(tools: OpenAiTool[]): string {
+  // JSON is YAML flow syntax: the schemas go in verbatim, no YAML emitter needed.
+  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: {"type": "native", "data_dir": "."}\n    tool_schema: ${JSON.stringify(t)}`);
+  return `# verl tool config: actor_rollout_ref.rollout.multi_turn.tool_config_path\ntools:\n${entries.join("\n")}\n`;
+}
+
+const COLUMNS = ["data_source", "agent_name", "prompt", "ability", "reward_model", "extra_info"].map((name) => ({ name }));
+
+export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
+  const envs = new Map(input.environments.map((e) => [e.envId, e]));
+  const { tools, conflicts } = collectTools(input.environments);
+  const schema = verlSchema(tools.map((t) => t.function.name));
+  const scenarioFile = openJsonArray(sink, SCENARIO_METADATA_FILE);
+  // Rows are routed to two parquet files as they stream; each writer flushes one row group at a time.
+  const index = { TRAIN: 0, TEST: 0 };
+  const writers = { TRAIN: fileWriter(sink.resolve("data/train.parquet")), TEST: fileWriter(sink.resolve("data/test.parquet")) };
+  const channels = { TRAIN: createChannel(), TEST: createChannel() };
+  // An async row source makes parquetWriteRows return a promise (typed as void | Promise).
+  const done = (["TRAIN", "TEST"] as const).map((split) =>
+    Promise.resolve(parquetWriteRows({ writer: writers[split], rows: channels[split].iterate(), columns: COLUMNS, schema, rowGroupSize: 2000 })),
+  );
+  let scenarios = 0;
+  for await (const s of input.scenarios) {
+    input.signal?.throwIfAborted();
+    const env = envs.get(s.envId);
+    if (!env) continue;
+    await scenarioFile.push(toScenarioItem(s, env.className));
+    await channels[s.split].push(toVerlRow(s, env, index[s.split]++));
+    scenarios += 1;
+    await input.onProgress?.(scenarios);
+  }
+  channels.TRAIN.end();
+  channels.TEST.end();
+  await Promise.all(done); // parquetWriteRows writes the footer and closes each file
+  await scenarioFile.close();
+  await writeKeyedObject(sink, ENV_METADATA_FILE, input.environments.map((e) => [e.envId, toEnvItem(e)]));
+  await writeWhole(sink, "tool_config.yaml", toolConfigYaml(tools));
+  await writeWhole(sink, "envstudio_verl.py", VERL_TOOL_PY);
+  await writeWhole(sink, "envstudio_export.json", JSON.stringify({ format: "verl", ...input.dataset, scenarios, tool_name_conflicts: conflicts }, null, 2) + "\n");
+  return { files: [...sink.files], scenarios, rows: scenarios, bytes: 0 };
+}
+
+/** An async queue with a small bound: the producer waits while the parquet writer catches up. */
+function createChannel(limit = 4000) {
+  const items: Record<string, unknown>[] = [];
+  let ended = false;
+  let wakeConsumer: (() => void) | null = null;
+  let wakeProducer: (() => void) | null = null;
+  return {
+    async push(item: Record<string, unknown>) {
+      while (items.length >= limit) await new Promise<void>((r) => (wakeProducer = r));
+      items.push(item);
+      wakeConsumer?.();
+    },
+    end() {
+      ended = true;
+      wakeConsumer?.();
+    },
+    async *iterate() {
+      for (;;) {
+        if (items.length) {
+          yield items.shift() as Record<string, unknown>;
+          wakeProducer?.();
+        } else if (ended) return;
+        else await new Promise<void>((r) => (wakeConsumer = r));
+      }
+    },
+  };
+}

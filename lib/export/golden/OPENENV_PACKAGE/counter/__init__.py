@@ -1,0 +1,1 @@
+"""Counter (EnvStudio export)."""

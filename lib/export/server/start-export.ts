@@ -1,0 +1,25 @@
+/** Creates an Export row for a dataset version and enqueues the job that fills it. */
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { enqueue, ensureQueues, startBoss } from "@/lib/jobs/boss";
+import { ExportFormatSchema } from "../export.schema";
+import { exportJob } from "./export-job";
+
+export const StartExportInputSchema = z.object({ datasetVersionId: z.string().min(1), format: ExportFormatSchema, createdById: z.string().nullable().optional() });
+
+const cache = globalThis as unknown as { envstudioExportBoss?: Promise<Awaited<ReturnType<typeof startBoss>>> };
+
+async function boss(url: string) {
+  cache.envstudioExportBoss ??= startBoss(url, { supervise: false }).then(async (b) => {
+    await ensureQueues(b, [exportJob]);
+    return b;
+  });
+  return cache.envstudioExportBoss;
+}
+
+export async function startExport(db: Db, raw: z.input<typeof StartExportInputSchema>, url = process.env.DATABASE_URL ?? "") {
+  const input = StartExportInputSchema.parse(raw);
+  const row = await db.export.create({ data: { datasetVersionId: input.datasetVersionId, format: input.format, createdById: input.createdById ?? null } });
+  await enqueue(await boss(url), exportJob, { exportId: row.id }, `export:${row.id}`);
+  return row;
+}

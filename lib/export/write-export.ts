@@ -1,0 +1,25 @@
+/** The public entry of the pure exporters: one writer per format, same input and sink. */
+import type { ExportFormatName, ExportInput, ExportSummary } from "./export.schema";
+import { writeEnvScaler } from "./formats/envscaler";
+import { writeHfDataset } from "./formats/hf-dataset";
+import { writeLlamaFactory } from "./formats/llamafactory";
+import { writeOpenAiJsonl } from "./formats/openai-jsonl";
+import { writeOpenEnv } from "./formats/openenv";
+import { writeVerl } from "./formats/verl";
+import type { Sink } from "./sink";
+
+export const WRITERS: Record<ExportFormatName, (input: ExportInput, sink: Sink) => Promise<ExportSummary>> = {
+  ENVSCALER_JSON: writeEnvScaler,
+  OPENAI_JSONL: writeOpenAiJsonl,
+  LLAMAFACTORY_SHAREGPT: writeLlamaFactory,
+  HF_DATASET: writeHfDataset,
+  VERL_PARQUET: writeVerl,
+  OPENENV_PACKAGE: writeOpenEnv,
+};
+
+/** Formats built from trajectories (the others export scenarios). */
+export const TRAJECTORY_FORMATS: ReadonlySet<ExportFormatName> = new Set(["OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT"]);
+
+export function writeExport(format: ExportFormatName, input: ExportInput, sink: Sink): Promise<ExportSummary> {
+  return WRITERS[format](input, sink);
+}

@@ -1,0 +1,113 @@
+/**
+ * Round trip (export → import → export gives the same files) and malformed imports (located
+ * error, database unchanged), against real Postgres and the real sandbox `analyze`.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { writeDatasetExport } from "@/lib/export/server/run-export";
+import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
+import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { loadSamples } from "@/prisma/seed/load-samples";
+import { seedSamples } from "@/prisma/seed/seed-samples";
+import { useTestDatabase } from "@/tests/db";
+import { formatImportError } from "../import.schema";
+import { importFiles } from "./import-files";
+
+const t = useTestDatabase();
+let sandbox: SandboxRunner;
+const work = mkdtempSync(path.join(tmpdir(), "import-"));
+let exported = "";
+const SAMPLES = path.join(import.meta.dirname, "../../../prisma/seed/samples");
+
+beforeAll(async () => {
+  sandbox = createSandboxRunner();
+  const { id: projectId } = await createTestProject(t.db, "import-src");
+  const toolsFor = async (s: ReturnType<typeof loadSamples>[number]) => {
+    const tools = await sandbox.extractTools(s.source, s.meta.env_class_name);
+    return tools.ok ? tools.value : [];
+  };
+  await seedSamples(t.db, { projectId, samples: loadSamples(), toolsFor });
+  await acceptAndVerifyScenarios(t.db, projectId);
+  const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
+  exported = path.join(work, "first");
+  await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", exported);
+}, 180_000);
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const file = (dir: string, name: string) => ({ name, text: readFileSync(path.join(dir, name), "utf8") });
+const counts = async () => [await t.db.environment.count(), await t.db.scenario.count(), await t.db.validatorVersion.count()];
+
+describe("EnvScaler round trip", () => {
+  it("export → import → export gives identical env and scenario metadata", async () => {
+    const { id: projectId } = await createTestProject(t.db, "import-dst");
+    const result = await importFiles(t.db, sandbox, projectId, [file(exported, "env_metadata.json"), file(exported, "scenario_metadata.json")]);
+    expect(result.ok, result.ok ? "" : formatImportError(result.error)).toBe(true);
+    const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
+    const second = path.join(work, "second");
+    await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", second);
+    for (const name of ["env_metadata.json", "scenario_metadata.json"]) expect(readFileSync(path.join(second, name), "utf8")).toBe(readFileSync(path.join(exported, name), "utf8"));
+  });
+
+  it("imports a Python environment folder with its scenario file (setattr convention), for review", async () => {
+    const { id: projectId } = await createTestProject(t.db, "import-py");
+    const dir = path.join(SAMPLES, "library-lending");
+    const result = await importFiles(t.db, sandbox, projectId, ["environment.py", "scenarios.json", "meta.json"].map((n) => ({ name: `library-lending/${n}`, text: readFileSync(path.join(dir, n), "utf8") })));
+    expect(result.ok && result.value.scenarios).toBeGreaterThan(0);
+    const env = await t.db.environment.findFirstOrThrow({ where: { projectId }, include: { currentVersion: true } });
+    expect(env).toMatchObject({ slug: "sample-library-lending", status: "IN_REVIEW", origin: "IMPORT" });
+    expect((env.currentVersion?.tools as unknown[]).length).toBeGreaterThan(5);
+    expect(env.currentVersion?.metadata).toMatchObject({ initial_state_convention: "attributes" });
+  });
+
+  it("imports a class that loads its state with _load_scenario; scenarios may omit env_id", async () => {
+    const { id: projectId } = await createTestProject(t.db, "import-load");
+    const source = "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def _load_scenario(self, state):\n        self.notes = dict(state['notes'])\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n";
+    const scenarios = [{ task_id: "n1", init_config: { notes: { a: "x" } }, task: "List the notes.", checklist_with_func: [{ check_item: "Unchanged?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n" }] }];
+    const result = await importFiles(t.db, sandbox, projectId, [{ name: "notes/environment.py", text: source }, { name: "notes/scenarios.json", text: JSON.stringify(scenarios) }]);
+    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1 });
+    const version = await t.db.environmentVersion.findFirstOrThrow({ where: { environment: { projectId } } });
+    expect(version).toMatchObject({ className: "Notes", metadata: { initial_state_convention: "load_scenario" } });
+    const episode = await sandbox.load({ source, className: "Notes", initialState: scenarios[0]?.init_config ?? {} });
+    expect(episode.ok).toBe(true);
+    if (episode.ok) {
+      expect(await episode.value.step("list_notes")).toMatchObject({ ok: true, value: { observation: { data: { a: "x" } } } });
+      await episode.value.close();
+    }
+  });
+});
+
+describe("malformed imports leave the database unchanged", () => {
+  const cases: [string, (envText: string, scenText: string) => { name: string; text: string }[], RegExp][] = [
+    ["not JSON", (e) => [{ name: "env_metadata.json", text: e.slice(0, 200) }], /^env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/],
+    ["wrong shape", (e, s) => [{ name: "env_metadata.json", text: e }, { name: "scenario_metadata.json", text: s.replace('"task_id":', '"task_idx":') }], /^scenario_metadata\.json:2, record 0, field task_id: /],
+    ["code that does not parse", (e, s) => [{ name: "env_metadata.json", text: e.replace(/def [a-z_]+\(self/, "def broken(self,,") }, { name: "scenario_metadata.json", text: s }], /record [a-z-]+, field env_class_code: code does not parse: line \d+/],
+    ["unknown environment", (e, s) => [{ name: "env_metadata.json", text: e }, { name: "scenario_metadata.json", text: s.replace(/"env_id":"[a-z-]+"/, '"env_id":"nope"') }], /record 0, field env_id: unknown environment "nope"/],
+    ["oversized", (e) => [{ name: "env_metadata.json", text: e + " ".repeat(2048) }], /over the import limit of 1024/],
+  ];
+  it.each(cases)("%s: a located error and no rows", async (_name, make, expected) => {
+    const { id: projectId } = await createTestProject(t.db, "bad");
+    const before = await counts();
+    const files = make(readFileSync(path.join(exported, "env_metadata.json"), "utf8"), readFileSync(path.join(exported, "scenario_metadata.json"), "utf8"));
+    const result = await importFiles(t.db, sandbox, projectId, files, _name === "oversized" ? { maxBytes: 1024 } : {});
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(formatImportError(result.error)).toMatch(expected);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("a conflict halfway through writes nothing (one transaction)", async () => {
+    const { id: projectId } = await createTestProject(t.db, "conflict");
+    const envText = readFileSync(path.join(exported, "env_metadata.json"), "utf8");
+    const lastSlug = Object.keys(JSON.parse(envText) as object).at(-1) ?? "";
+    await t.db.environment.create({ data: { projectId, slug: lastSlug, name: "taken", origin: "MANUAL" } });
+    const before = await counts();
+    const result = await importFiles(t.db, sandbox, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata.json")]);
+    expect(!result.ok && formatImportError(result.error)).toMatch(new RegExp(`record ${lastSlug}, field env_id: environment "${lastSlug}" already exists`));
+    expect(await counts()).toEqual(before);
+  });
+});

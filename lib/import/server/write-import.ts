@@ -1,0 +1,62 @@
+/**
+ * Writes an ImportPlan in one transaction: every environment, version, scenario and validator, or
+ * nothing. A slug that already exists in the project is a located conflict, not an overwrite.
+ */
+import type { Db, Prisma } from "@/lib/db";
+import { sha256, taskHash } from "@/lib/environments/hash";
+import type { ImportPlan } from "../import.schema";
+
+export class ImportConflictError extends Error {
+  constructor(readonly slug: string) {
+    super(`environment "${slug}" already exists in this project; rename it (env_id) or import into another project`);
+  }
+}
+
+type Tx = Prisma.TransactionClient;
+const json = (v: unknown) => (v ?? null) as Prisma.InputJsonValue;
+
+async function writeEnvironment(tx: Tx, projectId: string, env: ImportPlan["environments"][number], trusted: boolean) {
+  if (await tx.environment.findUnique({ where: { projectId_slug: { projectId, slug: env.slug } } })) throw new ImportConflictError(env.slug);
+  const created = await tx.environment.create({
+    data: { projectId, slug: env.slug, name: env.name, description: env.description, domain: env.domain, status: trusted ? "ACCEPTED" : "IN_REVIEW", origin: "IMPORT", toolCount: env.tools.length },
+  });
+  const version = await tx.environmentVersion.create({
+    data: {
+      environmentId: created.id, version: env.version, className: env.className, source: env.source, sourceHash: sha256(env.source),
+      tools: json(env.tools), stateSchema: json(env.stateSchema), rules: json(env.rules), operations: json(env.operations), metadata: json(env.metadata),
+      producedBy: "import", message: "Imported",
+    },
+  });
+  await tx.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
+  return { environmentId: created.id, versionId: version.id };
+}
+
+async function writeScenario(tx: Tx, env: { environmentId: string; versionId: string }, s: ImportPlan["scenarios"][number], trusted: boolean) {
+  const row = await tx.scenario.create({
+    data: {
+      environmentId: env.environmentId, environmentVersionId: env.versionId, externalId: s.externalId, initialState: json(s.initialState),
+      task: s.task, taskHash: taskHash(s.task), checklist: json(s.checklist), goldCalls: s.goldCalls === null ? undefined : json(s.goldCalls),
+      status: trusted ? "ACCEPTED" : "IN_REVIEW", proofStatus: trusted ? "VERIFIED" : "PENDING", origin: "IMPORT",
+    },
+  });
+  for (const [position, check] of s.checks.entries()) {
+    const validator = await tx.validator.create({ data: { scenarioId: row.id, position, checkItem: check.checkItem } });
+    const version = await tx.validatorVersion.create({ data: { validatorId: validator.id, version: check.version, code: check.code, producedBy: "import", message: "Imported" } });
+    await tx.validator.update({ where: { id: validator.id }, data: { currentVersionId: version.id } });
+  }
+}
+
+export async function writeImportPlan(db: Db, projectId: string, plan: ImportPlan) {
+  return db.$transaction(
+    async (tx) => {
+      const envs = new Map<string, { environmentId: string; versionId: string }>();
+      for (const env of plan.environments) envs.set(env.slug, await writeEnvironment(tx, projectId, env, plan.trusted));
+      for (const s of plan.scenarios) {
+        const env = envs.get(s.envSlug);
+        if (env) await writeScenario(tx, env, s, plan.trusted);
+      }
+      return { environments: plan.environments.map((e) => e.slug), scenarios: plan.scenarios.length };
+    },
+    { timeout: 600_000, maxWait: 30_000 },
+  );
+}
