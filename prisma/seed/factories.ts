@@ -39,3 +39,16 @@ export async function createManyEnvironments(db: Db, projectId: string, count: n
   }));
   for (let i = 0; i < rows.length; i += 5000) await db.environment.createMany({ data: rows.slice(i, i + 5000) });
 }
+
+/** A user with a known password (hashing is real: tests log in through the same code). */
+export async function createUser(db: Db, overrides: { role?: "ADMIN" | "REVIEWER" | "VIEWER"; password?: string; email?: string; disabled?: boolean } = {}) {
+  const { hashPassword } = await import("../../lib/auth/password");
+  const password = overrides.password ?? "correct horse battery";
+  const user = await db.user.create({
+    data: {
+      email: overrides.email ?? `user-${uid()}@test.local`, name: `User ${uid()}`, role: overrides.role ?? "REVIEWER",
+      passwordHash: await hashPassword(password), disabledAt: overrides.disabled ? new Date() : null,
+    },
+  });
+  return { ...user, password };
+}
