@@ -5,7 +5,9 @@
 import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/python/register";
-import Editor, { loader, type EditorProps } from "@monaco-editor/react";
+import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } from "@monaco-editor/react";
+import { useEffect, useRef } from "react";
+import type { CodeMarker } from "@/lib/environments/markers";
 
 self.MonacoEnvironment = {
   getWorker() {
@@ -14,13 +16,45 @@ self.MonacoEnvironment = {
 };
 loader.config({ monaco });
 
+const BASE_OPTIONS = { minimap: { enabled: false }, fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false } as const;
+
 export default function MonacoPython(props: EditorProps) {
+  return <Editor language="python" theme="vs-dark" {...props} options={{ ...BASE_OPTIONS, ...props.options }} />;
+}
+
+/** Editable editor that shows sandbox analysis as inline markers (squiggles + hover messages). */
+export function MonacoCodeEditor({ markers = [], ...props }: EditorProps & { markers?: CodeMarker[] }) {
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    monaco.editor.setModelMarkers(model, "sandbox", markers.map((m) => ({
+      severity: m.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+      message: m.message, startLineNumber: m.line, startColumn: m.column, endLineNumber: m.endLine, endColumn: m.endColumn,
+    })));
+  }, [markers]);
   return (
     <Editor
       language="python"
       theme="vs-dark"
       {...props}
-      options={{ minimap: { enabled: false }, fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false, ...props.options }}
+      onMount={(editor, m) => {
+        editorRef.current = editor;
+        props.onMount?.(editor, m);
+      }}
+      options={{ ...BASE_OPTIONS, ...props.options }}
+    />
+  );
+}
+
+/** Side-by-side diff (read-only): `original` on the left, `modified` on the right. */
+export function MonacoDiff(props: DiffEditorProps) {
+  return (
+    <DiffEditor
+      language="python"
+      theme="vs-dark"
+      {...props}
+      options={{ ...BASE_OPTIONS, readOnly: true, originalEditable: false, renderSideBySide: true, ...props.options }}
     />
   );
 }

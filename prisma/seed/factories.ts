@@ -52,3 +52,60 @@ export async function createUser(db: Db, overrides: { role?: "ADMIN" | "REVIEWER
   });
   return { ...user, password };
 }
+
+/** A scenario on the environment's current version, with one validator per check code. */
+export async function createScenario(
+  db: Db,
+  environmentId: string,
+  overrides: { checks?: string[]; initialState?: Record<string, unknown>; goldCalls?: unknown[]; status?: "DRAFT" | "IN_REVIEW" | "VERIFIED" | "ACCEPTED" | "REJECTED"; proofReasons?: string[] } = {},
+) {
+  const env = await db.environment.findUniqueOrThrow({ where: { id: environmentId } });
+  const task = `Task ${uid()}`;
+  const checks = overrides.checks ?? ["def check_func(final_state):\n    return final_state.get('count') == 1\n"];
+  const scenario = await db.scenario.create({
+    data: {
+      environmentId, environmentVersionId: env.currentVersionId!, externalId: `scn-${uid()}`, task, taskHash: sha256(task),
+      initialState: (overrides.initialState ?? { count: 0 }) as Prisma.InputJsonValue, checklist: checks.map((_, i) => `check ${i + 1}`),
+      goldCalls: overrides.goldCalls as Prisma.InputJsonValue | undefined, status: overrides.status ?? "DRAFT",
+      proofReasons: overrides.proofReasons ?? [], origin: "MANUAL",
+    },
+  });
+  for (const [position, code] of checks.entries()) {
+    const validator = await db.validator.create({ data: { scenarioId: scenario.id, position, checkItem: `check ${position + 1}` } });
+    const v1 = await db.validatorVersion.create({ data: { validatorId: validator.id, version: 1, code, producedBy: "test" } });
+    await db.validator.update({ where: { id: validator.id }, data: { currentVersionId: v1.id } });
+  }
+  return scenario;
+}
+
+/** A quality check with probes on an environment version (the pipeline writes these in production). */
+export async function createQualityCheck(db: Db, environmentVersionId: string, verdicts: ("PASS" | "WARNING" | "FAIL")[] = ["PASS", "FAIL"]) {
+  const pass = verdicts.filter((v) => v === "PASS").length;
+  return db.qualityCheck.create({
+    data: {
+      environmentVersionId, testState: { count: 0 }, rounds: verdicts.length, passCount: pass,
+      warningCount: verdicts.filter((v) => v === "WARNING").length, failCount: verdicts.filter((v) => v === "FAIL").length,
+      passRate: verdicts.length ? pass / verdicts.length : 0, notFailRate: verdicts.length ? verdicts.filter((v) => v !== "FAIL").length / verdicts.length : 0,
+      passed: verdicts.length > 0 && pass / verdicts.length >= 0.85,
+      probes: {
+        create: verdicts.map((verdict, index) => ({
+          index, kind: index % 2 ? "negative" : "positive", toolName: "get_count", arguments: { probe: index },
+          observation: { success: true, data: index }, stateDiff: { added: [], removed: [], changed: [] }, verdict, rationale: `judge says ${verdict}`,
+        })),
+      },
+    },
+    include: { probes: { orderBy: { index: "asc" } } },
+  });
+}
+
+/** A trajectory for a scenario (optionally flagged for review). */
+export async function createTrajectory(db: Db, scenarioId: string, overrides: { flagReason?: string | null; reward?: number; finalState?: Record<string, unknown>; runId?: string } = {}) {
+  const scenario = await db.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+  return db.trajectory.create({
+    data: {
+      scenarioId, environmentVersionId: scenario.environmentVersionId, model: "test-model", mode: "tool", messages: [], steps: [],
+      finalState: (overrides.finalState ?? { count: 1 }) as Prisma.InputJsonValue, checkResults: [], reward: overrides.reward ?? 1,
+      status: "COMPLETED", stepCount: 0, flagReason: overrides.flagReason ?? null, runId: overrides.runId,
+    },
+  });
+}

@@ -51,6 +51,14 @@ export default async function EnvironmentPage({ params }: Props) {
         <p className="mt-1 text-sm text-slate-500">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
+        {version ? (
+          <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
+            <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link>
+            <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">Tool playground</Link>
+            <Link href={`/environments/${env.id}/quality`} className="text-indigo-700 hover:underline">Quality review</Link>
+            <Link href={`/environments/${env.id}/versions`} className="text-indigo-700 hover:underline">Versions ({env.versions.length})</Link>
+          </nav>
+        ) : null}
       </div>
       <Card title="Description">
         <p className="text-sm leading-6 text-slate-700">{env.description || "No description."}</p>
@@ -72,7 +80,7 @@ export default async function EnvironmentPage({ params }: Props) {
             {env.scenarios.map((s) => (
               <li key={s.id} className="py-3">
                 <div className="flex items-center gap-2">
-                  <code className="text-xs text-slate-500">{s.externalId}</code>
+                  <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline"><code>{s.externalId}</code></Link>
                   <StatusBadge status={s.status} />
                   <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
                 </div>
