@@ -42,7 +42,7 @@ export function EnvironmentEditor(props: Props) {
       const result = await saveEnvironmentVersionAction({ environmentId: props.environmentId, baseVersionId: base.id, source: text, message });
       if (result.ok) {
         setBase({ id: result.value.versionId, version: result.value.version, source: text });
-        setTools(result.value.tools as Tool[]);
+        setTools(result.value.tools);
         setMarkers(result.value.markers);
         setMessage("");
         setConflict(null);

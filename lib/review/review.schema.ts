@@ -45,3 +45,30 @@ export const TARGET_OF: Record<ReviewKind, "ENVIRONMENT_VERSION" | "SCENARIO" | 
   scenario: "SCENARIO",
   trajectory: "TRAJECTORY",
 };
+
+export type AuditEntry = {
+  id: string;
+  actor: string;
+  targetType: string;
+  targetId: string;
+  decision: string;
+  reason: string;
+  before: unknown;
+  after: unknown;
+  createdAt: string;
+};
+
+export type QueueItem = {
+  kind: ReviewKind;
+  id: string;
+  title: string;
+  detail: string;
+  status: string;
+  domain: string;
+  reasons: string[];
+  runId: string | null;
+  environmentId: string;
+  versionId: string | null;
+  href: string;
+  editHref: string;
+};

@@ -59,7 +59,7 @@ describe("saving environment code (optimistic locking)", () => {
       ["X", "Y", "Z"].map((m) => saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: head.id, source: `${head.source}\n# ${m}\n`, message: m }, actor, fakeSandbox)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of results.filter((x) => x.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT" });
+    for (const r of results.filter((x) => x.status === "rejected")) expect((r).reason).toMatchObject({ code: "CONFLICT" });
     expect(await t.db.environmentVersion.count({ where: { environmentId: env.id } })).toBe(2);
   });
 

@@ -1,16 +1,7 @@
 import type { Db, Prisma } from "@/lib/db";
+import type { AuditEntry } from "../review.schema";
 
-export type AuditEntry = {
-  id: string;
-  actor: string;
-  targetType: string;
-  targetId: string;
-  decision: string;
-  reason: string;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
-};
+export type { AuditEntry } from "../review.schema";
 
 /** Decisions on the given targets (newest first): what a page shows as its audit trail. */
 export async function findAuditLog(db: Db, projectId: string, targets: { targetType: Prisma.ReviewDecisionWhereInput["targetType"]; targetIds: string[] }[], take = 100): Promise<AuditEntry[]> {

@@ -5,22 +5,10 @@
  * reviewers paging the same queue never land on the same item.
  */
 import type { Db, Prisma } from "@/lib/db";
-import type { QueueFilter, ReviewKind } from "../review.schema";
+import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
 
-export type QueueItem = {
-  kind: ReviewKind;
-  id: string;
-  title: string;
-  detail: string;
-  status: string;
-  domain: string;
-  reasons: string[];
-  runId: string | null;
-  environmentId: string;
-  versionId: string | null;
-  href: string;
-  editHref: string;
-};
+export type { QueueItem } from "../review.schema";
+
 
 export type ReviewQueue = {
   items: QueueItem[];

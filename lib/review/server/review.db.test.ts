@@ -72,7 +72,7 @@ describe("review queue and claims", () => {
     const { project, env, alice, bob } = await world();
     const results = await Promise.all([claimItem(t.db, { kind: "environment", id: env.id }, alice), claimItem(t.db, { kind: "environment", id: env.id }, bob)]);
     expect(results.filter((r) => r.claimed)).toHaveLength(1);
-    const winner = results[0]!.claimed ? alice : bob;
+    const winner = results[0].claimed ? alice : bob;
     const loser = winner === alice ? bob : alice;
     expect((await findReviewQueue(t.db, project.id, {}, loser)).items.map((i) => i.id)).not.toContain(env.id);
     expect((await findReviewQueue(t.db, project.id, {}, winner)).items.map((i) => i.id)).toContain(env.id);
