@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { isAppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { parseTools } from "@/lib/environments/environment.schema";
 import { getEnvironmentOrThrow } from "@/lib/environments/server/get-environment";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -35,6 +36,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const Rules = z.array(z.string()).catch([]);
 
 export default async function EnvironmentPage({ params }: Props) {
+  await currentUser();
   const env = await load((await params).id);
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
