@@ -8,6 +8,9 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://127.0.0.1:${PORT}`;
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+export const E2E_PG_PORT = process.env.E2E_PG_PORT ?? "5435";
+/** The first-start admin of the browser tier (created by scripts/start.ts from these variables). */
+export const E2E_ADMIN = { email: "admin@e2e.local", password: "e2e-admin-password" };
 
 export default defineConfig({
   testDir: "./e2e",
@@ -54,7 +57,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       PORT: String(PORT),
       ENVSTUDIO_DATA_DIR: E2E_DATA_DIR,
-      ENVSTUDIO_PG_PORT: process.env.E2E_PG_PORT ?? "5435",
+      ENVSTUDIO_PG_PORT: E2E_PG_PORT,
+      ENVSTUDIO_ADMIN_EMAIL: E2E_ADMIN.email,
+      ENVSTUDIO_ADMIN_PASSWORD: E2E_ADMIN.password,
       DATABASE_URL: "",
     },
   },

@@ -1,0 +1,10 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+export async function logIn(page: Page, email: string, password: string, base = "") {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("current-user")).toBeVisible();
+}
