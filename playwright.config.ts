@@ -38,8 +38,9 @@ export default defineConfig({
         "--no-first-run",
         "--disable-quic",
         // Chromium still resolves Google hosts with the flags above; this makes every name but
-        // localhost fail inside Chromium so no DNS query leaves the machine.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+        // localhost fail inside Chromium so no DNS query leaves the machine. 127.0.0.2 is the
+        // login-required studio of e2e/auth.spec.ts (a non-loopback-only HOST).
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE 127.0.0.2",
       ],
     },
     screenshot: "only-on-failure",

@@ -7,12 +7,16 @@ import path from "node:path";
 import { createEnvironment } from "../prisma/seed/factories";
 import { E2E_ADMIN } from "../playwright.config";
 import { freePort } from "../tests/free-port";
-import { defaultProjectId, e2eDatabaseUrl, e2eDb, unique } from "./db";
+import { defaultProjectId, deleteEnvironments, e2eDatabaseUrl, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { logIn } from "./login";
 
+const created: string[] = [];
+test.afterAll(() => deleteEnvironments(created));
+
 test("admin creates a viewer; the viewer sees read-only pages and the server refuses its mutations", async ({ page }) => {
   const env = await createEnvironment(e2eDb(), await defaultProjectId(), { status: "IN_REVIEW", name: unique("viewer-env") });
+  created.push(env.id);
   await logIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await page.goto("/users");
   const email = `${unique("viewer")}@e2e.local`;

@@ -22,7 +22,8 @@ test("validator bench: checks against the gold and initial states, edit a check 
   const first = validators.first();
   await first.locator(".view-lines").click();
   await page.keyboard.press("Control+a");
-  await page.keyboard.type("def check_func(final_state):\nreturn True");
+  // insertText is one input event: no auto-closed brackets or auto-indent from Monaco.
+  await page.keyboard.insertText("def check_func(final_state):\n    return True\n");
   await page.getByLabel(/the initial state/).check();
   await page.getByRole("button", { name: "Run checks" }).click();
   await expect(first.getByTestId("check-result")).toHaveText("passed");

@@ -23,3 +23,14 @@ export async function defaultProjectId(): Promise<string> {
 }
 
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * Specs share the studio's default project with the seeded samples (and studio.spec.ts expects
+ * only samples there), so each spec deletes the environments it created. Scenarios go first:
+ * they restrict deleting the versions they pin. The append-only review log keeps its rows.
+ */
+export async function deleteEnvironments(ids: string[]): Promise<void> {
+  const db = e2eDb();
+  await db.scenario.deleteMany({ where: { environmentId: { in: ids } } });
+  await db.environment.deleteMany({ where: { id: { in: ids } } });
+}

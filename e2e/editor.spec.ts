@@ -1,7 +1,10 @@
 import type { Page } from "@playwright/test";
 import { createEnvironment } from "../prisma/seed/factories";
-import { defaultProjectId, e2eDb, unique } from "./db";
+import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
+
+const created: string[] = [];
+test.afterAll(() => deleteEnvironments(created));
 
 async function typeAtEnd(page: Page, text: string) {
   const editor = page.getByTestId("code-editor");
@@ -17,6 +20,7 @@ async function typeAtEnd(page: Page, text: string) {
 
 test("edit code in Monaco, save a version with tools re-extracted, refuse a stale save with a diff", async ({ page, context }) => {
   const env = await createEnvironment(e2eDb(), await defaultProjectId(), { name: unique("edit-env") });
+  created.push(env.id);
   await page.goto(`/environments/${env.id}/edit`);
   await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("class Counter");
   const other = await context.newPage();

@@ -1,11 +1,15 @@
 import { createEnvironment, createQualityCheck, createScenario, createTrajectory, createUser } from "../prisma/seed/factories";
-import { defaultProjectId, e2eDb, unique } from "./db";
+import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { logIn } from "./login";
+
+const created: string[] = [];
+test.afterAll(() => deleteEnvironments(created));
 
 test("quality review: override a probe verdict, accept with a reason, find both in the audit log", async ({ page }) => {
   const db = e2eDb();
   const env = await createEnvironment(db, await defaultProjectId(), { status: "IN_REVIEW", name: unique("quality-env") });
+  created.push(env.id);
   await createQualityCheck(db, env.currentVersionId!, ["PASS", "FAIL", "PASS"]);
   await page.goto(`/environments/${env.id}/quality`);
   const probes = page.getByTestId("probe");
@@ -33,7 +37,9 @@ test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidde
   const projectId = await defaultProjectId();
   const domain = unique("queue");
   const envA = await createEnvironment(db, projectId, { status: "IN_REVIEW", domain, name: `${domain} alpha` });
+  created.push(envA.id);
   const envB = await createEnvironment(db, projectId, { status: "IN_REVIEW", domain, name: `${domain} beta` });
+  created.push(envB.id);
   const scenario = await createScenario(db, envA.id, { status: "DRAFT", proofReasons: ["gold run fails check 1"] });
   await createTrajectory(db, scenario.id, { flagReason: `${domain} low reward` });
 

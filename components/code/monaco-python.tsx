@@ -22,9 +22,20 @@ export default function MonacoPython(props: EditorProps) {
   return <Editor language="python" theme="vs-dark" {...props} options={{ ...BASE_OPTIONS, ...props.options }} />;
 }
 
-/** Editable editor that shows sandbox analysis as inline markers (squiggles + hover messages). */
-export function MonacoCodeEditor({ markers = [], ...props }: EditorProps & { markers?: CodeMarker[] }) {
+/**
+ * Editable editor that shows sandbox analysis as inline markers (squiggles + hover messages).
+ * Uncontrolled on purpose: feeding every keystroke back through `value` makes @monaco-editor/react
+ * overwrite the model with a stale string while the user is still typing (characters get lost).
+ * `value` is the initial text; bump `revision` to replace the text from outside (e.g. "discard mine").
+ */
+export function MonacoCodeEditor({ markers = [], value, revision = 0, ...props }: EditorProps & { markers?: CodeMarker[]; revision?: number }) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const valueRef = useRef(value);
+  valueRef.current = value;
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (editor && revision > 0 && valueRef.current !== undefined && editor.getValue() !== valueRef.current) editor.setValue(valueRef.current);
+  }, [revision]);
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
@@ -38,6 +49,7 @@ export function MonacoCodeEditor({ markers = [], ...props }: EditorProps & { mar
       language="python"
       theme="vs-dark"
       {...props}
+      defaultValue={value}
       onMount={(editor, m) => {
         editorRef.current = editor;
         props.onMount?.(editor, m);

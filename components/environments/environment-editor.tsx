@@ -21,6 +21,7 @@ export function EnvironmentEditor(props: Props) {
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [saving, startSaving] = useTransition();
+  const [revision, setRevision] = useState(0);
   const dirty = text !== base.source;
   useUnsavedGuard(dirty);
 
@@ -69,6 +70,7 @@ export function EnvironmentEditor(props: Props) {
           onDiscard={() => {
             setBase({ id: conflict.headVersionId, version: conflict.headVersion, source: conflict.headSource });
             setText(conflict.headSource);
+            setRevision((r) => r + 1);
             setConflict(null);
             setStatus(null);
           }}
@@ -81,7 +83,7 @@ export function EnvironmentEditor(props: Props) {
         <Link href={`/environments/${props.environmentId}/versions`} className="text-indigo-700 hover:underline">Compare versions</Link>
       </div>
       <div className="overflow-hidden rounded-lg border border-slate-700" data-testid="code-editor">
-        <CodeEditor height="32rem" value={text} markers={markers} onChange={(v) => setText(v ?? "")} options={{ readOnly: !props.canEdit }} />
+        <CodeEditor height="32rem" value={text} revision={revision} markers={markers} onChange={(v) => setText(v ?? "")} options={{ readOnly: !props.canEdit }} />
       </div>
       <MarkerList markers={markers} />
       {props.canEdit ? (

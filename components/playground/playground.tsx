@@ -63,7 +63,7 @@ export function Playground(props: Props) {
       </aside>
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         {!props.canRun ? <p className="text-sm text-slate-500">Viewers can read but not run tools.</p> : null}
-        {tool && props.canRun ? <ToolForm key={tool.function.name} tool={tool} onRun={run} running={running || !initialState} /> : null}
+        {tool && props.canRun ? <ToolForm key={tool.function.name} tool={tool} onRun={run} running={running} disabled={!initialState} /> : null}
         {!initialState ? <p className="text-xs text-rose-700">Fix the initial state JSON first.</p> : null}
         {error ? <p role="alert" className="text-sm text-rose-700">{error}</p> : null}
         <div className="flex items-center justify-between">

@@ -23,7 +23,7 @@ function coerce(prop: Prop, raw: string): unknown {
 }
 
 /** A form generated from the tool's JSON Schema, with a raw-JSON mode for anything it cannot express. */
-export function ToolForm({ tool, onRun, running }: { tool: Tool; onRun: (args: Record<string, unknown>) => void; running: boolean }) {
+export function ToolForm({ tool, onRun, running, disabled }: { tool: Tool; onRun: (args: Record<string, unknown>) => void; running: boolean; disabled: boolean }) {
   const props = tool.function.parameters.properties as Record<string, Prop>;
   const required = new Set(tool.function.parameters.required);
   const [values, setValues] = useState<Record<string, string>>({});
@@ -79,7 +79,7 @@ export function ToolForm({ tool, onRun, running }: { tool: Tool; onRun: (args: R
         ))
       )}
       {error ? <p role="alert" className="text-xs text-rose-700">{error}</p> : null}
-      <button type="submit" disabled={running} className="rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-500 disabled:opacity-50">
+      <button type="submit" disabled={running || disabled} className="rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-500 disabled:opacity-50">
         {running ? "Running…" : "Run tool"}
       </button>
     </form>

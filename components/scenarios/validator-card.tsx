@@ -26,6 +26,7 @@ export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [saving, startSaving] = useTransition();
+  const [revision, setRevision] = useState(0);
   const dirty = v.text !== v.base.code;
   const save = () =>
     startSaving(async () => {
@@ -51,10 +52,10 @@ export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
       {conflict ? (
         <SaveConflict conflict={conflict} mine={v.text}
           onRebase={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(v.text); setConflict(null); }}
-          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setConflict(null); }} />
+          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setRevision((r) => r + 1); setConflict(null); }} />
       ) : null}
       <div className="overflow-hidden rounded border border-slate-700">
-        <CodeEditor height="9rem" value={v.text} markers={markers} onChange={(t) => onChange(t ?? "")} options={{ readOnly: !canEdit, lineNumbers: "off" }} />
+        <CodeEditor height="9rem" value={v.text} revision={revision} markers={markers} onChange={(t) => onChange(t ?? "")} options={{ readOnly: !canEdit, lineNumbers: "off" }} />
       </div>
       {canEdit && dirty ? (
         <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); save(); }}>
