@@ -78,7 +78,7 @@ test.describe("a studio reachable from the network", () => {
     await page.getByLabel("Email").fill(E2E_ADMIN.email);
     await page.getByLabel("Password").fill("wrong password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+    await expect(page.getByText("Wrong email or password.")).toBeVisible();
     await page.getByLabel("Password").fill(E2E_ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { name: "Review queue" })).toBeVisible();

@@ -43,7 +43,9 @@ export function ReviewQueue({ items: initial, canDecide }: { items: QueueItem[];
     setIndex((i) => Math.min(Math.max(i + delta, 0), Math.max(items.length - 1, 0)));
   };
   const decide = (decision: "ACCEPT" | "REJECT", why = "") => {
-    if (!current || !canDecide || claim?.state !== "mine") return;
+    if (!current || !canDecide) return;
+    // The server refuses items another reviewer holds; a claim still in flight need not block.
+    if (claim?.state === "taken") return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
     startTransition(async () => {
       const result = await decideItemAction({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why });
       if (!result.ok) return setMessage({ ok: false, text: result.error.message });
