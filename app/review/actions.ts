@@ -2,8 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db";
 import { runAction } from "@/lib/auth/server/run-action";
-import { ClaimInputSchema, DecideItemInputSchema, ReviewProbeInputSchema } from "@/lib/review/review.schema";
-import { claimItem, releaseClaim } from "@/lib/review/server/claims";
+import { DecideItemInputSchema, ReviewProbeInputSchema } from "@/lib/review/review.schema";
 import { decideItem } from "@/lib/review/server/decide-item";
 import { reviewQualityProbe } from "@/lib/review/server/review-quality-probe";
 
@@ -11,7 +10,6 @@ export async function decideItemAction(raw: unknown) {
   return runAction(raw, DecideItemInputSchema, "REVIEWER", async (input, user) => {
     const result = await decideItem(getDb(), input, user);
     revalidatePath("/review");
-    revalidatePath("/", "layout");
     return result;
   });
 }
@@ -22,12 +20,4 @@ export async function reviewProbeAction(raw: unknown) {
     revalidatePath("/environments", "layout");
     return result;
   });
-}
-
-export async function claimItemAction(raw: unknown) {
-  return runAction(raw, ClaimInputSchema, "REVIEWER", (input, user) => claimItem(getDb(), input, user));
-}
-
-export async function releaseClaimAction(raw: unknown) {
-  return runAction(raw, ClaimInputSchema, "REVIEWER", (input, user) => releaseClaim(getDb(), input, user));
 }

@@ -5,7 +5,6 @@ import { currentUser } from "@/lib/auth/server/require-role";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { QueueFilterSchema } from "@/lib/review/review.schema";
 import { findReviewQueue } from "@/lib/review/server/find-review-queue";
-import { QueueFilters } from "@/components/review/queue-filters";
 import { ReviewQueue } from "@/components/review/review-queue";
 import { ErrorState } from "@/components/ui/states";
 
@@ -32,8 +31,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
           {queue.claimedByOthers ? ` · ${queue.claimedByOthers} being reviewed by others` : ""}
         </p>
       </div>
-      <QueueFilters filter={filter.data} counts={queue.counts} facets={queue.facets} />
-      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} canDecide={roleAtLeast(user.role, "REVIEWER")} />
+      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} counts={queue.counts} filter={filter.data} facets={queue.facets} canDecide={roleAtLeast(user.role, "REVIEWER")} />
     </div>
   );
 }

@@ -1,25 +1,37 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
-import { claimItemAction, decideItemAction, releaseClaimAction } from "@/app/review/actions";
-import type { QueueItem } from "@/lib/review/review.schema";
+import { useEffect, useRef, useState } from "react";
+import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
+import { QueueFilters } from "./queue-filters";
+import { claimItem, decideItem, releaseItem } from "./review-api";
 import { useQueueKeys } from "./use-queue-keys";
 
 type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
 const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
-export function ReviewQueue({ items: initial, canDecide }: { items: QueueItem[]; canDecide: boolean }) {
+type Props = {
+  items: QueueItem[]; counts: Record<ReviewKind, number>; filter: QueueFilter; canDecide: boolean;
+  facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
+};
+
+/**
+ * The queue works on local state after the first render: decisions remove the item and update the
+ * counts here, and claims/decisions go through route handlers (fetch), so paging with j/k never
+ * waits for a page re-render.
+ */
+export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide }: Props) {
   const router = useRouter();
   const [items, setItems] = useState(initial);
+  const [counts, setCounts] = useState(initialCounts);
   const [index, setIndex] = useState(0);
   const [claims, setClaims] = useState<Record<string, Claim>>({});
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const [pending, setPending] = useState(false);
   const reasonRef = useRef<HTMLInputElement>(null);
   const current = items[index];
   const claim = current ? claims[keyOf(current)] : undefined;
@@ -31,11 +43,11 @@ export function ReviewQueue({ items: initial, canDecide }: { items: QueueItem[];
     if (!currentKind || !currentId || !canDecide) return;
     const item = { kind: currentKind, id: currentId };
     setClaims((c) => ({ ...c, [keyOf(item)]: { state: "claiming" } }));
-    void claimItemAction(item).then((r) => {
-      const next: Claim = r.ok ? (r.value.claimed ? { state: "mine" } : { state: "taken", heldBy: r.value.heldBy }) : { state: "taken", heldBy: r.error.message };
-      setClaims((c) => ({ ...c, [keyOf(item)]: next }));
-    });
-    return () => void releaseClaimAction(item);
+    void claimItem(item).then(
+      (r) => setClaims((c) => ({ ...c, [keyOf(item)]: r.claimed ? { state: "mine" } : { state: "taken", heldBy: r.heldBy } })),
+      (e: Error) => setClaims((c) => ({ ...c, [keyOf(item)]: { state: "taken", heldBy: e.message } })),
+    );
+    return () => void releaseItem(item);
   }, [currentKind, currentId, canDecide]);
 
   const move = (delta: number) => {
@@ -46,16 +58,18 @@ export function ReviewQueue({ items: initial, canDecide }: { items: QueueItem[];
     if (!current || !canDecide) return;
     // The server refuses items another reviewer holds; a claim still in flight need not block.
     if (claim?.state === "taken") return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
-    startTransition(async () => {
-      const result = await decideItemAction({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why });
-      if (!result.ok) return setMessage({ ok: false, text: result.error.message });
-      setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
-      setRejecting(false);
-      setReason("");
-      setItems((list) => list.filter((i) => keyOf(i) !== keyOf(current)));
-      setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
-      router.refresh();
-    });
+    setPending(true);
+    decideItem({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why })
+      .then(() => {
+        setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
+        setRejecting(false);
+        setReason("");
+        setItems((list) => list.filter((i) => keyOf(i) !== keyOf(current)));
+        setCounts((c) => ({ ...c, [current.kind]: Math.max(0, c[current.kind] - 1) }));
+        setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
+      })
+      .catch((e: Error) => setMessage({ ok: false, text: e.message }))
+      .finally(() => setPending(false));
   };
   useQueueKeys({
     next: () => move(1),
@@ -69,9 +83,18 @@ export function ReviewQueue({ items: initial, canDecide }: { items: QueueItem[];
     edit: () => current && router.push(current.editHref),
   });
 
-  if (!items.length) return <EmptyState title="Nothing waiting for review">Items appear here after quality checks, scenario proofs and rollouts.</EmptyState>;
+  const filters = <QueueFilters filter={filter} counts={counts} facets={facets} />;
+  if (!items.length) {
+    return (
+      <div className="space-y-3">
+        {filters}
+        <EmptyState title="Nothing waiting for review">Items appear here after quality checks, scenario proofs and rollouts.</EmptyState>
+      </div>
+    );
+  }
   return (
     <div className="space-y-3">
+      {filters}
       <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit</p>
       {message ? <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>{message.text}</p> : null}
       {rejecting ? (
