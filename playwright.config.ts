@@ -10,6 +10,9 @@ const BASE = `http://127.0.0.1:${PORT}`;
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 /** The scripted OpenAI-compatible server the studio's worker uses in browser tests (test-only). */
 const FAKE_LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 1);
+export const E2E_PG_PORT = process.env.E2E_PG_PORT ?? "5435";
+/** The first-start admin of the browser tier (created by scripts/start.ts from these variables). */
+export const E2E_ADMIN = { email: "admin@e2e.local", password: "e2e-admin-password" };
 
 export default defineConfig({
   testDir: "./e2e",
@@ -37,8 +40,9 @@ export default defineConfig({
         "--no-first-run",
         "--disable-quic",
         // Chromium still resolves Google hosts with the flags above; this makes every name but
-        // localhost fail inside Chromium so no DNS query leaves the machine.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+        // localhost fail inside Chromium so no DNS query leaves the machine. 127.0.0.2 is the
+        // login-required studio of e2e/auth.spec.ts (a non-loopback-only HOST).
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE 127.0.0.2",
       ],
     },
     screenshot: "only-on-failure",
@@ -63,7 +67,9 @@ export default defineConfig({
         HOST: "127.0.0.1",
         PORT: String(PORT),
         ENVSTUDIO_DATA_DIR: E2E_DATA_DIR,
-        ENVSTUDIO_PG_PORT: process.env.E2E_PG_PORT ?? "5435",
+        ENVSTUDIO_PG_PORT: E2E_PG_PORT,
+        ENVSTUDIO_ADMIN_EMAIL: E2E_ADMIN.email,
+        ENVSTUDIO_ADMIN_PASSWORD: E2E_ADMIN.password,
         DATABASE_URL: "",
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
         OPENAI_API_KEY: "e2e",

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { NavBar } from "@/components/ui/nav-bar";
+import { AccountMenu } from "@/components/auth/account-menu";
+import { getIdentity } from "@/lib/auth/server/require-role";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -9,11 +11,12 @@ export const metadata: Metadata = {
   description: "Synthesize, review and export tool-interactive training environments.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const { user, signedIn } = await getIdentity();
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        <NavBar />
+        <NavBar account={<AccountMenu user={user} signedIn={signedIn} />} />
         <Providers>
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
         </Providers>

@@ -1,6 +1,9 @@
 import Link from "next/link";
 import { getDb } from "@/lib/db";
 import { getDashboardStats } from "@/lib/dashboard/server/get-dashboard-stats";
+import { getDashboardCharts } from "@/lib/dashboard/server/get-dashboard-charts";
+import { currentUser } from "@/lib/auth/server/require-role";
+import { DashboardCharts } from "@/components/dashboard/dashboard-charts";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { findLiveWorkers } from "@/lib/jobs/server/heartbeat";
 import { Card, EmptyState } from "@/components/ui/states";
@@ -10,9 +13,10 @@ import { BarList } from "@/components/dashboard/bar-list";
 export const dynamic = "force-dynamic";
 
 export default async function DashboardPage() {
+  await currentUser();
   const db = getDb();
   const project = await getDefaultProject(db);
-  const [stats, workers] = await Promise.all([getDashboardStats(db, project.id), findLiveWorkers(db)]);
+  const [stats, charts, workers] = await Promise.all([getDashboardStats(db, project.id), getDashboardCharts(db, project.id), findLiveWorkers(db)]);
   return (
     <div className="space-y-6">
       <div className="flex items-baseline justify-between">
@@ -40,6 +44,7 @@ export default async function DashboardPage() {
           </Card>
         </div>
       )}
+      <DashboardCharts charts={charts} />
       <Card title="Recent runs">
         {stats.recentRuns.length === 0 ? (
           <p className="text-sm text-slate-500">No pipeline runs yet.</p>

@@ -4,7 +4,7 @@
  */
 import { test as base, expect, type Request } from "@playwright/test";
 
-const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOCAL_HOSTS = new Set(["127.0.0.1", "127.0.0.2", "localhost", "[::1]"]); // .2: the login-required studio (auth.spec.ts)
 
 export function isLocal(url: string): boolean {
   const u = new URL(url);

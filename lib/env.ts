@@ -17,6 +17,9 @@ export const EnvSchema = z.object({
   ENVSTUDIO_START_WORKER: z.enum(["0", "1"]).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
+  ENVSTUDIO_ADMIN_EMAIL: z.string().trim().email().optional(),
+  ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  ENVSTUDIO_REQUIRE_LOGIN: z.enum(["0", "1"]).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

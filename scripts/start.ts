@@ -13,6 +13,8 @@ import path from "node:path";
 import { parseEnv } from "../lib/env";
 import { createDb } from "../lib/db";
 import { DatabaseConfigError, resolveDatabaseUrl } from "../lib/db/server/resolve-database";
+import { ensureAdmin } from "../lib/auth/server/ensure-admin";
+import { isLoginRequired } from "../lib/auth/login-policy";
 import { seedDatabase } from "../prisma/seed/run-seed";
 import { sandboxToolsFor } from "../prisma/seed/sandbox-tools";
 import { buildIsCurrent, writeBuildFingerprint } from "./build-fingerprint";
@@ -51,6 +53,21 @@ async function seed(url: string): Promise<void> {
   }
 }
 
+/** First start: an admin account from ENVSTUDIO_ADMIN_* or with a one-time password printed here. */
+async function bootstrapAdmin(url: string, env: { ENVSTUDIO_ADMIN_EMAIL?: string; ENVSTUDIO_ADMIN_PASSWORD?: string }): Promise<void> {
+  const db = createDb(url, 1);
+  try {
+    const result = await ensureAdmin(db, { email: env.ENVSTUDIO_ADMIN_EMAIL, password: env.ENVSTUDIO_ADMIN_PASSWORD });
+    if (!result.created) return;
+    if (result.generatedPassword) {
+      log(`created admin account ${result.email} with the one-time password: ${result.generatedPassword}`);
+      log("(shown once; sign in and create accounts for your reviewers under Users)");
+    } else log(`created admin account ${result.email} (password from ENVSTUDIO_ADMIN_PASSWORD)`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 function build(env: NodeJS.ProcessEnv): void {
   if (buildIsCurrent(ROOT)) return;
   log("building the app (first start or changed sources; about a minute)…");
@@ -81,6 +98,7 @@ async function main(): Promise<void> {
   log(database.embedded ? `embedded PostgreSQL ready (data in ${path.resolve(env.ENVSTUDIO_DATA_DIR)})` : "PostgreSQL ready");
   if (database.applied.length) log(`applied migrations: ${database.applied.join(", ")}`);
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST, PORT: String(env.PORT) };
+  await bootstrapAdmin(database.url, env);
   if (env.ENVSTUDIO_SEED_SAMPLES === "1") await seed(database.url);
   if (!isDev) build(childEnv);
 
@@ -92,6 +110,7 @@ async function main(): Promise<void> {
   const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
   const web = spawn(process.execPath, [nextBin, isDev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)], { cwd: ROOT, env: childEnv, stdio: "inherit" });
   children.push(web);
+  log(isLoginRequired({ ...process.env, HOST: env.HOST }) ? "login required for every page (non-loopback HOST or ENVSTUDIO_REQUIRE_LOGIN=1)" : "localhost: visitors without a session act as the local admin");
   log(`studio on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`);
 
   let stopping = false;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getDb } from "@/lib/db";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { parseListQuery } from "@/lib/environments/environment.schema";
 import { findDomains, findEnvironments } from "@/lib/environments/server/find-environments";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -12,6 +13,7 @@ export const metadata: Metadata = { title: "Environments" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function EnvironmentsPage({ searchParams }: Props) {
+  await currentUser();
   const query = parseListQuery(await searchParams);
   if (!query.success) {
     return <ErrorState title="Invalid filter" message={query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n")} />;

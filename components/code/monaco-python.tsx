@@ -5,7 +5,9 @@
 import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/python/register";
-import Editor, { loader, type EditorProps } from "@monaco-editor/react";
+import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } from "@monaco-editor/react";
+import { useEffect, useRef } from "react";
+import type { CodeMarker } from "@/lib/environments/markers";
 
 self.MonacoEnvironment = {
   getWorker() {
@@ -14,13 +16,57 @@ self.MonacoEnvironment = {
 };
 loader.config({ monaco });
 
+const BASE_OPTIONS = { minimap: { enabled: false }, fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false } as const;
+
 export default function MonacoPython(props: EditorProps) {
+  return <Editor language="python" theme="vs-dark" {...props} options={{ ...BASE_OPTIONS, ...props.options }} />;
+}
+
+/**
+ * Editable editor that shows sandbox analysis as inline markers (squiggles + hover messages).
+ * Uncontrolled on purpose: feeding every keystroke back through `value` makes @monaco-editor/react
+ * overwrite the model with a stale string while the user is still typing (characters get lost).
+ * `value` is the initial text; bump `revision` to replace the text from outside (e.g. "discard mine").
+ */
+export function MonacoCodeEditor({ markers = [], value, revision = 0, ...props }: EditorProps & { markers?: CodeMarker[]; revision?: number }) {
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const valueRef = useRef(value);
+  valueRef.current = value;
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (editor && revision > 0 && valueRef.current !== undefined && editor.getValue() !== valueRef.current) editor.setValue(valueRef.current);
+  }, [revision]);
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    monaco.editor.setModelMarkers(model, "sandbox", markers.map((m) => ({
+      severity: m.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+      message: m.message, startLineNumber: m.line, startColumn: m.column, endLineNumber: m.endLine, endColumn: m.endColumn,
+    })));
+  }, [markers]);
   return (
     <Editor
       language="python"
       theme="vs-dark"
       {...props}
-      options={{ minimap: { enabled: false }, fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false, ...props.options }}
+      defaultValue={value}
+      onMount={(editor, m) => {
+        editorRef.current = editor;
+        props.onMount?.(editor, m);
+      }}
+      options={{ ...BASE_OPTIONS, ...props.options }}
+    />
+  );
+}
+
+/** Side-by-side diff (read-only): `original` on the left, `modified` on the right. */
+export function MonacoDiff(props: DiffEditorProps) {
+  return (
+    <DiffEditor
+      language="python"
+      theme="vs-dark"
+      {...props}
+      options={{ ...BASE_OPTIONS, readOnly: true, originalEditable: false, renderSideBySide: true, ...props.options }}
     />
   );
 }

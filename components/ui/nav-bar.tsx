@@ -1,12 +1,16 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 
 const LINKS = [
   { href: "/", label: "Dashboard" },
   { href: "/environments", label: "Environments" },
   { href: "/runs", label: "Runs" },
+  { href: "/review", label: "Review queue" },
+  { href: "/users", label: "Users" },
 ];
 
-export function NavBar() {
+/** `account` is rendered on the right (signed-in user, sign in/out); the layout supplies it. */
+export function NavBar({ account }: { account?: ReactNode }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3 text-sm">
@@ -18,6 +22,7 @@ export function NavBar() {
             {link.label}
           </Link>
         ))}
+        {account ? <div className="ml-auto flex items-center gap-3 text-slate-600">{account}</div> : null}
       </nav>
     </header>
   );

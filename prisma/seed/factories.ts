@@ -21,45 +21,193 @@ export async function createEnvironment(
   const { source = MINIMAL_SOURCE, tools = [], ...env } = overrides;
   const slug = env.slug ?? `env-${uid()}`;
   const created = await db.environment.create({
-    data: { projectId, slug, name: env.name ?? slug, origin: "MANUAL", status: "DRAFT", toolCount: tools.length, ...env },
+    data: {
+      projectId,
+      slug,
+      name: env.name ?? slug,
+      origin: "MANUAL",
+      status: "DRAFT",
+      toolCount: tools.length,
+      ...env,
+    },
   });
   const version = await db.environmentVersion.create({
     data: {
-      environmentId: created.id, version: 1, className: "Counter", source, sourceHash: sha256(source),
-      tools: tools as Prisma.InputJsonValue, producedBy: "test",
+      environmentId: created.id,
+      version: 1,
+      className: "Counter",
+      source,
+      sourceHash: sha256(source),
+      tools: tools as Prisma.InputJsonValue,
+      producedBy: "test",
     },
   });
   return db.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
 }
 
 /** Many environments in one statement (for list-page tests and benchmarks). */
-export async function createManyEnvironments(db: Db, projectId: string, count: number, shape: (i: number) => Partial<Prisma.EnvironmentCreateManyInput> = () => ({})) {
+export async function createManyEnvironments(
+  db: Db,
+  projectId: string,
+  count: number,
+  shape: (i: number) => Partial<Prisma.EnvironmentCreateManyInput> = () => ({}),
+) {
   const rows: Prisma.EnvironmentCreateManyInput[] = Array.from({ length: count }, (_, i) => ({
-    projectId, slug: `bulk-${i}-${uid()}`, name: `Bulk environment ${i}`, origin: "MANUAL", status: "DRAFT", ...shape(i),
+    projectId,
+    slug: `bulk-${i}-${uid()}`,
+    name: `Bulk environment ${i}`,
+    origin: "MANUAL",
+    status: "DRAFT",
+    ...shape(i),
   }));
-  for (let i = 0; i < rows.length; i += 5000) await db.environment.createMany({ data: rows.slice(i, i + 5000) });
+  for (let i = 0; i < rows.length; i += 5000)
+    await db.environment.createMany({ data: rows.slice(i, i + 5000) });
 }
 
 /** Marks every scenario of the project accepted and verified (what a dataset takes in). */
 export async function acceptAndVerifyScenarios(db: Db, projectId: string) {
   await db.environment.updateMany({ where: { projectId }, data: { status: "ACCEPTED" } });
-  await db.scenario.updateMany({ where: { environment: { projectId } }, data: { status: "ACCEPTED", proofStatus: "VERIFIED" } });
+  await db.scenario.updateMany({
+    where: { environment: { projectId } },
+    data: { status: "ACCEPTED", proofStatus: "VERIFIED" },
+  });
 }
 
 /** A trajectory for a scenario (OpenAI-style messages), passing the SFT filter unless told otherwise. */
-export async function createTrajectory(db: Db, scenarioId: string, overrides: Partial<Prisma.TrajectoryUncheckedCreateInput> = {}) {
+export async function createTrajectory(
+  db: Db,
+  scenarioId: string,
+  overrides: Partial<Prisma.TrajectoryUncheckedCreateInput> = {},
+) {
   const scenario = await db.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
   return db.trajectory.create({
     data: {
-      scenarioId, environmentVersionId: scenario.environmentVersionId, model: "test-model", mode: "fc",
+      scenarioId,
+      environmentVersionId: scenario.environmentVersionId,
+      model: "test-model",
+      mode: "fc",
       messages: [
         { role: "system", content: "You are a helpful assistant." },
         { role: "user", content: scenario.task },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "noop", arguments: "{}" } }] },
-        { role: "tool", tool_call_id: "call_1", content: "{\"success\": true}" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "noop", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: '{"success": true}' },
         { role: "assistant", content: "Task Completed" },
       ],
-      steps: [], finalState: {}, checkResults: [], reward: 1, status: "COMPLETED", stepCount: 1, sftPass: true, ...overrides,
+      steps: [],
+      finalState: {},
+      checkResults: [],
+      reward: 1,
+      status: "COMPLETED",
+      stepCount: 1,
+      sftPass: true,
+      ...overrides,
     },
+  });
+}
+
+/** A user with a known password (hashing is real: tests log in through the same code). */
+export async function createUser(
+  db: Db,
+  overrides: {
+    role?: "ADMIN" | "REVIEWER" | "VIEWER";
+    password?: string;
+    email?: string;
+    disabled?: boolean;
+  } = {},
+) {
+  const { hashPassword } = await import("../../lib/auth/password");
+  const password = overrides.password ?? "correct horse battery";
+  const user = await db.user.create({
+    data: {
+      email: overrides.email ?? `user-${uid()}@test.local`,
+      name: `User ${uid()}`,
+      role: overrides.role ?? "REVIEWER",
+      passwordHash: await hashPassword(password),
+      disabledAt: overrides.disabled ? new Date() : null,
+    },
+  });
+  return { ...user, password };
+}
+
+/** A scenario on the environment's current version, with one validator per check code. */
+export async function createScenario(
+  db: Db,
+  environmentId: string,
+  overrides: {
+    checks?: string[];
+    initialState?: Record<string, unknown>;
+    goldCalls?: unknown[];
+    status?: "DRAFT" | "IN_REVIEW" | "VERIFIED" | "ACCEPTED" | "REJECTED";
+    proofReasons?: string[];
+  } = {},
+) {
+  const env = await db.environment.findUniqueOrThrow({ where: { id: environmentId } });
+  const task = `Task ${uid()}`;
+  const checks = overrides.checks ?? [
+    "def check_func(final_state):\n    return final_state.get('count') == 1\n",
+  ];
+  const scenario = await db.scenario.create({
+    data: {
+      environmentId,
+      environmentVersionId: env.currentVersionId!,
+      externalId: `scn-${uid()}`,
+      task,
+      taskHash: sha256(task),
+      initialState: (overrides.initialState ?? { count: 0 }) as Prisma.InputJsonValue,
+      checklist: checks.map((_, i) => `check ${i + 1}`),
+      goldCalls: overrides.goldCalls as Prisma.InputJsonValue | undefined,
+      status: overrides.status ?? "DRAFT",
+      proofReasons: overrides.proofReasons ?? [],
+      origin: "MANUAL",
+    },
+  });
+  for (const [position, code] of checks.entries()) {
+    const validator = await db.validator.create({
+      data: { scenarioId: scenario.id, position, checkItem: `check ${position + 1}` },
+    });
+    const v1 = await db.validatorVersion.create({
+      data: { validatorId: validator.id, version: 1, code, producedBy: "test" },
+    });
+    await db.validator.update({ where: { id: validator.id }, data: { currentVersionId: v1.id } });
+  }
+  return scenario;
+}
+
+/** A quality check with probes on an environment version (the pipeline writes these in production). */
+export async function createQualityCheck(
+  db: Db,
+  environmentVersionId: string,
+  verdicts: ("PASS" | "WARNING" | "FAIL")[] = ["PASS", "FAIL"],
+) {
+  const pass = verdicts.filter((v) => v === "PASS").length;
+  return db.qualityCheck.create({
+    data: {
+      environmentVersionId,
+      testState: { count: 0 },
+      rounds: verdicts.length,
+      passCount: pass,
+      warningCount: verdicts.filter((v) => v === "WARNING").length,
+      failCount: verdicts.filter((v) => v === "FAIL").length,
+      passRate: verdicts.length ? pass / verdicts.length : 0,
+      notFailRate: verdicts.length ? verdicts.filter((v) => v !== "FAIL").length / verdicts.length : 0,
+      passed: verdicts.length > 0 && pass / verdicts.length >= 0.85,
+      probes: {
+        create: verdicts.map((verdict, index) => ({
+          index,
+          kind: index % 2 ? "negative" : "positive",
+          toolName: "get_count",
+          arguments: { probe: index },
+          observation: { success: true, data: index },
+          stateDiff: { added: [], removed: [], changed: [] },
+          verdict,
+          rationale: `judge says ${verdict}`,
+        })),
+      },
+    },
+    include: { probes: { orderBy: { index: "asc" } } },
   });
 }

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { isAppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { parseTools } from "@/lib/environments/environment.schema";
 import { getEnvironmentOrThrow } from "@/lib/environments/server/get-environment";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -35,6 +36,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const Rules = z.array(z.string()).catch([]);
 
 export default async function EnvironmentPage({ params }: Props) {
+  await currentUser();
   const env = await load((await params).id);
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
@@ -51,6 +53,14 @@ export default async function EnvironmentPage({ params }: Props) {
         <p className="mt-1 text-sm text-slate-500">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
+        {version ? (
+          <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
+            <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link>
+            <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">Tool playground</Link>
+            <Link href={`/environments/${env.id}/quality`} className="text-indigo-700 hover:underline">Quality review</Link>
+            <Link href={`/environments/${env.id}/versions`} className="text-indigo-700 hover:underline">Versions ({env.versions.length})</Link>
+          </nav>
+        ) : null}
       </div>
       <Card title="Description">
         <p className="text-sm leading-6 text-slate-700">{env.description || "No description."}</p>
@@ -72,7 +82,7 @@ export default async function EnvironmentPage({ params }: Props) {
             {env.scenarios.map((s) => (
               <li key={s.id} className="py-3">
                 <div className="flex items-center gap-2">
-                  <code className="text-xs text-slate-500">{s.externalId}</code>
+                  <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline"><code>{s.externalId}</code></Link>
                   <StatusBadge status={s.status} />
                   <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
                 </div>

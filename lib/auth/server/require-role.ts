@@ -1,22 +1,38 @@
 /**
  * The one gate for every mutation (server actions, route handlers that change data, job launches):
  * `const user = await requireRole("REVIEWER")` before doing anything. Throws AppError
- * UNAUTHENTICATED / FORBIDDEN.
+ * UNAUTHENTICATED / FORBIDDEN. Pages call `currentUser()` for reads.
  *
- * PLACEHOLDER until local accounts land (issue 6): every caller is the local operator with the
- * ADMIN role. The signature is the contract other domains code against.
+ * Identity comes from the httpOnly session cookie. Without one, the login policy decides
+ * (lib/auth/login-policy.ts): on a loopback HOST the visitor acts as the local admin, otherwise
+ * nobody. proxy.ts redirects anonymous visitors first, but this check does not rely on it.
  */
+import { cookies } from "next/headers";
+import { cache } from "react";
+import { getDb } from "@/lib/db";
+import { isLoginRequired, SESSION_COOKIE } from "../login-policy";
 import type { RoleName } from "../roles";
+import { assertRole, findLocalAdmin } from "./resolve-user";
+import { findSessionUser, type SessionUser } from "./sessions";
 
-export type SessionUser = { id: string | null; email: string; name: string; role: RoleName };
+export type { SessionUser } from "./sessions";
+export { LOCAL_OPERATOR } from "./resolve-user";
 
-export const LOCAL_OPERATOR: SessionUser = { id: null, email: "local@envstudio", name: "Local operator", role: "ADMIN" };
+type Identity = { user: SessionUser | null; signedIn: boolean };
 
-export function requireRole(_min: RoleName): Promise<SessionUser> {
-  return Promise.resolve(LOCAL_OPERATOR);
+/** Memoised per request: a page and its components ask once. */
+export const getIdentity = cache(async (): Promise<Identity> => {
+  const db = getDb();
+  const user = await findSessionUser(db, (await cookies()).get(SESSION_COOKIE)?.value);
+  if (user) return { user, signedIn: true };
+  return { user: isLoginRequired() ? null : await findLocalAdmin(db), signedIn: false };
+});
+
+export async function requireRole(min: RoleName): Promise<SessionUser> {
+  return assertRole((await getIdentity()).user, min);
 }
 
-/** The signed-in user for reads (pages); same placeholder. */
-export function currentUser(): Promise<SessionUser> {
-  return Promise.resolve(LOCAL_OPERATOR);
+/** The signed-in user (or the local admin on loopback) for reads; throws UNAUTHENTICATED when nobody. */
+export async function currentUser(): Promise<SessionUser> {
+  return assertRole((await getIdentity()).user, "VIEWER");
 }

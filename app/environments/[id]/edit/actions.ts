@@ -1,0 +1,21 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/lib/db";
+import { runAction } from "@/lib/auth/server/run-action";
+import { AnalyzeSourceInputSchema, SaveEnvironmentVersionInputSchema } from "@/lib/environments/edit.schema";
+import { analyzeEnvironmentSource } from "@/lib/environments/server/analyze-environment-source";
+import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
+import { getSandboxRunner } from "@/lib/sandbox";
+
+export async function saveEnvironmentVersionAction(raw: unknown) {
+  return runAction(raw, SaveEnvironmentVersionInputSchema, "REVIEWER", async (input, user) => {
+    const saved = await saveEnvironmentVersion(getDb(), input, user, getSandboxRunner());
+    revalidatePath(`/environments/${input.environmentId}`, "layout");
+    return saved;
+  });
+}
+
+/** Parses in the sandbox process (never executes the code); reviewers only, as it costs sandbox time. */
+export async function analyzeSourceAction(raw: unknown) {
+  return runAction(raw, AnalyzeSourceInputSchema, "REVIEWER", (input) => analyzeEnvironmentSource(getDb(), input, getSandboxRunner()));
+}

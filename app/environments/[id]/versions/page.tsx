@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/lib/db";
+import { currentUser } from "@/lib/auth/server/require-role";
+import { findEnvironmentVersions } from "@/lib/environments/server/get-environment-head";
+import { VersionDiff } from "@/components/environments/version-diff";
+import { Card } from "@/components/ui/states";
+import { loadEnvironmentHead } from "../../load-environment";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Versions" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ a?: string; b?: string }> };
+
+export default async function VersionsPage({ params, searchParams }: Props) {
+  await currentUser();
+  const env = await loadEnvironmentHead((await params).id);
+  const versions = await findEnvironmentVersions(getDb(), env.id);
+  const q = await searchParams;
+  const head = env.currentVersion.version;
+  const b = Number(q.b ?? head);
+  const a = Number(q.a ?? (versions.find((v) => v.version < b)?.version ?? b));
+  const pair = await getDb().environmentVersion.findMany({ where: { environmentId: env.id, version: { in: [a, b] } }, select: { version: true, source: true } });
+  const source = (v: number) => pair.find((p) => p.version === v)?.source ?? "";
+  return (
+    <div className="space-y-4">
+      <Link href={`/environments/${env.id}`} className="text-sm text-indigo-700 hover:underline">← {env.name}</Link>
+      <h1 className="text-2xl font-semibold tracking-tight">Versions</h1>
+      <VersionDiff environmentId={env.id} versions={versions.map((v) => v.version)} a={a} b={b} original={source(a)} modified={source(b)} />
+      <Card title={`History (${versions.length})`}>
+        <ul className="divide-y divide-slate-100 text-sm" data-testid="version-list">
+          {versions.map((v) => (
+            <li key={v.id} className="flex flex-wrap items-baseline gap-3 py-2">
+              <span className="font-medium">v{v.version}{v.version === head ? " (head)" : ""}</span>
+              <span className="text-slate-600">{v.message || "—"}</span>
+              <span className="text-xs text-slate-500">{v.author} · {new Date(v.createdAt).toLocaleString("en-GB")}</span>
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

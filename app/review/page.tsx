@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { currentUser } from "@/lib/auth/server/require-role";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { QueueFilterSchema } from "@/lib/review/review.schema";
+import { findReviewQueue } from "@/lib/review/server/find-review-queue";
+import { ReviewQueue } from "@/components/review/review-queue";
+import { ErrorState } from "@/components/ui/states";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Review queue" };
+
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function ReviewPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const user = await currentUser();
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, (Array.isArray(v) ? v[0] : v) || undefined]));
+  const filter = QueueFilterSchema.safeParse(raw);
+  if (!filter.success) return <ErrorState title="Bad filter" message={filter.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} />;
+  const db = getDb();
+  const project = await getDefaultProject(db);
+  const queue = await findReviewQueue(db, project.id, filter.data, user);
+  const waiting = queue.counts.environment + queue.counts.scenario + queue.counts.trajectory;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
+        <p className="text-sm text-slate-500" data-testid="queue-progress">
+          {waiting} waiting · you decided {queue.decidedToday.mine} today ({queue.decidedToday.all} by everyone)
+          {queue.claimedByOthers ? ` · ${queue.claimedByOthers} being reviewed by others` : ""}
+        </p>
+      </div>
+      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} counts={queue.counts} filter={filter.data} facets={queue.facets} canDecide={roleAtLeast(user.role, "REVIEWER")} />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/lib/db";
+import { runAction } from "@/lib/auth/server/run-action";
+import { getSandboxRunner } from "@/lib/sandbox";
+import { RunBenchInputSchema } from "@/lib/scenarios/bench.schema";
+import { runValidatorBench } from "@/lib/scenarios/server/run-validator-bench";
+import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
+import { SaveValidatorVersionInputSchema } from "@/lib/scenarios/validator.schema";
+
+export async function runBenchAction(raw: unknown) {
+  return runAction(raw, RunBenchInputSchema, "REVIEWER", (input) => runValidatorBench(getDb(), input, getSandboxRunner()));
+}
+
+export async function saveValidatorVersionAction(raw: unknown) {
+  return runAction(raw, SaveValidatorVersionInputSchema, "REVIEWER", async (input, user) => {
+    const saved = await saveValidatorVersion(getDb(), input, user, getSandboxRunner());
+    revalidatePath("/scenarios", "layout");
+    return saved;
+  });
+}

@@ -1,0 +1,28 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { CodeDiff } from "@/components/code/code-editor";
+
+/** Pick any two versions; the URL keeps the pair so a diff can be linked. */
+export function VersionDiff(props: { environmentId: string; versions: number[]; a: number; b: number; original: string; modified: string }) {
+  const router = useRouter();
+  const go = (a: number, b: number) => router.push(`/environments/${props.environmentId}/versions?a=${a}&b=${b}`);
+  const picker = (label: string, value: number, onChange: (v: number) => void) => (
+    <label className="flex items-center gap-2 text-sm">
+      {label}
+      <select aria-label={label} value={value} onChange={(e) => onChange(Number(e.target.value))} className="rounded border border-slate-300 px-2 py-1">
+        {props.versions.map((v) => <option key={v} value={v}>v{v}</option>)}
+      </select>
+    </label>
+  );
+  return (
+    <div className="space-y-2">
+      <div className="flex gap-4">
+        {picker("Left version", props.a, (a) => go(a, props.b))}
+        {picker("Right version", props.b, (b) => go(props.a, b))}
+      </div>
+      <div className="overflow-hidden rounded-lg border border-slate-700" data-testid="version-diff">
+        <CodeDiff height="32rem" original={props.original} modified={props.modified} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+"use client";
+import { useEffect, useRef } from "react";
+
+export type QueueKeyHandlers = { next: () => void; previous: () => void; accept: () => void; reject: () => void; edit: () => void };
+
+/** j/k move, a accepts, r starts a rejection, e opens the editor. Ignored while typing in a field. */
+export function useQueueKeys(handlers: QueueKeyHandlers) {
+  const ref = useRef(handlers);
+  ref.current = handlers;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.metaKey || e.ctrlKey || e.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
+      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit" } as const)[e.key];
+      if (!action) return;
+      e.preventDefault();
+      ref.current[action]();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}

@@ -1,0 +1,70 @@
+"use client";
+import { useState, useTransition } from "react";
+import { saveValidatorVersionAction } from "@/app/scenarios/[id]/actions";
+import type { HeadConflict } from "@/lib/environments/edit.schema";
+import type { CodeMarker } from "@/lib/environments/markers";
+import type { BenchCheck } from "@/lib/scenarios/bench.schema";
+import { CodeEditor } from "@/components/code/code-editor";
+import { SaveConflict } from "@/components/code/save-conflict";
+import { Badge } from "@/components/ui/badge";
+
+export type ValidatorState = { id: string; position: number; checkItem: string; base: { id: string; version: number; code: string }; text: string };
+
+function ResultBadge({ result }: { result: BenchCheck["result"] | undefined }) {
+  if (!result) return <span className="text-xs text-slate-400">not run</span>;
+  if ("error" in result) return <Badge tone="red" title={result.error}>error: {result.error.slice(0, 80)}</Badge>;
+  return result.passed ? <Badge tone="green">passed</Badge> : <Badge tone="amber">failed</Badge>;
+}
+
+/** One checklist item: its check function in an editor, the last bench result, save with locking. */
+export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
+  v: ValidatorState; result: BenchCheck["result"] | undefined; canEdit: boolean;
+  onChange: (text: string) => void; onSaved: (base: ValidatorState["base"]) => void;
+}) {
+  const [message, setMessage] = useState("");
+  const [markers, setMarkers] = useState<CodeMarker[]>([]);
+  const [conflict, setConflict] = useState<HeadConflict | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [saving, startSaving] = useTransition();
+  const [revision, setRevision] = useState(0);
+  const dirty = v.text !== v.base.code;
+  const save = () =>
+    startSaving(async () => {
+      const r = await saveValidatorVersionAction({ validatorId: v.id, baseVersionId: v.base.id, code: v.text, message });
+      if (r.ok) {
+        onSaved({ id: r.value.versionId, version: r.value.version, code: v.text });
+        setMessage("");
+        setMarkers([]);
+        setConflict(null);
+        return setStatus(`Saved as version ${r.value.version}; the proof is now stale.`);
+      }
+      setStatus(r.error.message);
+      if (r.error.code === "CONFLICT") setConflict((r.error.details as HeadConflict | undefined) ?? null);
+      setMarkers((r.error.details as { markers?: CodeMarker[] } | undefined)?.markers ?? []);
+    });
+  return (
+    <li className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="validator">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <span className="font-medium">{v.position + 1}. {v.checkItem}</span>
+        <span className="text-xs text-slate-500">v{v.base.version}{dirty ? " · edited (not saved)" : ""}</span>
+        <span className="ml-auto" data-testid="check-result"><ResultBadge result={result} /></span>
+      </div>
+      {conflict ? (
+        <SaveConflict conflict={conflict} mine={v.text}
+          onRebase={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(v.text); setConflict(null); }}
+          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setRevision((r) => r + 1); setConflict(null); }} />
+      ) : null}
+      <div className="overflow-hidden rounded border border-slate-700">
+        <CodeEditor height="9rem" value={v.text} revision={revision} markers={markers} onChange={(t) => onChange(t ?? "")} options={{ readOnly: !canEdit, lineNumbers: "off" }} />
+      </div>
+      {canEdit && dirty ? (
+        <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); save(); }}>
+          <input value={message} onChange={(e) => setMessage(e.target.value)} aria-label={`Message for check ${v.position + 1}`} placeholder="Why this change?"
+            className="flex-1 rounded border border-slate-300 px-2 py-1 text-sm" />
+          <button type="submit" disabled={saving || !message.trim()} className="rounded bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-50">Save check</button>
+        </form>
+      ) : null}
+      {status ? <p role="status" className="text-xs text-slate-600">{status}</p> : null}
+    </li>
+  );
+}

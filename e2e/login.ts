@@ -1,0 +1,12 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+export async function logIn(page: Page, email: string, password: string, base = "") {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // On localhost the nav already shows the implicit local admin; "Sign out" appears only with a session.
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page).not.toHaveURL(/\/login/);
+}

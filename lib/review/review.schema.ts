@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+export const VerdictSchema = z.enum(["PASS", "WARNING", "FAIL"]);
+
+export const ReviewProbeInputSchema = z.object({
+  probeId: z.string().min(1),
+  /** The reviewer's verdict; equal to the judge's = confirm, different = override. */
+  verdict: VerdictSchema,
+});
+export type ReviewProbeInput = z.infer<typeof ReviewProbeInputSchema>;
+
+export const REVIEW_KINDS = ["environment", "scenario", "trajectory"] as const;
+export const ReviewKindSchema = z.enum(REVIEW_KINDS);
+export type ReviewKind = z.infer<typeof ReviewKindSchema>;
+
+export const DecideItemInputSchema = z
+  .object({
+    kind: ReviewKindSchema,
+    id: z.string().min(1),
+    decision: z.enum(["ACCEPT", "REJECT"]),
+    reason: z.string().trim().max(2000).default(""),
+    /** For environments: the version the reviewer looked at (refused if the code changed since). */
+    versionId: z.string().optional(),
+  })
+  .refine((d) => d.decision !== "REJECT" || d.reason.length > 0, { message: "a rejection needs a reason", path: ["reason"] });
+export type DecideItemInput = z.infer<typeof DecideItemInputSchema>;
+
+export const ClaimInputSchema = z.object({ kind: ReviewKindSchema, id: z.string().min(1) });
+export type ClaimInput = z.infer<typeof ClaimInputSchema>;
+
+export const QueueFilterSchema = z.object({
+  kind: ReviewKindSchema.optional(),
+  status: z.string().max(40).optional(),
+  domain: z.string().max(100).optional(),
+  flagReason: z.string().max(200).optional(),
+  runId: z.string().max(100).optional(),
+});
+export type QueueFilter = z.infer<typeof QueueFilterSchema>;
+
+/** Claim lifetime: long enough to read an item, short enough that an abandoned tab frees it soon. */
+export const CLAIM_TTL_MS = 10 * 60 * 1000;
+
+export const TARGET_OF: Record<ReviewKind, "ENVIRONMENT_VERSION" | "SCENARIO" | "TRAJECTORY"> = {
+  environment: "ENVIRONMENT_VERSION",
+  scenario: "SCENARIO",
+  trajectory: "TRAJECTORY",
+};
+
+export type AuditEntry = {
+  id: string;
+  actor: string;
+  targetType: string;
+  targetId: string;
+  decision: string;
+  reason: string;
+  before: unknown;
+  after: unknown;
+  createdAt: string;
+};
+
+export type QueueItem = {
+  kind: ReviewKind;
+  id: string;
+  title: string;
+  detail: string;
+  status: string;
+  domain: string;
+  reasons: string[];
+  runId: string | null;
+  environmentId: string;
+  versionId: string | null;
+  href: string;
+  editHref: string;
+};

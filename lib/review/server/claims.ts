@@ -1,0 +1,35 @@
+/**
+ * Review claims keep two reviewers off the same queue item. A claim is taken atomically by one
+ * INSERT … ON CONFLICT DO UPDATE … WHERE (mine or expired): under concurrency exactly one
+ * reviewer's statement returns a row. Claims expire (CLAIM_TTL_MS) so an abandoned tab frees the
+ * item. Queue items are keyed by what the queue lists: environment id, scenario id, trajectory id.
+ */
+import { AppError } from "@/lib/core/errors";
+import type { Db } from "@/lib/db";
+import type { SessionUser } from "@/lib/auth/auth.schema";
+import { CLAIM_TTL_MS, type ClaimInput, TARGET_OF } from "../review.schema";
+
+export type ClaimResult = { claimed: true; expiresAt: string } | { claimed: false; heldBy: string };
+
+export async function claimItem(db: Db, input: ClaimInput, actor: SessionUser, now = new Date()): Promise<ClaimResult> {
+  if (!actor.id) throw new AppError("INVALID_INPUT", "Sign in to claim review items.");
+  const expiresAt = new Date(now.getTime() + CLAIM_TTL_MS);
+  const rows = await db.$queryRaw<{ userId: string }[]>`
+    INSERT INTO "ReviewClaim" ("targetType", "targetId", "userId", "expiresAt")
+    VALUES (${TARGET_OF[input.kind]}::"ReviewTarget", ${input.id}, ${actor.id}, ${expiresAt})
+    ON CONFLICT ("targetType", "targetId") DO UPDATE SET "userId" = EXCLUDED."userId", "expiresAt" = EXCLUDED."expiresAt"
+    WHERE "ReviewClaim"."userId" = EXCLUDED."userId" OR "ReviewClaim"."expiresAt" < ${now}
+    RETURNING "userId"`;
+  if (rows.length) return { claimed: true, expiresAt: expiresAt.toISOString() };
+  const holder = await db.reviewClaim.findUnique({
+    where: { targetType_targetId: { targetType: TARGET_OF[input.kind], targetId: input.id } },
+    include: { user: { select: { email: true } } },
+  });
+  return { claimed: false, heldBy: holder?.user.email ?? "another reviewer" };
+}
+
+export async function releaseClaim(db: Db, input: ClaimInput, actor: SessionUser) {
+  if (!actor.id) return { released: 0 };
+  const { count } = await db.reviewClaim.deleteMany({ where: { targetType: TARGET_OF[input.kind], targetId: input.id, userId: actor.id } });
+  return { released: count };
+}

@@ -1,0 +1,97 @@
+/**
+ * Everything waiting for a human, in one list: environments IN_REVIEW (after the quality check),
+ * scenarios not yet VERIFIED/ACCEPTED/REJECTED (with the proof's reasons), and flagged
+ * trajectories nobody has decided on. Items claimed by another reviewer are left out, so two
+ * reviewers paging the same queue never land on the same item.
+ */
+import type { Db, Prisma } from "@/lib/db";
+import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
+
+export type { QueueItem } from "../review.schema";
+
+
+export type ReviewQueue = {
+  items: QueueItem[];
+  counts: Record<ReviewKind, number>;
+  claimedByOthers: number;
+  decidedToday: { mine: number; all: number };
+  facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
+};
+
+const LIMIT = 200;
+const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
+const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) : []);
+
+export async function findReviewQueue(db: Db, projectId: string, filter: QueueFilter, me: { id: string | null }, now = new Date()): Promise<ReviewQueue> {
+  const claims = await db.reviewClaim.findMany({ where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) }, select: { targetId: true } });
+  const taken = claims.map((c) => c.targetId);
+  const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
+  const envWhere: Prisma.EnvironmentWhereInput = {
+    projectId, status: "IN_REVIEW", ...(filter.domain ? { domain: filter.domain } : {}), ...(filter.runId ? { runId: filter.runId } : {}),
+  };
+  const scenarioWhere: Prisma.ScenarioWhereInput = {
+    environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}), ...(filter.runId ? { runId: filter.runId } : {}) },
+    status: filter.status && (SCENARIO_WAITING as readonly string[]).includes(filter.status) ? (filter.status as "DRAFT") : { in: [...SCENARIO_WAITING] },
+  };
+  const decidedTrajectories = db.reviewDecision.findMany({ where: { projectId, targetType: "TRAJECTORY" }, select: { targetId: true } });
+  const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
+    flagReason: filter.flagReason ? filter.flagReason : { not: null },
+    id: { notIn: (await decidedTrajectories).map((d) => d.targetId) },
+    scenario: { environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) } },
+    ...(filter.runId ? { runId: filter.runId } : {}),
+  });
+  const statusFilterFor = (k: ReviewKind) => !filter.status || (k === "environment" ? filter.status === "IN_REVIEW" : k === "scenario" ? (SCENARIO_WAITING as readonly string[]).includes(filter.status) : false);
+  const tw = await trajWhere();
+  const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
+    want("environment") && statusFilterFor("environment") && !filter.flagReason
+      ? db.environment.findMany({ where: { ...envWhere, id: { notIn: taken } }, orderBy: { updatedAt: "asc" }, take: LIMIT, include: { run: { select: { name: true } } } })
+      : [],
+    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
+      ? db.scenario.findMany({ where: { ...scenarioWhere, id: { notIn: taken } }, orderBy: { createdAt: "asc" }, take: LIMIT, include: { environment: { select: { name: true, domain: true, runId: true } } } })
+      : [],
+    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
+      ? db.trajectory.findMany({ where: { ...tw, id: { notIn: taken } }, orderBy: { createdAt: "asc" }, take: LIMIT, include: { scenario: { select: { externalId: true, environmentId: true, environment: { select: { domain: true, name: true } } } } } })
+      : [],
+    db.environment.count({ where: envWhere }),
+    db.scenario.count({ where: scenarioWhere }),
+    db.trajectory.count({ where: tw }),
+  ]);
+  const items: QueueItem[] = [
+    ...envs.map((e) => ({
+      kind: "environment" as const, id: e.id, title: e.name, detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`, status: e.status, domain: e.domain,
+      reasons: [], runId: e.runId, environmentId: e.id, versionId: e.currentVersionId, href: `/environments/${e.id}/quality`, editHref: `/environments/${e.id}/edit`,
+    })),
+    ...scenarios.map((s) => ({
+      kind: "scenario" as const, id: s.id, title: s.task.slice(0, 160), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
+      domain: s.environment.domain, reasons: reasonsOf(s.proofReasons), runId: s.environment.runId, environmentId: s.environmentId, versionId: s.environmentVersionId,
+      href: `/scenarios/${s.id}`, editHref: `/scenarios/${s.id}`,
+    })),
+    ...trajectories.map((t) => ({
+      kind: "trajectory" as const, id: t.id, title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`, detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
+      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [t.flagReason] : [], runId: t.runId, environmentId: t.scenario.environmentId,
+      versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
+    })),
+  ];
+  return { items, counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount }, claimedByOthers: taken.length, decidedToday: await decidedToday(db, projectId, me.id, now), facets: await facets(db, projectId) };
+}
+
+async function decidedToday(db: Db, projectId: string, meId: string | null, now: Date) {
+  const since = new Date(now);
+  since.setUTCHours(0, 0, 0, 0);
+  const where = { projectId, createdAt: { gte: since }, decision: { in: ["ACCEPT", "REJECT"] as ("ACCEPT" | "REJECT")[] } };
+  const [all, mine] = await Promise.all([db.reviewDecision.count({ where }), meId ? db.reviewDecision.count({ where: { ...where, actorId: meId } }) : 0]);
+  return { all, mine };
+}
+
+async function facets(db: Db, projectId: string) {
+  const [domains, flags, runs] = await Promise.all([
+    db.environment.findMany({ where: { projectId }, distinct: ["domain"], select: { domain: true }, orderBy: { domain: "asc" } }),
+    db.trajectory.findMany({ where: { flagReason: { not: null }, scenario: { environment: { projectId } } }, distinct: ["flagReason"], select: { flagReason: true }, take: 50 }),
+    db.pipelineRun.findMany({ where: { projectId }, orderBy: { createdAt: "desc" }, take: 50, select: { id: true, name: true, kind: true } }),
+  ]);
+  return {
+    domains: domains.map((d) => d.domain),
+    flagReasons: flags.map((f) => f.flagReason).filter((f): f is string => !!f),
+    runs: runs.map((r) => ({ id: r.id, name: r.name || r.kind })),
+  };
+}

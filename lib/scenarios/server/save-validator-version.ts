@@ -1,0 +1,55 @@
+/**
+ * Saves an edited check function as a new immutable ValidatorVersion, with the same optimistic
+ * locking as environment code (compare-and-set on Validator.currentVersionId). The scenario's proof
+ * becomes STALE: it was run with the old code ("re-run the proof" belongs to the scenarios issue).
+ */
+import { AppError } from "@/lib/core/errors";
+import type { Db } from "@/lib/db";
+import type { SessionUser } from "@/lib/auth/auth.schema";
+import { analysisMarkers, hasBlockingMarkers } from "@/lib/environments/markers";
+import { type AnalyzeDeps, isUniqueViolation } from "@/lib/environments/server/save-environment-version";
+import { recordDecision } from "@/lib/review/server/record-decision";
+import type { SaveValidatorVersionInput } from "../validator.schema";
+
+async function validatorConflict(db: Db, validatorId: string) {
+  const v = await db.validator.findUnique({ where: { id: validatorId }, include: { currentVersion: true } });
+  const head = v?.currentVersion;
+  const author = head?.authorId ? await db.user.findUnique({ where: { id: head.authorId }, select: { email: true } }) : null;
+  return new AppError("CONFLICT", `Not saved: version ${head?.version ?? "?"} by ${author?.email ?? head?.producedBy ?? "someone"} replaced the version you started from. Compare with it below, then re-apply your edit.`, {
+    details: head ? { headVersionId: head.id, headVersion: head.version, headSource: head.code, headAuthor: author?.email ?? head.producedBy, headMessage: head.message, headCreatedAt: head.createdAt.toISOString() } : undefined,
+  });
+}
+
+export async function saveValidatorVersion(db: Db, input: SaveValidatorVersionInput, actor: SessionUser, deps: AnalyzeDeps) {
+  const validator = await db.validator.findUnique({
+    where: { id: input.validatorId },
+    include: { currentVersion: true, scenario: { select: { id: true, environment: { select: { projectId: true } } } } },
+  });
+  if (!validator?.currentVersion) throw new AppError("NOT_FOUND", "Validator was not found.");
+  if (validator.currentVersionId !== input.baseVersionId) throw await validatorConflict(db, validator.id);
+  const base = validator.currentVersion;
+  if (base.code === input.code) throw new AppError("INVALID_INPUT", "Nothing to save: the code is unchanged.");
+  const analysis = await deps.analyze({ source: input.code, className: "_" });
+  if (!analysis.ok) throw new AppError("UNAVAILABLE", `The sandbox could not analyse the code: ${analysis.error.message}`, { retryable: analysis.error.retryable });
+  // Check functions have no class: only syntax and import errors apply.
+  const markers = analysisMarkers({ ...analysis.value, classFound: true, hasAsync: false }, "_");
+  if (hasBlockingMarkers(markers)) throw new AppError("INVALID_INPUT", "Not saved: fix the errors marked in the code first.", { details: { markers } });
+  try {
+    return await db.$transaction(async (tx) => {
+      const created = await tx.validatorVersion.create({
+        data: { validatorId: validator.id, version: base.version + 1, code: input.code, authorId: actor.id, producedBy: "user", message: input.message },
+      });
+      const swapped = await tx.validator.updateMany({ where: { id: validator.id, currentVersionId: base.id }, data: { currentVersionId: created.id } });
+      if (swapped.count === 0) throw new AppError("CONFLICT", "stale");
+      await tx.scenario.update({ where: { id: validator.scenario.id }, data: { proofStatus: "STALE" } });
+      await recordDecision(tx, {
+        projectId: validator.scenario.environment.projectId, actor, targetType: "VALIDATOR", targetId: validator.id, decision: "EDIT", reason: input.message,
+        before: { versionId: base.id, version: base.version }, after: { versionId: created.id, version: created.version },
+      });
+      return { versionId: created.id, version: created.version };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error) || (error instanceof AppError && error.code === "CONFLICT")) throw await validatorConflict(db, validator.id);
+    throw error;
+  }
+}
