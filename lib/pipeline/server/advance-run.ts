@@ -29,9 +29,22 @@ async function startSelectionWhenReady(db: Db, runId: string) {
   await db.pipelineStep.createMany({ data: [{ runId, subjectKey: "run", stage: "select", input: {} }], skipDuplicates: true });
 }
 
+/**
+ * True while a mining run's selection fan-in is due but not created yet. The step that settles last
+ * creates it right after its own commit; a concurrent step that saw it still open must not declare
+ * the run finished in between (that race ended runs as SUCCEEDED before selection ran).
+ */
+async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
+  const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
+  if (!run || (run.status !== "QUEUED" && run.status !== "RUNNING")) return false;
+  const mined = await db.pipelineStep.count({ where: { runId, stage: "judge" } });
+  return mined > 0 && (await db.pipelineStep.count({ where: { runId, stage: "select" } })) === 0;
+}
+
 export async function finalizeRunIfDone(db: Db, runId: string) {
   const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP] } } });
   if (open > 0) return;
+  if (await selectionStillDue(db, runId)) return;
   const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
   const now = new Date();
   const summary = failed ? `${failed} step${failed === 1 ? "" : "s"} failed` : null;
