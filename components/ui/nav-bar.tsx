@@ -4,6 +4,7 @@ const LINKS = [
   { href: "/", label: "Dashboard" },
   { href: "/environments", label: "Environments" },
   { href: "/runs", label: "Runs" },
+  { href: "/datasets", label: "Datasets" },
 ];
 
 export function NavBar() {
