@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * POST /api/imports (multipart: `files` … with `paths`, optional `className`, `envId`) → a summary, or the first
- * located error with nothing written (422). A route rather than a server action: action bodies are
+ * located error with nothing written. A route rather than a server action: action bodies are
  * capped at 1 MB and EnvScaler's released metadata files are larger. Each part's filename keeps the
  * folder (`library-lending/environment.py`): a Python folder's name is its env_id.
  */
@@ -32,7 +32,9 @@ export async function POST(request: Request) {
     const db = getDb();
     const project = await getDefaultProject(db);
     const result = await importFiles(db, getSandboxRunner(), project.id, files, opts.data);
-    if (!result.ok) return NextResponse.json({ ok: false, error: { ...result.error, located: formatImportError(result.error) } } satisfies ImportReply, { status: 422 });
+    // A refused file is an expected outcome (data for the reviewer), so it is a 200 with ok: false,
+    // not an HTTP error the browser would log as a failed request.
+    if (!result.ok) return NextResponse.json({ ok: false, error: { ...result.error, located: formatImportError(result.error) } } satisfies ImportReply);
     revalidatePath("/environments");
     return NextResponse.json({ ok: true, summary: result.value } satisfies ImportReply);
   } catch (error) {
