@@ -76,7 +76,7 @@ test("a malformed EnvScaler file is refused with its location and nothing is wri
   await page.goto("/datasets/import");
   await page.getByLabel("Import files").setInputFiles({ name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from('{\n  "x": {\n    "env_id": "x",\n  }\n}\n') });
   await page.getByRole("button", { name: "Import", exact: true }).click();
-  const alert = page.getByRole("alert");
+  const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
   await expect(alert).toContainText("Import refused: nothing was written");
   await expect(alert).toContainText(/env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/);
   expect(await environments()).toBe(before);
