@@ -61,9 +61,21 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   const envs = JSON.parse(files.get(`${name}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string }>;
   expect(Object.keys(envs).sort()).toEqual([...new Set(scenarios.map((s) => s.env_id))].sort());
 
+  // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
+  const edit = page.getByRole("form", { name: "New version" });
+  await edit.getByLabel("Allow unverified scenarios").check();
+  await edit.getByText(/^Exclude scenarios/).click();
+  await edit.getByRole("checkbox").last().check();
+  await edit.getByRole("button", { name: "Create new version" }).click();
+  const v2 = page.getByTestId("version-row").first();
+  await expect(v2).toContainText("v2");
+  await expect(v2.getByTestId("stat-scenarios")).toHaveText(String(total - 1));
+  await expect(v2.getByTestId("changelog")).toContainText("Since v1: −1 removed");
+  await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(String(total));
+
   // The same name again is a conflict, not a silent new version.
   await page.goto("/datasets");
-  await expect(page.getByTestId("dataset-row").filter({ hasText: name })).toContainText(String(total));
+  await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText("v2");
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByLabel("Allow unverified scenarios").check();
   await form.getByRole("button", { name: "Create dataset" }).click();
