@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/runs", label: "Runs" },
   { href: "/review", label: "Review queue" },
   { href: "/users", label: "Users" },
+  { href: "/datasets", label: "Datasets" },
 ];
 
 /** `account` is rendered on the right (signed-in user, sign in/out); the layout supplies it. */

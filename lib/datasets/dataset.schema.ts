@@ -20,6 +20,8 @@ export const CreateDatasetVersionInputSchema = z.object({
   excludeScenarioIds: z.array(z.string().min(1)).default([]),
   /** Accepted scenarios whose validator proof is not VERIFIED are left out unless this is set. */
   allowUnverified: z.boolean().default(false),
+  /** Creating a dataset (not a new version of one): an existing name is a conflict, not an edit. */
+  isNew: z.boolean().default(false),
   createdById: z.string().nullable().optional(),
 });
 export type CreateDatasetVersionInput = z.input<typeof CreateDatasetVersionInputSchema>;

@@ -37,6 +37,9 @@ async function findCandidates(tx: Prisma.TransactionClient, input: ReturnType<ty
 export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInput) {
   const input = CreateDatasetVersionInputSchema.parse(raw);
   return db.$transaction(async (tx) => {
+    if (input.isNew && (await tx.dataset.findUnique({ where: { projectId_name: { projectId: input.projectId, name: input.name } }, select: { id: true } }))) {
+      throw new AppError("CONFLICT", `A dataset named "${input.name}" already exists: open it to make a new version.`);
+    }
     const dataset = await tx.dataset.upsert({
       where: { projectId_name: { projectId: input.projectId, name: input.name } },
       create: { projectId: input.projectId, name: input.name, description: input.description ?? "" },

@@ -50,4 +50,11 @@ describe("dataset versions", () => {
     expect(first.stats?.train.scenarios).toBeGreaterThan(0);
     expect(await t.db.datasetItem.count({ where: { datasetVersionId: v1.id } })).toBe(first.stats?.scenarios);
   });
+
+  it("refuses to create a dataset under a taken name (a new version must be asked for)", async () => {
+    await createDatasetVersion(t.db, { projectId, name: "taken", allowUnverified: true, isNew: true });
+    await expect(createDatasetVersion(t.db, { projectId, name: "taken", allowUnverified: true, isNew: true })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining('"taken" already exists') as unknown });
+    expect(await t.db.datasetVersion.count({ where: { dataset: { projectId, name: "taken" } } })).toBe(1);
+    expect((await createDatasetVersion(t.db, { projectId, name: "taken", allowUnverified: true })).version).toBe(2);
+  });
 });

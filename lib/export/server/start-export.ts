@@ -17,6 +17,13 @@ async function boss(url: string) {
   return cache.envstudioExportBoss;
 }
 
+/** Stops the cached queue client (tests, and processes that shut down cleanly). */
+export async function closeExportQueue(): Promise<void> {
+  const pending = cache.envstudioExportBoss;
+  cache.envstudioExportBoss = undefined;
+  if (pending) await (await pending).stop({ graceful: false, timeout: 2_000 });
+}
+
 export async function startExport(db: Db, raw: z.input<typeof StartExportInputSchema>, url = process.env.DATABASE_URL ?? "") {
   const input = StartExportInputSchema.parse(raw);
   const row = await db.export.create({ data: { datasetVersionId: input.datasetVersionId, format: input.format, createdById: input.createdById ?? null } });

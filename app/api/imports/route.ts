@@ -1,0 +1,43 @@
+import { revalidatePath } from "next/cache";
+import { NextResponse } from "next/server";
+import { requireRole } from "@/lib/auth/server/require-role";
+import { AppError } from "@/lib/core/errors";
+import { getDb } from "@/lib/db";
+import { ImportFormSchema, type ImportReply } from "@/lib/import/import-form.schema";
+import { formatImportError } from "@/lib/import/import.schema";
+import { importFiles } from "@/lib/import/server/import-files";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { getSandboxRunner } from "@/lib/sandbox";
+import { errorResponse, invalidInput } from "../respond";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/imports (multipart: `files` … with `paths`, optional `className`, `envId`) → a summary, or the first
+ * located error with nothing written. A route rather than a server action: action bodies are
+ * capped at 1 MB and EnvScaler's released metadata files are larger. Each part's filename keeps the
+ * folder (`library-lending/environment.py`): a Python folder's name is its env_id.
+ */
+export async function POST(request: Request) {
+  try {
+    const form = await request.formData();
+    const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined });
+    if (!opts.success) throw invalidInput(opts.error);
+    const uploads = form.getAll("files").filter((f): f is File => typeof f !== "string");
+    if (uploads.length === 0) throw new AppError("INVALID_INPUT", "Choose at least one file to import.");
+    await requireRole("REVIEWER");
+    // `paths` repeats each file's relative path: multipart filenames lose folders in some clients.
+    const paths = form.getAll("paths");
+    const files = await Promise.all(uploads.map(async (f, i) => ({ name: typeof paths[i] === "string" && paths[i] ? paths[i] : f.name, text: await f.text() })));
+    const db = getDb();
+    const project = await getDefaultProject(db);
+    const result = await importFiles(db, getSandboxRunner(), project.id, files, opts.data);
+    // A refused file is an expected outcome (data for the reviewer), so it is a 200 with ok: false,
+    // not an HTTP error the browser would log as a failed request.
+    if (!result.ok) return NextResponse.json({ ok: false, error: { ...result.error, located: formatImportError(result.error) } } satisfies ImportReply);
+    revalidatePath("/environments");
+    return NextResponse.json({ ok: true, summary: result.value } satisfies ImportReply);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

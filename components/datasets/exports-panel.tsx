@@ -1,0 +1,75 @@
+"use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, useTransition } from "react";
+import { startExportAction } from "@/app/datasets/actions";
+import { EXPORT_FORMATS, type ExportFormatName } from "@/lib/export/export.schema";
+import { type ExportView, FORMAT_LABELS, isExportTerminal } from "@/lib/export/export-view";
+import { StatusBadge } from "@/components/ui/badge";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+
+async function fetchExports(datasetId: string): Promise<ExportView[]> {
+  const res = await fetch(`/api/datasets/${datasetId}/exports`, { cache: "no-store" });
+  if (!res.ok) throw new Error(`could not load exports (HTTP ${res.status})`);
+  return (await res.json()) as ExportView[];
+}
+
+function Progress({ e }: { e: ExportView }) {
+  const pct = e.total > 0 ? Math.round((100 * e.processed) / e.total) : e.status === "SUCCEEDED" ? 100 : 0;
+  return (
+    <div className="flex items-center gap-2">
+      <div className="h-2 w-32 rounded bg-slate-200" role="progressbar" aria-label="Export progress" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+        <div className={`h-2 rounded ${e.status === "FAILED" ? "bg-rose-500" : "bg-indigo-500"}`} style={{ width: `${pct}%` }} />
+      </div>
+      <span className="tabular-nums text-xs text-slate-600" data-testid="export-progress">{e.processed}/{e.total}</span>
+    </div>
+  );
+}
+
+export function ExportsPanel({ datasetId, latestVersionId, initial }: { datasetId: string; latestVersionId: string; initial: ExportView[] }) {
+  const client = useQueryClient();
+  const [format, setFormat] = useState<ExportFormatName>("ENVSCALER_JSON");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  // Poll while any export is queued or running; all terminal → stop.
+  const query = useQuery({
+    queryKey: ["exports", datasetId], queryFn: () => fetchExports(datasetId), initialData: initial,
+    refetchInterval: (q) => (q.state.data?.every((e) => isExportTerminal(e.status)) ? false : 1000),
+  });
+
+  function start() {
+    startTransition(async () => {
+      const result = await startExportAction({ datasetVersionId: latestVersionId, format });
+      setError(result.ok ? null : result.error);
+      await client.invalidateQueries({ queryKey: ["exports", datasetId] });
+    });
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="text-sm">Format
+          <select aria-label="Export format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormatName)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
+            {EXPORT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+          </select>
+        </label>
+        <button type="button" onClick={start} disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Export latest version</button>
+      </div>
+      {error ? <ErrorState title="Could not start the export" message={error} /> : null}
+      {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}
+      {query.data.length === 0 ? <EmptyState title="No exports yet">Pick a format and export the latest version.</EmptyState> : (
+        <table className="w-full text-left text-sm" data-testid="exports-table">
+          <thead><tr className="text-slate-500"><th>Version</th><th>Format</th><th>Status</th><th>Progress</th><th>Size</th><th /></tr></thead>
+          <tbody>{query.data.map((e) => (
+            <tr key={e.id} data-testid="export-row" className="align-top">
+              <td>v{e.version}</td><td>{FORMAT_LABELS[e.format]}</td>
+              <td data-testid="export-status"><StatusBadge status={e.status} />{e.errorMessage ? <p className="text-xs text-rose-700">{e.errorMessage}</p> : null}</td>
+              <td><Progress e={e} /></td>
+              <td className="tabular-nums">{e.byteSize !== null ? `${(e.byteSize / 1024).toFixed(1)} KiB` : "—"}</td>
+              <td>{e.status === "SUCCEEDED" ? <a className="text-indigo-700 underline" href={`/api/exports/${e.id}/download`} download>Download</a> : null}</td>
+            </tr>
+          ))}</tbody>
+        </table>
+      )}
+    </div>
+  );
+}

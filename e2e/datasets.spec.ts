@@ -1,0 +1,95 @@
+/**
+ * Datasets from the browser: make a dataset from the seeded samples (accepted, not necessarily
+ * verified: allow-unverified), read its statistics, export it as EnvScaler JSON, watch the job to
+ * the end, download the tar and parse it; then refuse a malformed import with a located error.
+ * Creates one uniquely named dataset and no environments (other specs count environments).
+ */
+import { readFileSync } from "node:fs";
+import { expect, test } from "./fixtures";
+
+/** The files of a ustar archive (what the download route streams for a folder export). */
+function untar(buf: Buffer): Map<string, string> {
+  const files = new Map<string, string>();
+  for (let at = 0; at + 512 <= buf.length; ) {
+    const header = buf.subarray(at, at + 512);
+    const name = header.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
+    if (!name) break;
+    const prefix = header.subarray(345, 500).toString("utf8").replace(/\0.*$/s, "");
+    const size = parseInt(header.subarray(124, 136).toString("utf8").replace(/\0.*$/s, "").trim(), 8);
+    files.set(prefix ? `${prefix}/${name}` : name, buf.subarray(at + 512, at + 512 + size).toString("utf8"));
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
+test("create a dataset from the samples, export EnvScaler JSON, watch it finish and download it", async ({ page }) => {
+  test.setTimeout(120_000);
+  const name = `e2e-${Date.now()}`;
+  await page.goto("/datasets");
+  const form = page.getByRole("form", { name: "New dataset" });
+
+  // Bad input is refused with the rule, before anything is written.
+  await form.getByLabel("Name", { exact: true }).fill("not a name!");
+  await form.getByRole("button", { name: "Create dataset" }).click();
+  await expect(form.getByRole("alert")).toContainText("use letters, digits, dot, dash or underscore");
+
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Create dataset" }).click();
+  await expect(page).toHaveURL(/\/datasets\/[^/]+$/);
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+
+  const version = page.getByTestId("version-row").first();
+  await expect(version).toContainText("v1");
+  const total = Number(await version.getByTestId("stat-scenarios").textContent());
+  expect(total).toBeGreaterThan(0);
+  // Split by environment: both sides are non-empty and add up to the total.
+  const side = async (id: string) => Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
+  expect((await side("stat-train")) + (await side("stat-test"))).toBe(total);
+
+  await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
+  await page.getByRole("button", { name: "Export latest version" }).click();
+  const row = page.getByTestId("export-row").first();
+  await expect(row.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
+  await expect(row.getByTestId("export-progress")).toHaveText(`${total}/${total}`);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download" }).click()]);
+  expect(download.suggestedFilename()).toBe(`${name}-v1-envscaler-json.tar`);
+  const files = untar(readFileSync(await download.path()));
+  const scenarios = JSON.parse(files.get(`${name}-v1-envscaler-json/scenario_metadata.json`) ?? "null") as { env_id: string; task: string }[];
+  expect(scenarios).toHaveLength(total);
+  const envs = JSON.parse(files.get(`${name}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string }>;
+  expect(Object.keys(envs).sort()).toEqual([...new Set(scenarios.map((s) => s.env_id))].sort());
+
+  // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
+  const edit = page.getByRole("form", { name: "New version" });
+  await edit.getByLabel("Allow unverified scenarios").check();
+  await edit.getByText(/^Exclude scenarios/).click();
+  await edit.getByRole("checkbox").last().check();
+  await edit.getByRole("button", { name: "Create new version" }).click();
+  const v2 = page.getByTestId("version-row").first();
+  await expect(v2).toContainText("v2");
+  await expect(v2.getByTestId("stat-scenarios")).toHaveText(String(total - 1));
+  await expect(v2.getByTestId("changelog")).toContainText("Since v1: −1 removed");
+  await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(String(total));
+
+  // The same name again is a conflict, not a silent new version.
+  await page.goto("/datasets");
+  await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText("v2");
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Create dataset" }).click();
+  await expect(form.getByRole("alert")).toContainText(`"${name}" already exists`);
+});
+
+test("a malformed EnvScaler file is refused with its location and nothing is written", async ({ page, request }) => {
+  const environments = async () => ((await (await request.get("/api/environments?pageSize=1")).json()) as { total: number }).total;
+  const before = await environments();
+  await page.goto("/datasets/import");
+  await page.getByLabel("Import files").setInputFiles({ name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from('{\n  "x": {\n    "env_id": "x",\n  }\n}\n') });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
+  await expect(alert).toContainText("Import refused: nothing was written");
+  await expect(alert).toContainText(/env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/);
+  expect(await environments()).toBe(before);
+});

@@ -1,0 +1,111 @@
+/**
+ * `envstudio dataset | export | import` through `main`, in-process, against a per-file test database
+ * (the default project the CLI opens) and the real sandbox for import analysis.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { loadSamples } from "@/prisma/seed/load-samples";
+import { seedSamples } from "@/prisma/seed/seed-samples";
+import { useTestDatabase } from "@/tests/db";
+import { main } from "./main";
+
+const t = useTestDatabase();
+const dir = mkdtempSync(path.join(tmpdir(), "envstudio-dataset-cli-"));
+
+beforeAll(async () => {
+  process.env.DATABASE_URL = t.url;
+  const project = await getDefaultProject(t.db);
+  await seedSamples(t.db, { projectId: project.id, samples: loadSamples(), toolsFor: () => Promise.resolve([]) });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const rowCounts = async () => [await t.db.environment.count(), await t.db.scenario.count(), await t.db.validatorVersion.count()];
+
+describe("envstudio dataset", () => {
+  it("rejects bad verbs and flags with one line", async () => {
+    expect(await cli("dataset", "frob")).toMatchObject({ code: 1, err: expect.stringContaining("usage: envstudio dataset list | dataset create") as unknown });
+    expect(await cli("dataset", "create", "--name", "x", "--bogus")).toMatchObject({ code: 1, err: expect.stringContaining("Unknown option '--bogus'") as unknown });
+    expect(await cli("dataset", "create")).toMatchObject({ code: 1, err: expect.stringContaining("missing --name") as unknown });
+  });
+
+  it("refuses a dataset with nothing eligible, then creates one from unverified samples and lists it", async () => {
+    expect(await cli("dataset", "create", "--name", "cli")).toMatchObject({ code: 1, err: expect.stringContaining("No accepted, verified scenarios match") as unknown });
+    expect(await t.db.datasetVersion.count()).toBe(0);
+    const created = await cli("dataset", "create", "--name", "cli", "--seed", "7", "--test-ratio", "0.34", "--allow-unverified");
+    expect(created).toMatchObject({ code: 0, err: "" });
+    const items = await t.db.datasetItem.count();
+    expect(items).toBeGreaterThan(0);
+    // Printed stats are the stored JSON (key order is Postgres's): find the top-level total.
+    expect((JSON.parse(created.out.replace(/^created cli v1: /, "")) as { scenarios: number }).scenarios).toBe(items);
+    expect(await cli("dataset", "list")).toEqual({ code: 0, out: `cli\tv1\t${items} scenarios`, err: "" });
+  });
+});
+
+describe("envstudio export", () => {
+  it("rejects bad flags and a missing dataset", async () => {
+    expect(await cli("export", "--dataset", "cli", "--out", dir)).toMatchObject({ code: 1, err: expect.stringContaining("missing --format") as unknown });
+    expect(await cli("export", "--dataset", "cli", "--format", "csv", "--out", dir)).toMatchObject({ code: 1, err: expect.stringContaining("--format must be one of envscaler, openai") as unknown });
+    expect(await cli("export", "--dataset", "cli", "--format", "envscaler", "--out", dir, "--version", "x")).toMatchObject({ code: 1, err: expect.stringContaining("--version must be a whole number") as unknown });
+    expect(await cli("export", "--dataset", "nope", "--format", "envscaler", "--out", path.join(dir, "nope"))).toMatchObject({ code: 1, err: 'envstudio export: Dataset "nope" was not found.' });
+    expect(existsSync(path.join(dir, "nope"))).toBe(false);
+  });
+
+  it("writes an EnvScaler folder holding every item, and a tar when --out ends in .tar", async () => {
+    const out = path.join(dir, "envscaler");
+    const result = await cli("export", "--dataset", "cli", "--format", "envscaler", "--out", out);
+    expect(result).toMatchObject({ code: 0, err: "" });
+    const items = await t.db.datasetItem.count();
+    expect(result.out).toContain(`exported cli v1 as ENVSCALER_JSON: ${items} scenarios`);
+    expect(JSON.parse(readFileSync(path.join(out, "scenario_metadata.json"), "utf8"))).toHaveLength(items);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(out, "env_metadata.json"), "utf8")) as object).length).toBeGreaterThan(0);
+
+    const tar = path.join(dir, "cli.tar");
+    expect(await cli("export", "--dataset", "cli", "--version", "1", "--format", "openai", "--out", tar)).toMatchObject({ code: 0, err: "" });
+    const bytes = readFileSync(tar);
+    expect(bytes.length % 512).toBe(0);
+    expect(bytes.subarray(0, 100).toString("utf8")).toMatch(/^cli-v1-openai_jsonl\//);
+    expect(existsSync(`${tar}.tmp`)).toBe(false);
+  });
+});
+
+describe("envstudio import", () => {
+  const notes = path.join(dir, "notes");
+  beforeAll(() => {
+    mkdirSync(notes, { recursive: true });
+    writeFileSync(path.join(notes, "environment.py"), "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n");
+    writeFileSync(path.join(notes, "scenarios.json"), JSON.stringify([{ task_id: "n1", init_config: { notes: { a: "x" } }, task: "List the notes.", checklist_with_func: [{ check_item: "Unchanged?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n" }] }]));
+  });
+
+  it("rejects missing arguments and paths", async () => {
+    expect(await cli("import")).toMatchObject({ code: 1, err: expect.stringContaining("usage: envstudio import FILE|FOLDER") as unknown });
+    expect(await cli("import", path.join(dir, "absent.json"))).toMatchObject({ code: 1, err: expect.stringContaining("not found:") as unknown });
+  });
+
+  it("reports a malformed file with its location and writes nothing", async () => {
+    const bad = path.join(dir, "env_metadata.json");
+    writeFileSync(bad, '{\n  "x": {\n    "env_id": "x",\n  }\n}\n');
+    const before = await rowCounts();
+    const result = await cli("import", bad);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^envstudio import: .*env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\).* \(nothing was written\)$/);
+    expect(await rowCounts()).toEqual(before);
+  }, 60_000);
+
+  it("imports a Python environment folder and prints what it created", async () => {
+    const before = await t.db.environment.count();
+    const result = await cli("import", notes);
+    expect(result).toEqual({ code: 0, out: "imported 1 environments (notes) and 1 scenarios", err: "" });
+    expect(await t.db.environment.count()).toBe(before + 1);
+    expect(await t.db.environment.findFirstOrThrow({ where: { slug: "notes" } })).toMatchObject({ status: "IN_REVIEW", origin: "IMPORT" });
+  }, 60_000);
+});

@@ -1,0 +1,11 @@
+/** What the dataset pages send to their actions: the domain input minus what the server supplies. */
+import { z } from "zod";
+import { ExportFormatSchema } from "../export/export.schema";
+import { CreateDatasetVersionInputSchema } from "./dataset.schema";
+
+export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({ projectId: true, createdById: true });
+export type DatasetVersionForm = z.input<typeof DatasetVersionFormSchema>;
+
+export const StartExportFormSchema = z.object({ datasetVersionId: z.string().min(1), format: ExportFormatSchema });
+
+export type ActionResult<T = undefined> = { ok: true; value: T } | { ok: false; error: string };
