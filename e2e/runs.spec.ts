@@ -2,7 +2,15 @@
  * SkelBuilder from the browser: type an idea, watch the run to the end against the scripted
  * OpenAI-compatible server, open the environment it produced and a step's raw LLM exchange.
  */
+import { deleteEnvironments, e2eDb } from "./db";
 import { expect, test } from "./fixtures";
+
+// studio.spec.ts expects only the samples among environments: remove what this run created.
+const runIds: string[] = [];
+test.afterAll(async () => {
+  const envs = await e2eDb().environment.findMany({ where: { runId: { in: runIds } }, select: { id: true } });
+  await deleteEnvironments(envs.map((e) => e.id));
+});
 
 test("start a run from an idea, watch it finish, open its environment and artifacts", async ({ page }) => {
   test.setTimeout(240_000);
@@ -13,6 +21,7 @@ test("start a run from an idea, watch it finish, open its environment and artifa
   await page.getByRole("button", { name: /start/i }).click();
 
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
+  runIds.push(new URL(page.url()).pathname.split("/").at(-1)!);
   await expect(page.getByTestId("stage-progress")).toBeVisible();
   await expect(page.getByTestId("run-status")).toHaveText(/Succeeded/, { timeout: 200_000 });
 
