@@ -2,6 +2,8 @@
  * Every job type the worker runs. Domains add their definitions here as they gain background work
  * (pipeline stages, scenario generation, rollouts, exports).
  */
+import { ROLLOUT_JOB } from "../rollout/server/jobs";
+import { PROOF_JOB, SCEN_GENERATOR_JOB } from "../scenarios/server/jobs";
 import type { JobDefinition } from "./job-definition";
 
-export const JOB_DEFINITIONS: JobDefinition[] = [];
+export const JOB_DEFINITIONS: JobDefinition[] = [SCEN_GENERATOR_JOB, PROOF_JOB, ROLLOUT_JOB];

@@ -4,7 +4,7 @@
  * with EnvScaler's defaults (spec §7.1, §7.4, §7.7).
  */
 import { z } from "zod";
-import { CheckResultSchema, StateDiffSchema } from "../sandbox";
+import { type CheckResultSchema, StateDiffSchema } from "../sandbox";
 
 export const RolloutModeSchema = z.enum(["non_conversational", "conversational"]);
 export type RolloutMode = z.infer<typeof RolloutModeSchema>;

@@ -43,7 +43,7 @@ export async function runToolCall(episode: Episode, call: ToolCall, index: numbe
 }
 
 function classifyError(observation: unknown): "unknown_tool" | "bad_arguments" | "tool_error" {
-  const type = typeof observation === "object" && observation !== null && "error_type" in observation ? String((observation as { error_type: unknown }).error_type) : "";
+  const type = typeof observation === "object" && observation !== null && "error_type" in observation ? String((observation).error_type) : "";
   if (type === "unknown_tool") return "unknown_tool";
   if (/argument/.test(type)) return "bad_arguments";
   return "tool_error";

@@ -41,8 +41,8 @@ export function createRunStepRecorder(db: Db, ids: { runId: string; stepId: stri
         db.llmCall.create({
           data: {
             runId: ids.runId, stepId: ids.stepId, cacheKey: call.cacheKey, model: call.model,
-            request: { purpose: call.purpose, ...(call.request as object) } as Prisma.InputJsonValue,
-            response: (call.response ?? undefined) as Prisma.InputJsonValue | undefined,
+            request: { purpose: call.purpose, ...(call.request as object) },
+            response: (call.response ?? undefined),
             cached: call.cached, promptTokens: call.usage.promptTokens, completionTokens: call.usage.completionTokens,
             costUsd: call.costUsd, latencyMs: call.latencyMs, errorMessage: call.errorMessage,
           },
@@ -71,7 +71,7 @@ let envConfig: LlmConfig | null = null;
 /** Step-bound clients on the configured endpoint (tests and benchmarks override the endpoint). */
 export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): RunLlmFactory {
   envConfig ??= readLlmConfig();
-  const config = { ...envConfig, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) } as LlmConfig;
+  const config = { ...envConfig, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
   const baseUrl = config.baseUrl;
   if (!baseUrl) {
     const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };

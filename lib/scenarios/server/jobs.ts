@@ -1,0 +1,30 @@
+/**
+ * Job definitions of the scenarios domain. Handlers import their executors lazily, so the web
+ * process (which only enqueues) never loads the sandbox or the LLM stack.
+ */
+import { defineJob } from "@/lib/jobs/job-definition";
+import { z } from "zod";
+
+const RunPayload = z.object({ runId: z.string().min(1) });
+
+export const PROOF_JOB = defineJob({
+  name: "scenarios.proof",
+  schema: RunPayload,
+  concurrency: 2,
+  retryLimit: 3,
+  handler: async ({ runId }, ctx) => {
+    const [{ executeProofRun }, deps] = await Promise.all([import("./proof-run"), import("./production-deps")]);
+    await executeProofRun(deps.db(), runId, deps.proofDeps(ctx.signal), { finalAttempt: ctx.attempt >= 3 });
+  },
+});
+
+export const SCEN_GENERATOR_JOB = defineJob({
+  name: "scenarios.generate",
+  schema: RunPayload,
+  concurrency: 1,
+  retryLimit: 3,
+  handler: async ({ runId }, ctx) => {
+    const [{ executeGenerationRun }, deps] = await Promise.all([import("./generation-run"), import("./production-deps")]);
+    await executeGenerationRun(deps.db(), runId, deps.generationDeps(ctx.signal), { finalAttempt: ctx.attempt >= 3 });
+  },
+});
