@@ -11,6 +11,10 @@ import { CodeViewer } from "@/components/code/code-viewer";
 import { ToolTable } from "@/components/environments/tool-table";
 import { SampleBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
+import { RunLauncher } from "@/components/scenarios/run-launcher";
+import { readLlmConfig } from "@/lib/llm";
+import { findEnvironmentRuns } from "@/lib/scenarios/server/launch-runs";
+import { launchGenerationAction, launchProofAction, launchRolloutsAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -39,6 +43,7 @@ export default async function EnvironmentPage({ params }: Props) {
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
   const rules = Rules.parse(version?.rules);
+  const runs = await findEnvironmentRuns(getDb(), env.id);
   return (
     <div className="space-y-5">
       <div>
@@ -64,6 +69,9 @@ export default async function EnvironmentPage({ params }: Props) {
       <Card title="Code">
         {version ? <CodeViewer source={version.source} /> : <EmptyState title="No code version yet" />}
       </Card>
+      <Card title="Scenario generation, proof and rollouts">
+        <RunLauncher environmentId={env.id} defaultModel={readLlmConfig().defaultModel} recentRunIds={runs.map((r) => r.id)} actions={{ generate: launchGenerationAction, prove: launchProofAction, rollouts: launchRolloutsAction }} />
+      </Card>
       <Card title={`Scenarios (${env.scenarios.length})`}>
         {env.scenarios.length === 0 ? (
           <p className="text-sm text-slate-500">No scenarios yet.</p>
@@ -72,8 +80,9 @@ export default async function EnvironmentPage({ params }: Props) {
             {env.scenarios.map((s) => (
               <li key={s.id} className="py-3">
                 <div className="flex items-center gap-2">
-                  <code className="text-xs text-slate-500">{s.externalId}</code>
+                  <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline"><code>{s.externalId}</code></Link>
                   <StatusBadge status={s.status} />
+                  <span className="text-xs text-slate-500">proof:</span> <StatusBadge status={s.proofStatus} />
                   <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
                 </div>
                 <p className="mt-1 line-clamp-3 text-slate-700">{s.task}</p>

@@ -29,14 +29,14 @@ export const RolloutRunConfigSchema = z.object({
   sft: SftFilterSchema.default(SftFilterSchema.parse({})),
 });
 export type RolloutRunConfig = z.infer<typeof RolloutRunConfigSchema>;
-export const RolloutRunInputSchema = z.object({ scenarioIds: z.array(z.string()).min(1) });
+export const RolloutRunInputSchema = z.object({ scenarioIds: z.array(z.string()).min(1), environmentId: z.string().optional() });
 
 export type RolloutRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks">; llmFor: RunLlmFactory };
 type Subject = { scenarioId: string; rolloutIndex: number; model: string };
 
-export async function enqueueRolloutRun(db: Db, send: JobSender, input: { projectId: string; scenarioIds: string[]; config: z.input<typeof RolloutRunConfigSchema>; createdById?: string | null; maxCostUsd?: number | null }) {
+export async function enqueueRolloutRun(db: Db, send: JobSender, input: { projectId: string; scenarioIds: string[]; environmentId?: string; config: z.input<typeof RolloutRunConfigSchema>; createdById?: string | null; maxCostUsd?: number | null }) {
   const config = RolloutRunConfigSchema.parse(input.config);
-  const run = await createRun(db, { projectId: input.projectId, kind: "ROLLOUT", name: `Rollouts: ${input.scenarioIds.length} scenarios × ${config.models.length} model(s) × ${config.k}`, config, input: { scenarioIds: input.scenarioIds }, createdById: input.createdById, maxCostUsd: input.maxCostUsd });
+  const run = await createRun(db, { projectId: input.projectId, kind: "ROLLOUT", name: `Rollouts: ${input.scenarioIds.length} scenarios × ${config.models.length} model(s) × ${config.k}`, config, input: { scenarioIds: input.scenarioIds, environmentId: input.environmentId }, createdById: input.createdById, maxCostUsd: input.maxCostUsd });
   await send(ROLLOUT_JOB, { runId: run.id }, `run:${run.id}`);
   return run;
 }

@@ -101,7 +101,7 @@ export async function executeGenerationRun(db: Db, runId: string, deps: Generati
   const created: string[] = [];
   await forEachLimited(keptDrafts, config.concurrency, async (d) => { const id = await complete(ctx, d); if (id) created.push(id); }, stop);
   if (ctx.retryable.count > 0 && !opts.finalAttempt) throw new JobError(`${ctx.retryable.count} generation step(s) failed and may succeed on retry`, true);
-  if (created.length > 0 && deps.send) await enqueueProofRun(db, deps.send, { projectId: run.projectId, scenarioIds: created.sort(), config: { goldModel: config.goldModel }, reason: "new scenarios" });
+  if (created.length > 0 && deps.send) await enqueueProofRun(db, deps.send, { projectId: run.projectId, scenarioIds: created.sort(), environmentId: input.environmentId, config: { goldModel: config.goldModel }, reason: "new scenarios" });
   const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
   await finishRun(db, runId, { failedSteps: failed, succeededSteps: created.length });
 }

@@ -20,13 +20,13 @@ export const ProofRunConfigSchema = z.object({
   goldModel: z.string().min(1).nullable().default(null),
 });
 export type ProofRunConfig = z.infer<typeof ProofRunConfigSchema>;
-export const ProofRunInputSchema = z.object({ scenarioIds: z.array(z.string()).min(1) });
+export const ProofRunInputSchema = z.object({ scenarioIds: z.array(z.string()).min(1), environmentId: z.string().optional() });
 
 export type ProofRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks">; llmFor: RunLlmFactory };
 
-export async function enqueueProofRun(db: Db, send: JobSender, input: { projectId: string; scenarioIds: string[]; config?: Partial<ProofRunConfig>; createdById?: string | null; reason?: string }) {
+export async function enqueueProofRun(db: Db, send: JobSender, input: { projectId: string; scenarioIds: string[]; environmentId?: string; config?: Partial<ProofRunConfig>; createdById?: string | null; reason?: string }) {
   const config = ProofRunConfigSchema.parse(input.config ?? {});
-  const run = await createRun(db, { projectId: input.projectId, kind: "PROOF", name: `Validator proof (${input.scenarioIds.length} scenarios)${input.reason ? `: ${input.reason}` : ""}`, config, input: { scenarioIds: input.scenarioIds }, createdById: input.createdById });
+  const run = await createRun(db, { projectId: input.projectId, kind: "PROOF", name: `Validator proof (${input.scenarioIds.length} scenarios)${input.reason ? `: ${input.reason}` : ""}`, config, input: { scenarioIds: input.scenarioIds, environmentId: input.environmentId }, createdById: input.createdById });
   await send(PROOF_JOB, { runId: run.id }, `run:${run.id}`);
   return run;
 }
