@@ -34,7 +34,9 @@ export async function isCancelling(db: Db, runId: string): Promise<boolean> {
 export async function finishRun(db: Db, runId: string, outcome: { failedSteps: number; succeededSteps: number; budgetExceeded?: boolean; message?: string }) {
   const cancelling = await isCancelling(db, runId);
   const status = cancelling ? "CANCELLED" : outcome.budgetExceeded ? "BUDGET_EXCEEDED" : outcome.succeededSteps === 0 && outcome.failedSteps > 0 ? "FAILED" : "SUCCEEDED";
-  const errorMessage = outcome.message ?? (outcome.failedSteps > 0 ? `${outcome.failedSteps} step(s) failed` : null);
+  // Name the first failure: "3 step(s) failed" alone sends the reader hunting through steps.
+  const firstFailure = outcome.failedSteps > 0 && !outcome.message ? await db.pipelineStep.findFirst({ where: { runId, status: "FAILED" }, orderBy: { finishedAt: "asc" }, select: { stage: true, errorMessage: true } }) : null;
+  const errorMessage = outcome.message ?? (outcome.failedSteps > 0 ? `${outcome.failedSteps} step(s) failed${firstFailure ? `; first (${firstFailure.stage}): ${firstFailure.errorMessage ?? "unknown error"}` : ""}` : null);
   await db.pipelineRun.update({ where: { id: runId }, data: { status, finishedAt: new Date(), errorMessage } });
   return status;
 }
