@@ -53,6 +53,7 @@ export async function runRollout(input: RolloutInput, deps: RolloutDeps): Promis
   const loaded = await deps.sandbox.load({ source: input.env.source, className: input.env.className, initialState: input.initialState });
   if (!loaded.ok) return err({ ...loaded.error, source: "sandbox" });
   const episode = loaded.value;
+  let played: { loop: Loop; initial: JsonObject; final: JsonObject | null };
   try {
     const initial = await episode.state();
     if (!initial.ok) return err({ ...initial.error, source: "sandbox" });
@@ -60,10 +61,14 @@ export async function runRollout(input: RolloutInput, deps: RolloutDeps): Promis
     if (!loop.ok) return loop;
     const ran = await runTurns(input, deps, episode, loop.value);
     if (!ran.ok) return ran;
-    return ok(await finish(input, deps, episode, loop.value, initial.value));
+    const final = loop.value.end === "crashed" ? null : await episode.state();
+    played = { loop: loop.value, initial: initial.value, final: final?.ok ? final.value : null };
   } finally {
+    // Close before checking: runChecks leases its own sandbox worker, and holding this episode's
+    // worker meanwhile deadlocks once every worker is held by an episode waiting to check.
     await episode.close();
   }
+  return ok(await finish(input, deps, played));
 }
 
 async function openLoop(input: RolloutInput, deps: RolloutDeps): Promise<Result<Loop, RolloutError>> {
@@ -133,10 +138,9 @@ async function actOnText(input: RolloutInput, loop: Loop, text: string): Promise
   return ok(undefined);
 }
 
-async function finish(input: RolloutInput, deps: RolloutDeps, episode: Episode, loop: Loop, initial: JsonObject): Promise<RolloutRecord> {
+async function finish(input: RolloutInput, deps: RolloutDeps, played: { loop: Loop; initial: JsonObject; final: JsonObject | null }): Promise<RolloutRecord> {
+  const { loop, initial, final: finalState } = played;
   const end = loop.end ?? "step_limit";
-  const state = end === "crashed" ? null : await episode.state();
-  const finalState = state?.ok ? state.value : null;
   let checkResults: CheckResult[] = [];
   if (finalState) {
     const checks = await deps.sandbox.runChecks({ checks: input.checks, initialState: initial, finalState });
