@@ -44,6 +44,8 @@ async function benchRollouts(runner: SandboxRunner) {
   const env = { source: sample.source, className: sample.meta.env_class_name, tools: tools.value, introduction: sample.meta.environment_introduction, rules: sample.meta.constraints_rules };
   let turns = 0;
   let rewardSum = 0;
+  const ends: Record<string, number> = {};
+  const problems: string[] = [];
   const started = performance.now();
   await pool(ROLLOUTS, CONCURRENCY, async (i) => {
     const s = scenarios[i % scenarios.length]!;
@@ -52,12 +54,18 @@ async function benchRollouts(runner: SandboxRunner) {
     if (!result.ok) throw new Error(result.error.message);
     turns += result.value.stepCount;
     rewardSum += result.value.reward;
+    ends[result.value.endReason] = (ends[result.value.endReason] ?? 0) + 1;
+    const crash = result.value.steps.find((st) => st.type === "tool_call" && st.errorKind === "crash");
+    if (crash) problems.push(JSON.stringify(crash.type === "tool_call" ? crash.observation : null));
+    const checkError = result.value.checkResults.find((c) => "error" in c);
+    if (checkError) problems.push(JSON.stringify(checkError));
   });
   const seconds = (performance.now() - started) / 1000;
   await fake.close();
   const perMinute = (ROLLOUTS / seconds) * 60;
   const ideal = (CONCURRENCY * 60_000) / ((turns / ROLLOUTS) * LATENCY_MS);
-  return { perMinute, ideal, ratio: perMinute / ideal, meanTurns: turns / ROLLOUTS, meanReward: rewardSum / ROLLOUTS, llmCalls: recorder.calls.length, seconds };
+  if (problems.length) console.log(`sandbox problems (machine load): ${[...new Set(problems)].join(" | ")}`);
+  return { perMinute, ideal, ratio: perMinute / ideal, meanTurns: turns / ROLLOUTS, meanReward: rewardSum / ROLLOUTS, llmCalls: recorder.calls.length, seconds, ends };
 }
 
 async function benchProofs(runner: SandboxRunner) {
@@ -74,7 +82,8 @@ async function benchProofs(runner: SandboxRunner) {
 }
 
 export async function main() {
-  const runner = createSandboxRunner();
+  // One sandbox worker per lane, so the comparison with the ideal measures overhead, not queueing.
+  const runner = createSandboxRunner({ poolSize: CONCURRENCY, spareWorkers: 1 });
   try {
     // Warm the sandbox pool so boot time is not billed to the first lane.
     await runner.runChecks({ checks: [], initialState: {}, finalState: {} });
@@ -83,7 +92,7 @@ export async function main() {
     const metrics = {
       latency_ms: LATENCY_MS, concurrency: CONCURRENCY, rollouts: ROLLOUTS, mean_turns: round(r.meanTurns), mean_reward: round(r.meanReward),
       rollouts_per_minute: round(r.perMinute), ideal_rollouts_per_minute: round(r.ideal), ratio_to_ideal: round(r.ratio),
-      proof_scenarios: PROOFS, proof_scenarios_per_second: round(p.perSecond), proof_verified: p.verified,
+      end_reasons: r.ends, proof_scenarios: PROOFS, proof_scenarios_per_second: round(p.perSecond), proof_verified: p.verified,
     };
     const targets = { ratio_to_ideal: ">= 0.5 (sandbox + loop overhead under half the model latency)", mean_reward: "1 (the scripted agent replays gold calls)", proof_verified: `${PROOFS} (all sample scenarios verify)` };
     console.log(`rollouts: ${metrics.rollouts_per_minute}/min vs ideal ${metrics.ideal_rollouts_per_minute}/min at concurrency ${CONCURRENCY}, ${LATENCY_MS} ms/turn → ratio ${metrics.ratio_to_ideal} (mean ${metrics.mean_turns} turns, reward ${metrics.mean_reward})`);

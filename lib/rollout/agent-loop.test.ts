@@ -93,6 +93,18 @@ describe("agent loop", () => {
     expect(new Set(userModels)).toEqual(new Set(["m-user"]));
   });
 
+  it("runs more rollouts at once than there are sandbox workers", async () => {
+    const single = createSandboxRunner({ poolSize: 1, spareWorkers: 0, leaseTimeoutMs: 30_000 });
+    try {
+      fake.setScript((body) => agentReply(body, gold));
+      const { llm } = createTestLlm(fake.url);
+      const results = await Promise.all([1, 2].map((i) => runRollout(input({ cacheSalt: `pool${i}` }), { llm, sandbox: single })));
+      expect(results.map((r) => r.ok && r.value.reward)).toEqual([1, 1]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it("fails the rollout (retryably) when the agent endpoint is down", async () => {
     fake.setScript(() => ({ status: 503 }));
     const { llm } = createTestLlm(fake.url);

@@ -30,7 +30,7 @@ export type RolloutInput = {
   cacheSalt: string;
 };
 
-export type RolloutDeps = { llm: LlmClient; userLlm?: LlmClient; sandbox: Pick<SandboxRunner, "load" | "runChecks"> };
+export type RolloutDeps = { llm: LlmClient; userLlm?: LlmClient; sandbox: Pick<SandboxRunner, "load"> };
 
 export type RolloutRecord = {
   messages: ChatMessage[];
@@ -53,7 +53,7 @@ export async function runRollout(input: RolloutInput, deps: RolloutDeps): Promis
   const loaded = await deps.sandbox.load({ source: input.env.source, className: input.env.className, initialState: input.initialState });
   if (!loaded.ok) return err({ ...loaded.error, source: "sandbox" });
   const episode = loaded.value;
-  let played: { loop: Loop; initial: JsonObject; final: JsonObject | null };
+  let played: Played;
   try {
     const initial = await episode.state();
     if (!initial.ok) return err({ ...initial.error, source: "sandbox" });
@@ -62,13 +62,15 @@ export async function runRollout(input: RolloutInput, deps: RolloutDeps): Promis
     const ran = await runTurns(input, deps, episode, loop.value);
     if (!ran.ok) return ran;
     const final = loop.value.end === "crashed" ? null : await episode.state();
-    played = { loop: loop.value, initial: initial.value, final: final?.ok ? final.value : null };
+    // Checks run inside the episode (its initial snapshot is `initial_state`): a separate
+    // runChecks would lease a second worker while holding this one — a deadlock once every worker
+    // is held by an episode — and would boot a fresh worker per checklist.
+    const checks = final?.ok ? await episode.check(input.checks) : null;
+    played = { loop: loop.value, final: final?.ok ? final.value : null, checks };
   } finally {
-    // Close before checking: runChecks leases its own sandbox worker, and holding this episode's
-    // worker meanwhile deadlocks once every worker is held by an episode waiting to check.
     await episode.close();
   }
-  return ok(await finish(input, deps, played));
+  return ok(finish(input, played));
 }
 
 async function openLoop(input: RolloutInput, deps: RolloutDeps): Promise<Result<Loop, RolloutError>> {
@@ -138,14 +140,13 @@ async function actOnText(input: RolloutInput, loop: Loop, text: string): Promise
   return ok(undefined);
 }
 
-async function finish(input: RolloutInput, deps: RolloutDeps, played: { loop: Loop; initial: JsonObject; final: JsonObject | null }): Promise<RolloutRecord> {
-  const { loop, initial, final: finalState } = played;
+type Played = { loop: Loop; final: JsonObject | null; checks: Result<CheckResult[], SandboxError> | null };
+
+function finish(input: RolloutInput, played: Played): RolloutRecord {
+  const { loop, final: finalState, checks } = played;
   const end = loop.end ?? "step_limit";
   let checkResults: CheckResult[] = [];
-  if (finalState) {
-    const checks = await deps.sandbox.runChecks({ checks: input.checks, initialState: initial, finalState });
-    checkResults = checks.ok ? checks.value : input.checks.map(() => ({ error: `${checks.error.code}: ${checks.error.message}` }));
-  }
+  if (checks) checkResults = checks.ok ? checks.value : input.checks.map(() => ({ error: `${checks.error.code}: ${checks.error.message}` }));
   const score = scoreChecks(checkResults);
   return {
     messages: loop.messages, userMessages: loop.user?.messages() ?? [], steps: loop.steps, stepCount: loop.turns,
