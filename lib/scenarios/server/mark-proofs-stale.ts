@@ -5,7 +5,9 @@
  * (code editor, validator editor, the environment page) then enqueue a proof run for the ids.
  */
 import type { Db } from "@/lib/db";
+import type { JobSender } from "@/lib/jobs/server/send-job";
 import { z } from "zod";
+import { enqueueProofRun } from "./proof-run";
 
 const IdsSchema = z.array(z.string()).catch([]);
 
@@ -34,4 +36,17 @@ export async function markProofsStale(db: Db, scenarioIds: string[]): Promise<nu
   if (scenarioIds.length === 0) return 0;
   const { count } = await db.scenario.updateMany({ where: { id: { in: scenarioIds }, proofStatus: { in: ["VERIFIED", "FAILED"] } }, data: { proofStatus: "STALE" } });
   return count;
+}
+
+/**
+ * The one call for editors (validator editor, code editor, environment page): find the scenarios
+ * whose proof no longer matches the current code or validators, mark them STALE and enqueue one
+ * proof run for them. Returns the run id, or null when nothing was stale.
+ */
+export async function requeueStaleProofs(db: Db, send: JobSender, input: { projectId: string; environmentId: string; createdById?: string | null }): Promise<string | null> {
+  const stale = await findStaleScenarios(db, { environmentId: input.environmentId });
+  if (stale.length === 0) return null;
+  await markProofsStale(db, stale);
+  const run = await enqueueProofRun(db, send, { projectId: input.projectId, scenarioIds: stale, environmentId: input.environmentId, createdById: input.createdById, reason: "code or validators changed" });
+  return run.id;
 }

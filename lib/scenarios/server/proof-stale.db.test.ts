@@ -7,7 +7,7 @@ import { createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
-import { findStaleScenarios, markProofsStale } from "./mark-proofs-stale";
+import { findStaleScenarios, markProofsStale, requeueStaleProofs } from "./mark-proofs-stale";
 import { enqueueProofRun, executeProofRun } from "./proof-run";
 import { runValidatorProof } from "./run-validator-proof";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
@@ -57,6 +57,13 @@ describe("runValidatorProof", () => {
     const version = await t.db.environmentVersion.create({ data: { environmentId: env.id, version: 2, className: sample.meta.env_class_name, source, sourceHash: sha256(source), producedBy: "user" } });
     await t.db.environment.update({ where: { id: env.id }, data: { currentVersionId: version.id } });
     expect((await findStaleScenarios(t.db, { environmentId: env.id })).sort()).toEqual([first.id, scenarios[1]!.id].sort());
+    const sent: string[] = [];
+    const rerun = await requeueStaleProofs(t.db, (def, _payload, key) => {
+      sent.push(`${def.name} ${key}`);
+      return Promise.resolve(null);
+    }, { projectId: project.id, environmentId: env.id });
+    expect(sent).toEqual([`scenarios.proof run:${rerun}`]);
+    expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenarios[1]!.id } })).proofStatus).toBe("STALE");
   });
 
   it("takes a rollout that reached reward 1 as the gold solution, and reports what is missing without one", async () => {
