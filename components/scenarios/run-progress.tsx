@@ -8,7 +8,7 @@ const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "BUDGET_EXCEEDED"]
 const KIND_LABEL: Record<string, string> = { SCEN_GENERATOR: "Scenario generation", PROOF: "Validator proof", ROLLOUT: "Rollouts" };
 
 async function fetchProgress(runId: string): Promise<Progress> {
-  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}`);
+  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/summary`);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return (await res.json()) as Progress;
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 const LINKS = [
   { href: "/", label: "Dashboard" },
   { href: "/environments", label: "Environments" },
+  { href: "/runs", label: "Runs" },
   { href: "/scenarios", label: "Scenarios" },
 ];
 

@@ -14,4 +14,9 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     usage: "env tools --source env.py --class Name | env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
     run: async (argv, io) => (await import("./env-command")).runEnvCommand(argv, io),
   },
+  {
+    name: "pipeline",
+    usage: "pipeline run --ideas ideas.txt | --tasks tasks.jsonl [--text-field F] [--models …] [--rounds N] [--max-tokens N] [--max-cost USD] [--no-worker]",
+    run: async (argv, io) => (await import("./pipeline-command")).runPipelineCommand(argv, io),
+  },
 ];

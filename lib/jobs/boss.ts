@@ -7,7 +7,13 @@ import { PgBoss } from "pg-boss";
 import type { JobDefinition } from "./job-definition";
 
 export async function startBoss(url: string, opts: { supervise?: boolean } = {}): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true });
+  // Supervision also fails jobs whose worker stopped heart-beating; JOBS_SUPERVISE_SECONDS bounds how
+  // long a crashed worker's job waits before another worker retries it (pg-boss default: 60 s).
+  const superviseSeconds = Number(process.env.JOBS_SUPERVISE_SECONDS ?? 10);
+  const boss = new PgBoss({
+    connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true,
+    superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds,
+  });
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
   return boss;
@@ -16,7 +22,11 @@ export async function startBoss(url: string, opts: { supervise?: boolean } = {})
 export async function ensureQueues(boss: PgBoss, defs: JobDefinition[]): Promise<void> {
   for (const def of defs) {
     if (!(await boss.getQueue(def.name))) {
-      await boss.createQueue(def.name, { policy: "exclusive", retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true });
+      await boss.createQueue(def.name, {
+        policy: "exclusive", retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true,
+        ...(def.heartbeatSeconds ? { heartbeatSeconds: def.heartbeatSeconds } : {}),
+        ...(def.expireInSeconds ? { expireInSeconds: def.expireInSeconds } : {}),
+      });
     }
   }
 }

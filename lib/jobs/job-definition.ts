@@ -3,6 +3,7 @@
  * malformed payload fails without retries) and a handler. Handlers throw JobError to say whether
  * a failure is worth retrying; anything else is treated as retryable (crash, network).
  */
+import type { PgBoss } from "pg-boss";
 import type { z } from "zod";
 
 export class JobError extends Error {
@@ -12,7 +13,8 @@ export class JobError extends Error {
   }
 }
 
-export type JobContext = { jobId: string; attempt: number; signal: AbortSignal };
+/** `boss` lets a handler enqueue follow-up work (e.g. the next pipeline step). */
+export type JobContext = { jobId: string; attempt: number; signal: AbortSignal; boss: PgBoss };
 
 export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   name: string;
@@ -20,6 +22,10 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   /** Jobs of this type one worker runs at once. */
   concurrency: number;
   retryLimit: number;
+  /** Long jobs: a worker that stops heart-beating (crash, kill -9) has its job retried elsewhere. */
+  heartbeatSeconds?: number;
+  /** How long a job may stay active (pg-boss default 15 min). */
+  expireInSeconds?: number;
   handler: (payload: z.infer<S>, ctx: JobContext) => Promise<unknown>;
 };
 

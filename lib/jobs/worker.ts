@@ -19,7 +19,7 @@ async function runOne(boss: PgBoss, def: JobDefinition, job: { id: string; data:
     return;
   }
   try {
-    return await def.handler(parsed.data, { jobId: job.id, attempt: job.retryCount ?? 0, signal });
+    return await def.handler(parsed.data, { jobId: job.id, attempt: job.retryCount ?? 0, signal, boss });
   } catch (error) {
     if (error instanceof JobError && !error.retryable) {
       console.error(`[jobs] ${def.name} ${job.id}: ${error.message} (not retryable)`);

@@ -6,7 +6,7 @@
 import { type Result, err, ok } from "../core/result";
 import { chatCacheKey, embeddingCacheKey } from "./cache-key";
 import type { Limiter } from "./limiter";
-import { type ChatRequest, ChatResponseSchema, type ChatResult, EmbeddingResponseSchema, type LlmError, type Usage } from "./llm.schema";
+import { type ChatRequest, type ChatResponse, ChatResponseSchema, type ChatResult, EmbeddingResponseSchema, type LlmError, type Usage } from "./llm.schema";
 import type { Transport } from "./openai-transport";
 import { type PriceTable, costOf } from "./pricing";
 import { type RetryDeps, type RetryPolicy, withRetries } from "./retry";
@@ -55,6 +55,12 @@ export type LlmClientDeps = {
 
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0 };
 
+/**
+ * Identical requests in flight at the same time in this process share one HTTP call (two
+ * environments of a run often ask the very same question); the followers record a cache hit.
+ */
+const inFlight = new Map<string, Promise<Result<ChatResponse, LlmError>>>();
+
 export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const now = deps.now ?? (() => Date.now());
 
@@ -97,7 +103,17 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         await deps.recorder.record({ cacheKey: key, ...meta, response: hit.data, cached: true, usage: hit.data.usage, costUsd: 0, latencyMs: 0, errorMessage: null, attempts: 0 });
         return ok({ ...hit.data, cached: true, cacheKey: key });
       }
-      const result = await paid(key, meta, (signal) => deps.transport.chat(request, signal));
+      const shared = inFlight.get(key);
+      if (shared) {
+        const joined = await shared;
+        if (joined.ok) {
+          await deps.recorder.record({ cacheKey: key, ...meta, response: joined.value, cached: true, usage: joined.value.usage, costUsd: 0, latencyMs: 0, errorMessage: null, attempts: 0 });
+          return ok({ ...joined.value, cached: true, cacheKey: key });
+        }
+      }
+      const pending = paid(key, meta, (signal) => deps.transport.chat(request, signal));
+      inFlight.set(key, pending);
+      const result = await pending.finally(() => inFlight.delete(key));
       return result.ok ? ok({ ...result.value, cached: false, cacheKey: key }) : result;
     },
 

@@ -9,5 +9,5 @@ export { createLimiter, getEndpointLimiter, type Limiter } from "./limiter";
 export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } from "./openai-transport";
 export { DEFAULT_PRICES, type PriceTable, PriceTableSchema, costOf, parsePriceTable } from "./pricing";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelay, realSleep, withRetries } from "./retry";
-export { type LlmConfig, readLlmConfig } from "./llm-config";
+export { type LlmConfig, getLlmConfig, readLlmConfig } from "./llm-config";
 export { DEFAULT_MAX_REASKS, type ParsedReply, type Parser, chatParsed, extractJsonObject, extractPythonBlock, extractSection, parseJsonWith, reaskMessage, stripThinking, sumUsage } from "./parse";

@@ -50,3 +50,7 @@ export function readLlmConfig(env: Record<string, string | undefined> = process.
     prices: parsePriceTable(e.LLM_PRICES),
   };
 }
+
+let cached: LlmConfig | null = null;
+/** The process's LLM configuration, read once. */
+export const getLlmConfig = (): LlmConfig => (cached ??= readLlmConfig());

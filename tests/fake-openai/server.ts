@@ -22,7 +22,8 @@ export type FakeReply =
   | { hang: true }
   | { raw: string };
 
-export type RecordedRequest = { path: string; body: unknown; at: number; reply: FakeReply | null };
+/** `respondedAt` is set once the full reply was written: a request killed mid-flight has none. */
+export type RecordedRequest = { path: string; body: unknown; at: number; reply: FakeReply | null; respondedAt?: number };
 
 export type Script = (body: ChatBody, index: number) => FakeReply | Promise<FakeReply>;
 export type EmbedScript = (input: string[]) => number[][];
@@ -92,6 +93,7 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
       const body = await readBody(req).catch(() => null);
       const record: RecordedRequest = { path: req.url ?? "", body, at: Date.now(), reply: null };
       requests.push(record);
+      res.on("finish", () => (record.respondedAt = Date.now()));
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
       if (req.url?.endsWith("/embeddings")) {
         const input = (body as { input: string | string[] }).input;

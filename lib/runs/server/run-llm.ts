@@ -1,14 +1,13 @@
 /**
- * An LlmClient bound to one step of a run: the Postgres response cache (LlmCacheEntry) shared by
+ * An LlmClient bound to one step of a run: the Postgres response cache (lib/llm/server) shared by
  * every worker, and a recorder writing each call (LlmCall) and adding its tokens and cost to the
  * step and the run in one transaction — the same accounting SkelBuilder's steps use, so budgets
- * and cost pages read one total. (Issue-4 has the equivalent for its own steps; when it lands the
- * two can share lib/llm/server.)
+ * and cost pages read one total. (SkelBuilder's step recorder in lib/pipeline/server does the same
+ * for pipeline steps, bound to its own step runner.)
  */
 import { err, ok } from "@/lib/core/result";
 import type { Db, Prisma } from "@/lib/db";
 import {
-  type LlmCache,
   type LlmClient,
   type LlmConfig,
   type LlmRecorder,
@@ -19,18 +18,7 @@ import {
   readLlmConfig,
   realSleep,
 } from "@/lib/llm";
-
-export function createDbLlmCache(db: Db): LlmCache {
-  return {
-    async get(key) {
-      const row = await db.llmCacheEntry.findUnique({ where: { cacheKey: key } });
-      return row?.response ?? undefined;
-    },
-    async put(key, model, response) {
-      await db.llmCacheEntry.createMany({ data: [{ cacheKey: key, model, response: response as Prisma.InputJsonValue }], skipDuplicates: true });
-    },
-  };
-}
+import { createDbCache } from "@/lib/llm/server/db-cache";
 
 export function createRunStepRecorder(db: Db, ids: { runId: string; stepId: string }): LlmRecorder {
   return {
@@ -41,7 +29,7 @@ export function createRunStepRecorder(db: Db, ids: { runId: string; stepId: stri
         db.llmCall.create({
           data: {
             runId: ids.runId, stepId: ids.stepId, cacheKey: call.cacheKey, model: call.model,
-            request: { purpose: call.purpose, ...(call.request as object) },
+            purpose: call.purpose, attempts: call.attempts, request: call.request as Prisma.InputJsonValue,
             response: (call.response ?? undefined),
             cached: call.cached, promptTokens: call.usage.promptTokens, completionTokens: call.usage.completionTokens,
             costUsd: call.costUsd, latencyMs: call.latencyMs, errorMessage: call.errorMessage,
@@ -78,7 +66,7 @@ export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): Ru
     return () => ({ chat: () => Promise.resolve(err(missing)), embed: () => Promise.resolve(err(missing)) });
   }
   const transport = createOpenAiTransport({ baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
-  const cache = createDbLlmCache(db);
+  const cache = createDbCache(db);
   const limiter = getEndpointLimiter(baseUrl, config.concurrency);
   return (ids) =>
     createLlmClient({

@@ -64,7 +64,7 @@ describe("scenario generation, validator proof and rollouts", () => {
     expect(generated[0]!.validators.map((v) => v.currentVersion?.code)).toEqual(sample.scenarios[0]!.checklist_with_func.map((c) => c.check_func));
     expect(generated.every((g) => g.status === "DRAFT" && g.proofStatus === "PENDING")).toBe(true);
     // Every first-try format error (extra state key, short task, item without "Has", wrong signature) was re-asked.
-    const reasks = await t.db.llmCall.count({ where: { runId: run.id, request: { path: ["purpose"], string_contains: "re-ask" } } });
+    const reasks = await t.db.llmCall.count({ where: { runId: run.id, purpose: { contains: "re-ask" } } });
     expect(reasks).toBe(4);
 
     // Generation enqueued a proof run for the new scenarios.

@@ -1,17 +1,15 @@
 import { NextResponse } from "next/server";
-import { AppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
-import { getRunProgress } from "@/lib/runs/server/run-lifecycle";
+import { getRunProgress } from "@/lib/pipeline/server/get-run";
 import { errorResponse } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/runs/:id → status, cost and step counts by stage (polled by the launch panel). */
+/** GET /api/runs/:id → progress per stage, cost, failures, environments, topics, steps (polled by the run page). */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   try {
-    const progress = await getRunProgress(getDb(), (await params).id);
-    if (!progress) throw new AppError("NOT_FOUND", "Run not found.");
-    return NextResponse.json(progress);
+    const { id } = await params;
+    return NextResponse.json(await getRunProgress(getDb(), id));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,0 +1,11 @@
+/** The run page's data as it travels over JSON (dates as strings). Produced by server/get-run.ts. */
+export type StageProgressView = { stage: string; total: number; pending: number; running: number; succeeded: number; failed: number; cancelled: number };
+
+export type RunView = {
+  run: { id: string; name: string; status: string; costUsd: number; maxCostUsd: number | null; promptTokens: number; completionTokens: number; maxTokens: number | null; errorMessage: string | null; isTerminal: boolean; createdAt: string; finishedAt: string | null };
+  stages: StageProgressView[];
+  failures: { id: string; stage: string; subjectKey: string; status: string; errorCode: string | null; errorMessage: string | null; retryable: boolean | null; attempt: number }[];
+  environments: { id: string; name: string; status: string; toolCount: number }[];
+  topics: { id: string; summary: string; usefulness: number; modelability: number; clusterKey: string | null; kept: boolean; sourceTask: string }[];
+  steps: { id: string; stage: string; subjectKey: string; status: string; attempt: number; durationMs: number | null; costUsd: number; promptTokens: number; completionTokens: number }[];
+};

@@ -1,0 +1,59 @@
+/**
+ * Moves a run forward after a step settles: the topic fan-in (selection starts once every judge
+ * and topic step is settled), jobs for the subject's pending steps, and the run's final status
+ * once nothing is pending or running. Every part is idempotent, so the memo path of a retried
+ * job can call it again safely.
+ */
+import type { PgBoss } from "pg-boss";
+import type { Db } from "@/lib/db";
+import { enqueue } from "@/lib/jobs/boss";
+import type { JobDefinition } from "@/lib/jobs/job-definition";
+
+export const OPEN_STEP = ["PENDING", "RUNNING"] as const;
+export const stepJobKey = (runId: string, subjectKey: string, stage: string) => `${runId}:${subjectKey}:${stage}`;
+
+let stepJob: JobDefinition | null = null;
+/** Set by the job definition module (avoids an import cycle between the job and its helpers). */
+export const registerStepJob = (def: JobDefinition) => void (stepJob = def);
+
+export async function enqueueSteps(boss: PgBoss, steps: { runId: string; subjectKey: string; stage: string }[]) {
+  if (!stepJob) throw new Error("pipeline step job is not registered");
+  for (const s of steps) await enqueue(boss, stepJob, { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage }, stepJobKey(s.runId, s.subjectKey, s.stage));
+}
+
+async function startSelectionWhenReady(db: Db, runId: string) {
+  const open = await db.pipelineStep.count({ where: { runId, stage: { in: ["judge", "topic"] }, status: { in: [...OPEN_STEP] } } });
+  if (open > 0) return;
+  const mined = await db.pipelineStep.count({ where: { runId, stage: "judge" } });
+  if (mined === 0) return; // an ideas run has no mining
+  await db.pipelineStep.createMany({ data: [{ runId, subjectKey: "run", stage: "select", input: {} }], skipDuplicates: true });
+}
+
+export async function finalizeRunIfDone(db: Db, runId: string) {
+  const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP] } } });
+  if (open > 0) return;
+  const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
+  const now = new Date();
+  const summary = failed ? `${failed} step${failed === 1 ? "" : "s"} failed` : null;
+  await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["QUEUED", "RUNNING"] } }, data: { status: "SUCCEEDED", finishedAt: now, errorMessage: summary } });
+  await db.pipelineRun.updateMany({ where: { id: runId, status: "CANCELLING" }, data: { status: "CANCELLED", finishedAt: now } });
+  await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
+}
+
+export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey: string, stage: string) {
+  const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
+  if (run && (run.status === "QUEUED" || run.status === "RUNNING")) {
+    await startSelectionWhenReady(db, runId);
+    const pending = await db.pipelineStep.findMany({ where: { runId, status: "PENDING", OR: [{ subjectKey }, { stage: "select" }, ...(stage === "select" ? [{ stage: "state" }] : [])] }, select: { runId: true, subjectKey: true, stage: true } });
+    await enqueueSteps(boss, pending);
+  } else if (run) {
+    // A step that finished after the run was stopped may have created successors: close them.
+    await cancelPendingSteps(db, runId, `stopped: the run is ${run.status.toLowerCase()}`);
+  }
+  await finalizeRunIfDone(db, runId);
+}
+
+/** Stops a run's remaining work: pending steps are cancelled (running ones finish or stop at their next LLM call). */
+export async function cancelPendingSteps(db: Db, runId: string, reason: string) {
+  await db.pipelineStep.updateMany({ where: { runId, status: "PENDING" }, data: { status: "CANCELLED", errorMessage: reason, finishedAt: new Date() } });
+}

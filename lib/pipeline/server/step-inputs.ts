@@ -1,0 +1,31 @@
+/**
+ * Reads what a step needs from the steps before it. Stored outputs are parsed again with their
+ * schemas (never cast): a hand-edited or stale row fails loudly with the stage it came from.
+ */
+import type { z } from "zod";
+import type { Db } from "@/lib/db";
+import { AssembledSchema, MethodsSchema, OperationsSchema, type Stage, StateCodeSchema, StateSpaceSchema, TestStateSchema, TopicSchema } from "../pipeline.schema";
+
+export class MissingInputError extends Error {}
+
+export async function chainOutputs(db: Db, runId: string, subjectKey: string): Promise<Map<string, unknown>> {
+  const rows = await db.pipelineStep.findMany({ where: { runId, subjectKey, status: "SUCCEEDED" }, select: { stage: true, output: true } });
+  return new Map(rows.map((r) => [r.stage, r.output]));
+}
+
+export function need<S extends z.ZodType>(outputs: Map<string, unknown>, stage: Stage, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(outputs.get(stage));
+  if (!parsed.success) throw new MissingInputError(`the ${stage} step has no usable output: ${parsed.error.issues[0]?.message ?? "missing"}`);
+  return parsed.data;
+}
+
+export const CHAIN_SCHEMAS = {
+  state: StateSpaceSchema,
+  state_code: StateCodeSchema,
+  operations: OperationsSchema,
+  methods: MethodsSchema,
+  assemble: AssembledSchema,
+  test_state: TestStateSchema,
+} as const;
+
+export const ChainInputSchema = TopicSchema;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "LlmCall" ADD COLUMN     "attempts" INTEGER NOT NULL DEFAULT 1,
+ADD COLUMN     "purpose" TEXT NOT NULL DEFAULT '';
