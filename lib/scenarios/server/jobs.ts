@@ -24,7 +24,8 @@ export const SCEN_GENERATOR_JOB = defineJob({
   concurrency: 1,
   retryLimit: 3,
   handler: async ({ runId }, ctx) => {
-    const [{ executeGenerationRun }, deps] = await Promise.all([import("./generation-run"), import("./production-deps")]);
-    await executeGenerationRun(deps.db(), runId, deps.generationDeps(ctx.signal), { finalAttempt: ctx.attempt >= 3 });
+    const [{ executeGenerationRun }, deps, { senderFor }] = await Promise.all([import("./generation-run"), import("./production-deps"), import("@/lib/jobs/server/send-job")]);
+    // The worker's own pg-boss enqueues the follow-up proof run for the new scenarios.
+    await executeGenerationRun(deps.db(), runId, { ...deps.generationDeps(ctx.signal), send: senderFor(ctx.boss) }, { finalAttempt: ctx.attempt >= 3 });
   },
 });
