@@ -12,6 +12,10 @@ export const PROOF_JOB = defineJob({
   schema: RunPayload,
   concurrency: 2,
   retryLimit: 3,
+  // A run job lives as long as its run (many rollouts or scenarios); a worker that dies stops
+  // heart-beating and the job is retried elsewhere, resuming from the memoised steps.
+  heartbeatSeconds: 10,
+  expireInSeconds: 6 * 60 * 60,
   handler: async ({ runId }, ctx) => {
     const [{ executeProofRun }, deps] = await Promise.all([import("./proof-run"), import("./production-deps")]);
     await executeProofRun(deps.db(), runId, deps.proofDeps(ctx.signal), { finalAttempt: ctx.attempt >= 3 });
@@ -23,6 +27,10 @@ export const SCEN_GENERATOR_JOB = defineJob({
   schema: RunPayload,
   concurrency: 1,
   retryLimit: 3,
+  // A run job lives as long as its run (many rollouts or scenarios); a worker that dies stops
+  // heart-beating and the job is retried elsewhere, resuming from the memoised steps.
+  heartbeatSeconds: 10,
+  expireInSeconds: 6 * 60 * 60,
   handler: async ({ runId }, ctx) => {
     const [{ executeGenerationRun }, deps, { senderFor }] = await Promise.all([import("./generation-run"), import("./production-deps"), import("@/lib/jobs/server/send-job")]);
     // The worker's own pg-boss enqueues the follow-up proof run for the new scenarios.
