@@ -5,6 +5,7 @@ const LINKS = [
   { href: "/", label: "Dashboard" },
   { href: "/environments", label: "Environments" },
   { href: "/runs", label: "Runs" },
+  { href: "/scenarios", label: "Scenarios" },
   { href: "/review", label: "Review queue" },
   { href: "/users", label: "Users" },
   { href: "/datasets", label: "Datasets" },

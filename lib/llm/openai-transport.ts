@@ -96,7 +96,9 @@ export function createOpenAiTransport(options: TransportOptions): Transport {
     },
     async embed(model, input, signal) {
       try {
-        const res = await client.embeddings.create({ model, input }, { signal });
+        // "float" explicitly: without it the SDK asks for base64 and decodes it itself, which breaks on
+        // OpenAI-compatible servers that ignore encoding_format and answer with plain float arrays.
+        const res = await client.embeddings.create({ model, input, encoding_format: "float" }, { signal });
         const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         return ok({ vectors, model: res.model || model, usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: 0 } });
       } catch (error) {

@@ -12,6 +12,10 @@ import { CodeViewer } from "@/components/code/code-viewer";
 import { ToolTable } from "@/components/environments/tool-table";
 import { SampleBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
+import { RunLauncher } from "@/components/scenarios/run-launcher";
+import { readLlmConfig } from "@/lib/llm";
+import { findEnvironmentRuns } from "@/lib/scenarios/server/launch-runs";
+import { launchGenerationAction, launchProofAction, launchRolloutsAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +45,7 @@ export default async function EnvironmentPage({ params }: Props) {
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
   const rules = Rules.parse(version?.rules);
+  const runs = await findEnvironmentRuns(getDb(), env.id);
   return (
     <div className="space-y-5">
       <div>
@@ -74,6 +79,9 @@ export default async function EnvironmentPage({ params }: Props) {
       <Card title="Code">
         {version ? <CodeViewer source={version.source} /> : <EmptyState title="No code version yet" />}
       </Card>
+      <Card title="Scenario generation, proof and rollouts">
+        <RunLauncher environmentId={env.id} defaultModel={readLlmConfig().defaultModel} recentRunIds={runs.map((r) => r.id)} actions={{ generate: launchGenerationAction, prove: launchProofAction, rollouts: launchRolloutsAction }} />
+      </Card>
       <Card title={`Scenarios (${env.scenarios.length})`}>
         {env.scenarios.length === 0 ? (
           <p className="text-sm text-slate-500">No scenarios yet.</p>
@@ -84,6 +92,7 @@ export default async function EnvironmentPage({ params }: Props) {
                 <div className="flex items-center gap-2">
                   <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline"><code>{s.externalId}</code></Link>
                   <StatusBadge status={s.status} />
+                  <span className="text-xs text-slate-500">proof:</span> <StatusBadge status={s.proofStatus} />
                   <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
                 </div>
                 <p className="mt-1 line-clamp-3 text-slate-700">{s.task}</p>

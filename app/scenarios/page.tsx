@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { findScenarios } from "@/lib/scenarios/server/get-scenario";
+import { StatusBadge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/states";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Scenarios" };
+
+const FILTERS = ["PENDING", "VERIFIED", "FAILED", "STALE"] as const;
+const Query = z.object({ proof: z.enum(FILTERS).optional().catch(undefined) });
+const Reasons = z.array(z.object({ code: z.string() })).catch([]);
+
+export default async function ScenariosPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = Query.parse(await searchParams);
+  const db = getDb();
+  const project = await getDefaultProject(db);
+  const scenarios = await findScenarios(db, project.id, { proofStatus: query.proof });
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Scenarios</h1>
+      <nav className="flex gap-3 text-sm" aria-label="Proof status">
+        <Link href="/scenarios" className={!query.proof ? "font-semibold" : "text-indigo-700"}>All</Link>
+        {FILTERS.map((f) => <Link key={f} href={`/scenarios?proof=${f}`} className={query.proof === f ? "font-semibold" : "text-indigo-700"}>{f.toLowerCase()}</Link>)}
+      </nav>
+      {scenarios.length === 0 ? <EmptyState title="No scenarios">Generate scenarios from an environment page.</EmptyState> : (
+        <table className="w-full text-left text-sm" data-testid="scenario-table">
+          <thead className="text-xs uppercase tracking-wide text-slate-500"><tr><th className="py-2">Scenario</th><th>Environment</th><th>Status</th><th>Proof</th><th>Checks</th><th>Rollouts</th></tr></thead>
+          <tbody>
+            {scenarios.map((s) => (
+              <tr key={s.id} className="border-t border-slate-100 align-top">
+                <td className="py-2 pr-4"><Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline"><code>{s.externalId}</code></Link><p className="line-clamp-2 text-slate-600">{s.task}</p></td>
+                <td className="pr-4">{s.environment.name}</td>
+                <td><StatusBadge status={s.status} /></td>
+                <td><StatusBadge status={s.proofStatus} /><div className="text-xs text-rose-700">{Reasons.parse(s.proofReasons).map((r) => r.code).join(", ")}</div></td>
+                <td>{s._count.validators}</td><td>{s._count.trajectories}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

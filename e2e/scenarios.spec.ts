@@ -1,0 +1,57 @@
+import { expect, test } from "./fixtures";
+
+/**
+ * The reviewer's flow for scenario work on a sample environment, through the real worker: launch
+ * the validator proof from the environment page, watch its progress, open a proven scenario, and
+ * see a launch refused or failed with a reason (no LLM endpoint is configured in this tier).
+ */
+test("prove a sample environment's validators from its page and read the evidence", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/environments");
+  await page.getByLabel("Search environments").fill("library");
+  await expect(page.getByTestId("environment-row")).toHaveCount(1);
+  await page.getByTestId("environment-row").first().getByRole("link").click();
+  await page.waitForURL(/\/environments\/[^/?]+$/);
+  const launcher = page.getByTestId("run-launcher");
+  await expect(launcher).toBeVisible();
+
+  await launcher.getByRole("button", { name: "Prove validators" }).click();
+  const progress = launcher.getByTestId("run-progress").first();
+  await expect(progress).toContainText("Validator proof");
+  await expect(progress).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 150_000 });
+  await expect(progress).toContainText("proof: 3 succeeded");
+
+  await page.reload();
+  await page.getByTestId("scenario-list").getByRole("link").first().click();
+  const panel = page.getByTestId("proof-panel");
+  await expect(panel).toContainText("Verified");
+  await expect(panel).toContainText("gold from scenario");
+  await expect(panel.locator("tbody tr").first()).toContainText("False");
+  await expect(page.getByTestId("validators").locator("li")).not.toHaveCount(0);
+  await expect(page.getByTestId("scenario-task")).not.toBeEmpty();
+
+  await page.goto("/scenarios?proof=VERIFIED");
+  await expect(page.getByTestId("scenario-table").locator("tbody tr")).toHaveCount(3);
+});
+
+test("launching without an LLM endpoint fails visibly, and bad input is refused", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/environments");
+  await page.getByLabel("Search environments").fill("clinic");
+  await expect(page.getByTestId("environment-row")).toHaveCount(1);
+  await page.getByTestId("environment-row").first().getByRole("link").click();
+  await page.waitForURL(/\/environments\/[^/?]+$/);
+  const launcher = page.getByTestId("run-launcher");
+
+  const models = launcher.getByLabel("Models (comma-separated)");
+  await models.fill(" ");
+  await launcher.getByRole("button", { name: "Run rollouts" }).click();
+  await expect(launcher.getByRole("alert")).toContainText("name at least one model");
+
+  await launcher.getByLabel("Count").fill("2");
+  await launcher.getByRole("button", { name: "Generate" }).click();
+  const progress = launcher.getByTestId("run-progress").first();
+  await expect(progress).toContainText("Scenario generation");
+  await expect(progress).toHaveAttribute("data-status", "FAILED", { timeout: 100_000 });
+  await expect(progress).toContainText("OPENAI_BASE_URL is not set");
+});
