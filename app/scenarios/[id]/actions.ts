@@ -5,6 +5,7 @@ import { runAction } from "@/lib/auth/server/run-action";
 import { getSandboxRunner } from "@/lib/sandbox";
 import { RunBenchInputSchema } from "@/lib/scenarios/bench.schema";
 import { runValidatorBench } from "@/lib/scenarios/server/run-validator-bench";
+import { reproveAfterEdit } from "@/lib/scenarios/server/reprove-after-edit";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
 import { SaveValidatorVersionInputSchema } from "@/lib/scenarios/validator.schema";
 
@@ -14,8 +15,11 @@ export async function runBenchAction(raw: unknown) {
 
 export async function saveValidatorVersionAction(raw: unknown) {
   return runAction(raw, SaveValidatorVersionInputSchema, "REVIEWER", async (input, user) => {
-    const saved = await saveValidatorVersion(getDb(), input, user, getSandboxRunner());
+    const db = getDb();
+    const saved = await saveValidatorVersion(db, input, user, getSandboxRunner());
+    const validator = await db.validator.findUniqueOrThrow({ where: { id: input.validatorId }, select: { scenario: { select: { environmentId: true } } } });
+    const reprove = await reproveAfterEdit(db, { environmentId: validator.scenario.environmentId, actorId: user.id });
     revalidatePath("/scenarios", "layout");
-    return saved;
+    return { ...saved, reprove };
   });
 }

@@ -6,12 +6,14 @@ import { AnalyzeSourceInputSchema, SaveEnvironmentVersionInputSchema } from "@/l
 import { analyzeEnvironmentSource } from "@/lib/environments/server/analyze-environment-source";
 import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
 import { getSandboxRunner } from "@/lib/sandbox";
+import { reproveAfterEdit } from "@/lib/scenarios/server/reprove-after-edit";
 
 export async function saveEnvironmentVersionAction(raw: unknown) {
   return runAction(raw, SaveEnvironmentVersionInputSchema, "REVIEWER", async (input, user) => {
     const saved = await saveEnvironmentVersion(getDb(), input, user, getSandboxRunner());
+    const reprove = await reproveAfterEdit(getDb(), { environmentId: input.environmentId, actorId: user.id });
     revalidatePath(`/environments/${input.environmentId}`, "layout");
-    return saved;
+    return { ...saved, reprove };
   });
 }
 
