@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 /**
@@ -10,12 +12,17 @@ const BASE = `http://127.0.0.1:${PORT}`;
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 /** The scripted OpenAI-compatible server the studio's worker uses in browser tests (test-only). */
 const FAKE_LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 1);
-export const E2E_PG_PORT = process.env.E2E_PG_PORT ?? "5435";
+/**
+ * The embedded PostgreSQL of the browser tier. Derived from the data directory's absolute path so
+ * two checkouts on one machine do not collide; e2e/global-teardown.ts stops it after the run.
+ */
+export const E2E_PG_PORT = process.env.E2E_PG_PORT ?? String(20_000 + (createHash("sha256").update(path.resolve(E2E_DATA_DIR)).digest().readUInt16BE(0) % 10_000));
 /** The first-start admin of the browser tier (created by scripts/start.ts from these variables). */
 export const E2E_ADMIN = { email: "admin@e2e.local", password: "e2e-admin-password" };
 
 export default defineConfig({
   testDir: "./e2e",
+  globalTeardown: "./e2e/global-teardown.ts",
   outputDir: "./test-results",
   timeout: 60_000,
   expect: { timeout: 15_000 },

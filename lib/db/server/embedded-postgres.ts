@@ -128,6 +128,16 @@ function tail(file: string, lines = 8): string {
   }
 }
 
+/** Stops the embedded server of a data directory if it is running (e.g. after browser tests). */
+export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
+  const bins = await binaries();
+  const link = path.join(path.resolve(dataDir), "pg");
+  if (!fs.existsSync(path.join(link, "PG_VERSION"))) return;
+  const dir = fs.realpathSync(link);
+  const user = serverUser();
+  if (isRunning(user, bins.pg_ctl, dir)) run(user, bins.pg_ctl, ["stop", "-w", "-m", "fast", "-D", dir]);
+}
+
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
