@@ -8,7 +8,7 @@ import { createDbCache } from "@/lib/llm/server/db-cache";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
 import type { StageDeps } from "../stages/deps";
-import { createStepRecorder } from "./step-recorder";
+import { createStepRecorder } from "@/lib/runs/server/step-recorder";
 
 export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, signal?: AbortSignal): LlmClient {
   const env = getLlmConfig();
