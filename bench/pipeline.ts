@@ -76,6 +76,7 @@ export async function main() {
     const wallMs = Date.now() - started;
     if (process.env.BENCH_DEBUG) {
       const reqs = fake.chatRequests();
+      console.log("  first requests at ms:", reqs.slice(0, 24).map((r) => r.at - started).join(" "));
       for (let t = 0; t < wallMs; t += 2000) {
         const w0 = started + t;
         const busy = reqs.reduce((a, r) => a + Math.max(0, Math.min(r.respondedAt ?? 0, w0 + 2000) - Math.max(r.at, w0)), 0);

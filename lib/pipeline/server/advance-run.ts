@@ -6,7 +6,7 @@
  */
 import type { PgBoss } from "pg-boss";
 import type { Db } from "@/lib/db";
-import { enqueue } from "@/lib/jobs/boss";
+import { enqueueMany } from "@/lib/jobs/boss";
 import type { JobDefinition } from "@/lib/jobs/job-definition";
 
 export const OPEN_STEP = ["PENDING", "RUNNING"] as const;
@@ -18,7 +18,8 @@ export const registerStepJob = (def: JobDefinition) => void (stepJob = def);
 
 export async function enqueueSteps(boss: PgBoss, steps: { runId: string; subjectKey: string; stage: string }[]) {
   if (!stepJob) throw new Error("pipeline step job is not registered");
-  for (const s of steps) await enqueue(boss, stepJob, { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage }, stepJobKey(s.runId, s.subjectKey, s.stage));
+  const def = stepJob;
+  await enqueueMany(boss, def, steps.map((s) => ({ payload: { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage }, key: stepJobKey(s.runId, s.subjectKey, s.stage) })));
 }
 
 async function startSelectionWhenReady(db: Db, runId: string) {
