@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { z } from "zod";
-import { isAppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { parseTools } from "@/lib/environments/environment.schema";
@@ -16,6 +14,7 @@ import { RunLauncher } from "@/components/scenarios/run-launcher";
 import { readLlmConfig } from "@/lib/llm";
 import { findEnvironmentRuns } from "@/lib/scenarios/server/launch-runs";
 import { launchGenerationAction, launchProofAction, launchRolloutsAction } from "./actions";
+import { orNotFound } from "@/app/or-not-found";
 
 export const dynamic = "force-dynamic";
 
@@ -24,12 +23,7 @@ type Props = { params: Promise<{ id: string }> };
 async function load(id: string) {
   const db = getDb();
   const project = await getDefaultProject(db);
-  try {
-    return await getEnvironmentOrThrow(db, project.id, decodeURIComponent(id));
-  } catch (error) {
-    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+  return orNotFound(getEnvironmentOrThrow(db, project.id, decodeURIComponent(id)));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { z } from "zod";
-import { isAppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
@@ -17,6 +15,7 @@ import { TrajectoryTable } from "@/components/scenarios/trajectory-table";
 import { ValidatorBench } from "@/components/scenarios/validator-bench";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/states";
+import { orNotFound } from "@/app/or-not-found";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Scenario" };
@@ -27,14 +26,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ trajecto
 async function load(id: string) {
   const db = getDb();
   const project = await getDefaultProject(db);
-  try {
-    const bench = await getScenarioBenchOrThrow(db, project.id, decodeURIComponent(id));
-    const detail = await getScenarioOrThrow(db, project.id, bench.scenario.id);
-    return { ...bench, detail };
-  } catch (error) {
-    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+  const bench = await orNotFound(getScenarioBenchOrThrow(db, project.id, decodeURIComponent(id)));
+  const detail = await orNotFound(getScenarioOrThrow(db, project.id, bench.scenario.id));
+  return { ...bench, detail };
 }
 
 export default async function ScenarioPage({ params, searchParams }: Props) {

@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { z } from "zod";
-import { isAppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
 import { ChatMessageSchema } from "@/lib/llm/llm.schema";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -11,6 +9,7 @@ import { getTrajectoryOrThrow } from "@/lib/rollout/server/get-trajectory";
 import { TrajectorySteps } from "@/components/rollout/trajectory-steps";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/states";
+import { orNotFound } from "@/app/or-not-found";
 
 export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }> };
@@ -18,12 +17,7 @@ type Props = { params: Promise<{ id: string }> };
 async function load(id: string) {
   const db = getDb();
   const project = await getDefaultProject(db);
-  try {
-    return await getTrajectoryOrThrow(db, project.id, decodeURIComponent(id));
-  } catch (error) {
-    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+  return orNotFound(getTrajectoryOrThrow(db, project.id, decodeURIComponent(id)));
 }
 
 export const metadata: Metadata = { title: "Trajectory" };
