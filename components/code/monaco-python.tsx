@@ -59,10 +59,29 @@ export function MonacoCodeEditor({ markers = [], value, revision = 0, ...props }
   );
 }
 
-/** Side-by-side diff (read-only): `original` on the left, `modified` on the right. */
+/** FNV-1a over both texts: a cheap identity for the diff's inputs. */
+function diffKey(original = "", modified = ""): string {
+  let h = 0x811c9dc5;
+  for (const text of [original, "\u0000", modified]) {
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * Side-by-side diff (read-only): `original` on the left, `modified` on the right. A change of
+ * either text mounts a fresh diff editor instead of swapping the models in place: Monaco's diff
+ * computation can race an in-place update and throw ("startLineNumber … cannot be after
+ * endLineNumberExclusive …"). The few models a conflict view creates are left to the page.
+ */
 export function MonacoDiff(props: DiffEditorProps) {
   return (
     <DiffEditor
+      key={diffKey(props.original, props.modified)}
+      // @monaco-editor/react disposes the models before resetting the widget on unmount, which
+      // Monaco reports as an error; keeping them lets the widget release them in order.
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
       language="python"
       theme="vs-dark"
       {...props}
