@@ -3,15 +3,17 @@
  * process with an empty environment, and talks JSON lines to it. Generated code never runs in
  * the calling (Next.js / worker) process.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Duplex, Readable, Writable } from "node:stream";
 import type { Result } from "../core/result";
 import { err, ok } from "../core/result";
-import { sandboxError } from "./backend";
+import { type CallError, type HarnessRequest, sandboxError } from "./backend";
 import { hostBwrapCommand } from "./bwrap";
 import { readLines, tailOf } from "./line-reader";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR, hardenedNodeArgs } from "./paths";
 import { type HostMessage, HostMessageSchema, type HostRequest, type SandboxError } from "./sandbox.schema";
+import { SlotChannel } from "./slot-channel";
 
 export type HostReply = Extract<HostMessage, { id: number; ok: true }>;
 
@@ -19,9 +21,15 @@ const HOST_START_TIMEOUT_MS = 30_000;
 
 type Pending = { resolve: (message: Result<HostReply, SandboxError & { terminated?: boolean }>) => void };
 
+/** Room for every worker plus one replacement each booting while a retired thread still exits. */
+const slotCount = (options: SandboxOptions) => 2 * (options.poolSize + options.spareWorkers);
+
 export class HostProcess {
   readonly generation: number;
-  private child: ChildProcessWithoutNullStreams;
+  private child: ChildProcess;
+  private stdin: Writable;
+  private slots: SlotChannel[];
+  private leaseSlots = new Map<number, SlotChannel>();
   private pending = new Map<number, Pending>();
   private nextId = 1;
   private stderrTail: () => string;
@@ -48,6 +56,7 @@ export class HostProcess {
         maxEpisodes: options.maxEpisodesPerWorker,
         graceMs: options.graceMs,
         bootFailuresAllowed: 3,
+        slots: slotCount(options),
       },
     };
     const reads = [pyodide, HOST_DIR, PYTHON_DIR, options.cacheDir];
@@ -56,9 +65,15 @@ export class HostProcess {
     // env: {} — the host (and so any escape from it) never sees the server's secrets.
     this.child = spawn(command ?? process.execPath, rest, {
       env: EMPTY_ENV,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", ...Array<"pipe">(config.pool.slots).fill("pipe")],
     });
-    this.stderrTail = tailOf(this.child.stderr);
+    // "pipe" entries are always streams; slot entries are socketpairs (readable and writable).
+    const [stdin, stdout, stderr, ...channels] = this.child.stdio as unknown as [Writable, Readable, Readable, ...Duplex[]];
+    this.stdin = stdin;
+    this.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit fails the requests
+    // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.
+    this.slots = channels.map((socket) => new SlotChannel(socket, options.maxOutputBytes + 64 * 1024));
+    this.stderrTail = tailOf(stderr);
     this.ready = new Promise((resolve) => {
       const fail = (why: string) => {
         clearTimeout(timer);
@@ -77,8 +92,7 @@ export class HostProcess {
         fail("no ready signal within 30 s");
         this.kill();
       }, HOST_START_TIMEOUT_MS);
-      this.listen((message) => {
-        if (!("type" in message)) return;
+      this.listen(stdout, () => {
         clearTimeout(timer);
         resolve(ok(undefined));
       });
@@ -89,14 +103,18 @@ export class HostProcess {
     this.child.on("error", () => this.onExit());
   }
 
-  private listen(onReady: (message: HostMessage) => void): void {
-    // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.
-    readLines(this.child.stdout, 64 * 1024 * 1024, {
+  private listen(stdout: Readable, onReady: () => void): void {
+    // Control messages only (replies to calls come on the slot channels): small lines.
+    readLines(stdout, 1024 * 1024, {
       onLine: (line) => {
         const parsed = HostMessageSchema.safeParse(safeJson(line));
         if (!parsed.success) return;
-        const message = parsed.data;
-        if ("type" in message) return onReady(message);
+        const message: HostMessage = parsed.data;
+        if ("type" in message) {
+          if (message.type === "lost") this.leaseSlots.get(message.lease)?.markLost(message.lease);
+          else onReady();
+          return;
+        }
         const pending = this.pending.get(message.id);
         if (!pending) return;
         this.pending.delete(message.id);
@@ -117,6 +135,48 @@ export class HostProcess {
     );
     for (const pending of this.pending.values()) pending.resolve(err(failure));
     this.pending.clear();
+    for (const slot of this.slots) {
+      slot.fail(failure);
+      slot.close();
+    }
+  }
+
+  /** Binds a granted lease to its slot's channel. */
+  bindLease(lease: number, slot: number): boolean {
+    const channel = this.slots[slot];
+    if (!channel) return false;
+    this.leaseSlots.set(lease, channel);
+    return true;
+  }
+
+  /** One harness call on the lease's slot; `safetyMs` bounds the wait even if the host hangs. */
+  async call(
+    lease: number,
+    request: HarnessRequest,
+    timeoutMs: number,
+    safetyMs: number,
+  ): Promise<Result<unknown, CallError>> {
+    const channel = this.leaseSlots.get(lease);
+    if (this.exited || !channel)
+      return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host is not running", true));
+    const timer = setTimeout(() => {
+      channel.fail(
+        sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host stopped answering; restarting it", true),
+      );
+      this.kill(); // a host that misses its own deadlines is broken: the next call restarts it
+    }, safetyMs);
+    const result = await channel.call(lease, request, timeoutMs);
+    clearTimeout(timer);
+    return result;
+  }
+
+  /** Ends the lease on its channel (the worker stops reading), then in the pool. */
+  async release(lease: number, recycle: boolean): Promise<void> {
+    const channel = this.leaseSlots.get(lease);
+    this.leaseSlots.delete(lease);
+    if (this.exited) return;
+    channel?.release(lease);
+    await this.request({ type: "release", lease, recycle }, 5_000);
   }
 
   /** One request; `safetyMs` bounds the wait even if the host itself stops answering. */
@@ -143,7 +203,7 @@ export class HostProcess {
           resolve(result);
         },
       });
-      this.child.stdin.write(JSON.stringify({ id, ...body }) + "\n");
+      this.stdin.write(JSON.stringify({ id, ...body }) + "\n");
     });
   }
 
@@ -154,7 +214,8 @@ export class HostProcess {
   async close(): Promise<void> {
     if (this.exited) return;
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    this.child.stdin.end(); // the host drains its workers and exits when stdin closes
+    this.stdin.end(); // the host drains its workers and exits when stdin closes
+    for (const slot of this.slots) slot.close(); // leased workers blocked on a read see EOF
     const timer = setTimeout(() => this.kill(), 2_000);
     await exited;
     clearTimeout(timer);

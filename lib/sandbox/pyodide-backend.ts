@@ -43,8 +43,8 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
       const current = hostResult.value;
       const reply = await current.request({ type: "lease", key, waitMs }, waitMs + 5_000);
       if (!reply.ok) return err(reply.error);
-      const leaseId = reply.value.lease;
-      if (leaseId === undefined)
+      const { lease: leaseId, slot } = reply.value;
+      if (leaseId === undefined || slot === undefined || !current.bindLease(leaseId, slot))
         return err(sandboxError("SANDBOX_UNAVAILABLE", "malformed lease reply", true));
       return ok(hostLease(current, leaseId, options));
     },
@@ -72,18 +72,13 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
 function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions): Lease {
   let released = false;
   return {
-    async call(request: HarnessRequest, timeoutMs: number) {
-      const safety = timeoutMs + options.graceMs + 5_000;
-      const reply = await host.request(
-        { type: "call", lease: leaseId, request: JSON.stringify(request), timeoutMs },
-        safety,
-      );
-      return reply.ok ? ok(reply.value.reply) : reply;
+    call(request: HarnessRequest, timeoutMs: number) {
+      return host.call(leaseId, request, timeoutMs, timeoutMs + options.graceMs + 5_000);
     },
     async release(recycle: boolean) {
-      if (released || host.exited) return;
+      if (released) return;
       released = true;
-      await host.request({ type: "release", lease: leaseId, recycle }, 5_000);
+      await host.release(leaseId, recycle);
     },
   };
 }

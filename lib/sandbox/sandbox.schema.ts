@@ -177,12 +177,6 @@ export type Analysis = {
 
 export const HostRequestSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("lease"), key: z.string().nullable(), waitMs: z.number().int().positive() }),
-  z.object({
-    type: z.literal("call"),
-    lease: z.number().int(),
-    request: z.string(),
-    timeoutMs: z.number().int().positive(),
-  }),
   z.object({ type: z.literal("release"), lease: z.number().int(), recycle: z.boolean() }),
   z.object({ type: z.literal("stats") }),
 ]);
@@ -192,11 +186,12 @@ export const HostErrorSchema = SandboxErrorSchema.extend({ retryable: z.boolean(
 
 export const HostMessageSchema = z.union([
   z.object({ type: z.literal("ready") }),
+  z.object({ type: z.literal("lost"), lease: z.number().int() }),
   z.object({
     id: z.number(),
     ok: z.literal(true),
-    lease: z.number().optional(),
-    reply: z.unknown().optional(),
+    lease: z.number().int().optional(),
+    slot: z.number().int().min(0).optional(),
     stats: z.unknown().optional(),
   }),
   z.object({
@@ -207,6 +202,12 @@ export const HostMessageSchema = z.union([
   }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+/** What the host writes on a slot channel when it answers a call itself (kill, crash). */
+export const HostFailureLineSchema = z.object({
+  host_error: HostErrorSchema,
+  terminated: z.boolean().default(true),
+});
 
 export const HostStatsSchema = z.object({
   workers: z.number(),

@@ -1,12 +1,15 @@
 // Worker pool of the sandbox host. One worker per lease (episode); a worker that ran one piece of
 // untrusted code is only reused for the same code (its `key`), at most `maxEpisodes` times.
+// Each worker owns a slot: the server-made channel its calls arrive on (channel.mjs). A slot is
+// free again only once its previous thread has exited, so two threads never read one channel.
 import { Worker } from "node:worker_threads";
-import { failure } from "./failure.mjs";
 import { SandboxWorker } from "./sandbox-worker.mjs";
+
+const WATCH_INTERVAL_MS = 5;
 
 export class Pool {
   constructor(config, shared) {
-    this.config = config; // { poolSize, spares, maxEpisodes, graceMs, bootFailuresAllowed }
+    this.config = config; // { poolSize, spares, maxEpisodes, graceMs, bootFailuresAllowed, slots }
     this.shared = shared; // { workerUrl, wasmModule, pythonFiles, limits, getSnapshot }
     this.workers = new Set();
     this.leases = new Map();
@@ -14,6 +17,8 @@ export class Pool {
     this.nextLease = 1;
     this.bootFailures = 0;
     this.readyTimes = [];
+    this.freeSlots = Array.from({ length: config.slots }, (_, i) => i);
+    this.watchdog = null;
   }
 
   get capacity() {
@@ -24,7 +29,7 @@ export class Pool {
     this.pump();
   }
 
-  /** Resolves to a lease id, or rejects with {code, message, retryable}. */
+  /** Resolves to {lease, slot}, or rejects with {code, message, retryable}. */
   lease(key, waitMs) {
     return new Promise((resolve, reject) => {
       const request = { key, resolve, reject };
@@ -41,10 +46,17 @@ export class Pool {
     });
   }
 
-  call(leaseId, req, timeoutMs) {
-    const worker = this.leases.get(leaseId);
-    if (!worker) return Promise.resolve(failure("INVALID_REQUEST", "unknown or released lease"));
-    return worker.call(req, timeoutMs, this.config.graceMs);
+  /** Deadlines are only watched while some lease exists: an idle host does not wake up. */
+  updateWatchdog() {
+    if (this.leases.size > 0 && !this.watchdog) {
+      this.watchdog = setInterval(() => {
+        const now = Date.now();
+        for (const worker of this.leases.values()) worker.watch(now, this.config.graceMs);
+      }, WATCH_INTERVAL_MS);
+    } else if (this.leases.size === 0 && this.watchdog) {
+      clearInterval(this.watchdog);
+      this.watchdog = null;
+    }
   }
 
   release(leaseId, recycle) {
@@ -55,18 +67,35 @@ export class Pool {
     if (recycle || worker.dead || worker.fatal || worker.episodes >= this.config.maxEpisodes)
       this.retire(worker);
     else worker.state = "idle";
+    this.updateWatchdog();
+    this.freeSlotOf(worker);
     this.pump();
   }
 
   retire(worker) {
     this.workers.delete(worker);
-    worker.kill();
+    worker.state = "retired";
+    void worker.kill();
+  }
+
+  /** A slot is free once its thread has exited and no lease refers to it any more: calls the
+   * server still sends on a dead lease's slot must find no reader rather than a new worker. */
+  freeSlotOf(worker) {
+    if (worker.slotFreed || !worker.threadExited || this.leases.get(worker.leaseId) === worker) return;
+    worker.slotFreed = true;
+    this.freeSlots.push(worker.slot);
   }
 
   spawn() {
+    const slot = this.freeSlots.pop();
+    if (slot === undefined) return false; // a retired thread still holds it: pump() on its exit
     const snapshot = this.shared.getSnapshot();
-    const worker = new SandboxWorker(Worker, this.shared, snapshot);
+    const worker = new SandboxWorker(Worker, this.shared, snapshot, slot);
     this.workers.add(worker);
+    worker.onThreadGone = () => {
+      this.freeSlotOf(worker);
+      this.pump();
+    };
     worker.ready.then(
       (info) => {
         this.bootFailures = 0;
@@ -85,10 +114,13 @@ export class Pool {
         else this.pump();
       },
     );
-    worker.onExit = () => {
+    worker.onExit = (answered) => {
       if (worker.state !== "leased") this.workers.delete(worker);
+      // Died between calls: the server must learn it now, not by waiting on a silent channel.
+      else if (!answered) this.shared.onLeaseLost(worker.leaseId);
       this.pump();
     };
+    return true;
   }
 
   failQueue(reason) {
@@ -135,8 +167,10 @@ export class Pool {
       if (request.key !== null) worker.key = request.key;
       const id = this.nextLease++;
       this.leases.set(id, worker);
-      request.resolve(id);
+      worker.beginLease(id);
+      request.resolve({ lease: id, slot: worker.slot });
     }
+    this.updateWatchdog();
     this.grow();
   }
 
@@ -152,7 +186,7 @@ export class Pool {
         if (!victim) return;
         this.retire(victim);
       }
-      this.spawn();
+      if (!this.spawn()) return;
       wanted -= 1;
     }
   }
@@ -171,6 +205,7 @@ export class Pool {
 
   async close() {
     this.failQueue("the sandbox host is shutting down");
+    clearInterval(this.watchdog);
     await Promise.all([...this.workers].map((w) => w.kill()));
     this.workers.clear();
   }

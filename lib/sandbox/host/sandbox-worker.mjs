@@ -1,20 +1,27 @@
-// Host-side handle of one worker thread: deadlines (interrupt, then terminate) and call routing.
-import { failure } from "./failure.mjs";
+// Host-side handle of one worker thread: boot, lease hand-over, and the deadline watchdog
+// (interrupt, then terminate). Calls themselves never pass through here: the worker reads them
+// from its slot channel and answers on it (channel.mjs); the host only writes on that channel
+// when it takes a call over (a kill or a crash), which the shared call state makes exclusive.
+import { writeSync } from "node:fs";
+import { BUSY, KILLED, REPLYING, failureLine } from "./slot-protocol.mjs";
 
 const SIGINT = 2;
 const BOOT_TIMEOUT_MS = 60_000;
+const FIRST_SLOT_FD = 3;
 
 export class SandboxWorker {
-  constructor(Worker, shared, snapshot) {
+  constructor(Worker, shared, snapshot, slot) {
     this.state = "booting";
+    this.slot = slot;
     this.key = null;
     this.episodes = 0;
     this.dead = false;
     this.fatal = false;
-    this.current = null;
-    this.seq = 0;
     this.onExit = () => {};
+    this.onThreadGone = () => {};
     this.flag = new Int32Array(new SharedArrayBuffer(4));
+    this.callState = new Int32Array(new SharedArrayBuffer(4));
+    this.callDeadline = new Float64Array(new SharedArrayBuffer(8));
     this.worker = new Worker(shared.workerUrl, {
       workerData: {
         wasmModule: shared.wasmModule,
@@ -23,6 +30,9 @@ export class SandboxWorker {
         interruptBuffer: this.flag,
         pythonFiles: shared.pythonFiles,
         limits: shared.limits,
+        channelFd: FIRST_SLOT_FD + slot,
+        callState: this.callState,
+        callDeadline: this.callDeadline,
       },
       env: {},
       stdout: true,
@@ -45,7 +55,11 @@ export class SandboxWorker {
     }, BOOT_TIMEOUT_MS);
     this.worker.on("message", (m) => this.onMessage(m));
     this.worker.on("error", (e) => this.onGone(e));
-    this.worker.on("exit", () => this.onGone(null));
+    this.worker.on("exit", () => {
+      this.onGone(null);
+      this.threadExited = true;
+      this.onThreadGone();
+    });
   }
 
   onMessage(message) {
@@ -57,80 +71,76 @@ export class SandboxWorker {
       this.dead = true;
       this.bootReject(message.bootError);
       void this.worker.terminate();
-    } else if (this.current && message.id === this.current.id) {
-      if (!message.fatal) return this.finish({ reply: message.reply });
-      this.fatal = true; // retired on release; the episode ends
-      const detail = JSON.parse(message.reply).error?.message ?? "unknown failure";
-      this.finish({
-        ...failure("USER_CODE_ERROR", `the Python runtime failed: ${detail}`),
-        terminated: true,
-      });
+    } else if (message.fatal) {
+      this.fatal = true; // it already answered with the failure; retired on release
+    }
+  }
+
+  /** Hands the worker to a lease: it starts reading that lease's calls from its channel. */
+  beginLease(leaseId) {
+    this.leaseId = leaseId;
+    this.worker.postMessage({ lease: leaseId });
+  }
+
+  /** Answers the running call on the worker's behalf, if the host can still claim it. */
+  takeOver(code, message, retryable = false) {
+    const line = failureLine(code, message, true, retryable);
+    const was = Atomics.compareExchange(this.callState, 0, BUSY, KILLED);
+    if (was === BUSY) this.answer(line);
+    // Died while writing its reply: end the partial line so the next line parses on its own.
+    else if (was === REPLYING && Atomics.compareExchange(this.callState, 0, REPLYING, KILLED) === REPLYING)
+      this.answer("\n" + line);
+    return was === BUSY || was === REPLYING;
+  }
+
+  answer(text) {
+    try {
+      writeSync(FIRST_SLOT_FD + this.slot, text + "\n");
+    } catch {
+      // the server closed the channel: nobody is waiting for this answer
     }
   }
 
   onGone(error) {
-    if (this.dead && !this.current) return;
+    if (this.dead && this.gone) return;
+    this.gone = true;
     this.dead = true;
+    clearTimeout(this.bootTimer);
     if (this.state === "booting") this.bootReject(error ? String(error) : "worker exited during boot");
-    if (this.current) {
-      const oom = error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      const crash = oom
-        ? failure("MEMORY", "the worker ran out of JavaScript heap")
-        : failure(
+    const oom = error && error.code === "ERR_WORKER_OUT_OF_MEMORY";
+    const answered = oom
+      ? this.takeOver("MEMORY", "the worker ran out of JavaScript heap")
+      : this.shutDown
+        ? this.takeOver("SANDBOX_UNAVAILABLE", "the worker was shut down", true)
+        : this.takeOver(
             "USER_CODE_ERROR",
             `the sandbox worker crashed while running code${error ? `: ${String(error).slice(0, 200)}` : ""}`,
           );
-      this.finish({ ...crash, terminated: true });
+    this.onExit(answered || this.killedByWatchdog);
+  }
+
+  /** Watchdog tick (every few ms while leases exist). CPython's check reads then clears the
+   * interrupt flag non-atomically and can drop one store, so it is re-asserted on every tick
+   * until the call ends; a loop that swallows every KeyboardInterrupt gets the thread
+   * terminated once the grace period is over. */
+  watch(now, graceMs) {
+    if (this.dead || Atomics.load(this.callState, 0) !== BUSY) return;
+    const deadline = this.callDeadline[0];
+    if (now < deadline) return;
+    if (now < deadline + graceMs) {
+      Atomics.store(this.flag, 0, SIGINT);
+      return;
     }
-    this.onExit();
-  }
-
-  call(req, timeoutMs, graceMs) {
-    if (this.dead)
-      return Promise.resolve(failure("SANDBOX_UNAVAILABLE", "the episode's worker is gone", false));
-    if (this.current)
-      return Promise.resolve(failure("INVALID_REQUEST", "another call is still running on this episode"));
-    Atomics.store(this.flag, 0, 0);
-    return new Promise((resolve) => {
-      const id = ++this.seq;
-      this.current = { id, resolve, timer: null, poke: null };
-      this.current.timer = setTimeout(() => this.interrupt(graceMs), timeoutMs);
-      this.worker.postMessage({ id, req });
-    });
-  }
-
-  /** CPython's check reads then clears the flag non-atomically and can drop one store, so the
-   * flag is re-asserted every 5 ms until a reply comes; a loop that swallows every
-   * KeyboardInterrupt gets the thread terminated after the grace period. */
-  interrupt(graceMs) {
-    const current = this.current;
-    if (!current) return;
-    const poke = () => Atomics.store(this.flag, 0, SIGINT);
-    poke();
-    current.poke = setInterval(poke, 5);
-    current.timer = setTimeout(() => {
+    if (this.takeOver("TIMEOUT", "time limit exceeded; the worker was terminated")) {
       this.dead = true;
-      this.finish({
-        ...failure("TIMEOUT", "time limit exceeded; the worker was terminated"),
-        terminated: true,
-      });
+      this.killedByWatchdog = true;
       void this.worker.terminate();
-    }, graceMs);
-  }
-
-  finish(result) {
-    const current = this.current;
-    if (!current) return;
-    this.current = null;
-    clearTimeout(current.timer);
-    clearInterval(current.poke);
-    Atomics.store(this.flag, 0, 0);
-    current.resolve(result);
+    }
   }
 
   async kill() {
     this.dead = true;
-    this.finish(failure("SANDBOX_UNAVAILABLE", "the worker was shut down", true));
+    this.shutDown = true;
     await this.worker.terminate();
   }
 }

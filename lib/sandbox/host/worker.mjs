@@ -1,9 +1,14 @@
-// Sandbox worker thread: boots a hardened Pyodide, loads the harness, answers {id, req} messages
-// with {id, reply} where reply is the harness's JSON string (size-capped inside Python).
+// Sandbox worker thread: boots a hardened Pyodide and loads the harness. When the host leases it
+// ({lease} message), it serves that lease's calls straight from its slot channel (see
+// channel.mjs) until the server sends `<lease> release`; each reply is the harness's JSON string
+// (size-capped inside Python).
 import { parentPort, workerData } from "node:worker_threads";
+import { createChannel } from "./channel.mjs";
 import { disableChildProcesses, lockFileSystem, scrubRealm } from "./harden.mjs";
+import { BUSY, IDLE, REPLYING, failureLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
+const { channelFd, callState, callDeadline } = workerData;
 // Imported by absolute URL: bare-specifier resolution would probe folders the permission model denies.
 const { loadPyodide } = await import(pyodideUrl);
 const started = performance.now();
@@ -73,23 +78,55 @@ function failureReply(error) {
   return JSON.stringify({ ok: false, error: { code, message } });
 }
 
+/** Harness replies are single-line JSON objects; anything else must not reach the server. */
+function checked(reply) {
+  if (typeof reply === "string" && reply[0] === "{" && !reply.includes("\n")) return reply;
+  return failureLine("SANDBOX_UNAVAILABLE", "malformed reply from the sandbox worker", true);
+}
+
+function runCall(handle, request) {
+  try {
+    return { reply: handle(request), fatal: false };
+  } catch (error) {
+    const reply = failureReply(error);
+    // Only Python exceptions leave Pyodide in a known state; a JS error here (e.g. Emscripten's
+    // exit() meeting the scrubbed realm) or a fatal error means the runtime must be replaced.
+    const fatal =
+      !(error && error.constructor && error.constructor.name === "PythonError") ||
+      /fatal|already failed/i.test(String(error && error.message));
+    if (!fatal) return { reply, fatal };
+    const detail = JSON.parse(reply).error?.message ?? "unknown failure";
+    return { reply: failureLine("USER_CODE_ERROR", `the Python runtime failed: ${detail}`, true), fatal };
+  }
+}
+
+/** Serves one lease until its release line (or until the server closes the channel). */
+function serve(channel, handle, lease) {
+  const prefix = `${lease} `;
+  for (;;) {
+    const line = channel.readLine();
+    if (line === null) return;
+    if (!line.startsWith(prefix)) continue; // left over from an earlier lease of this slot
+    const body = line.slice(prefix.length);
+    if (body === "release") return;
+    const space = body.indexOf(" ");
+    const timeoutMs = Number(body.slice(0, space));
+    Atomics.store(interruptBuffer, 0, 0);
+    callDeadline[0] = Date.now() + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 2000);
+    Atomics.store(callState, 0, BUSY); // publishes the deadline to the host's watchdog
+    const { reply, fatal } = runCall(handle, body.slice(space + 1));
+    // The host may have taken the call over (deadline passed its grace): it answers, not us.
+    if (Atomics.compareExchange(callState, 0, BUSY, REPLYING) !== BUSY) return;
+    channel.writeLine(checked(reply));
+    Atomics.store(callState, 0, IDLE);
+    if (fatal) parentPort.postMessage({ fatal: true });
+  }
+}
+
 try {
   const { handle, usedSnapshot } = await start();
-  parentPort.on("message", ({ id, req }) => {
-    let reply;
-    let fatal = false;
-    try {
-      reply = handle(req);
-    } catch (error) {
-      reply = failureReply(error);
-      // Only Python exceptions leave Pyodide in a known state; a JS error here (e.g. Emscripten's
-      // exit() meeting the scrubbed realm) or a fatal error means the runtime must be replaced.
-      fatal =
-        !(error && error.constructor && error.constructor.name === "PythonError") ||
-        /fatal|already failed/i.test(String(error && error.message));
-    }
-    parentPort.postMessage({ id, reply, fatal });
-  });
+  const channel = createChannel(channelFd);
+  parentPort.on("message", ({ lease }) => serve(channel, handle, lease));
   parentPort.postMessage({ ready: true, usedSnapshot, bootMs: performance.now() - started });
 } catch (error) {
   parentPort.postMessage({ bootError: String(error && error.stack ? error.stack : error).slice(0, 2000) });

@@ -142,17 +142,25 @@ def op_tools(req):
     return {"tools": list(_episode_or_fail()["tools"].values())}
 
 
+def _settled():
+    """The episode with an exact current state: steps use the tracker's fast path, which can miss
+    a swap between equal values of different JSON types (see StateTracker)."""
+    ep = _episode_or_fail()
+    ep["last"], _ = ep["tracker"].snapshot(exact=True)
+    return ep
+
+
 def op_state(req):
-    return {"state": _episode_or_fail()["last"]}
+    return {"state": _settled()["last"]}
 
 
 def op_diff(req):
-    ep = _episode_or_fail()
+    ep = _settled()
     return {"diff": diff(ep["initial"], ep["last"])}
 
 
 def op_check(req):
-    ep = _episode_or_fail()
+    ep = _settled()
     checks = _require(req, "checks", list)
     return {"results": run_checks(checks, ep["initial"], ep["last"], Capture)}
 

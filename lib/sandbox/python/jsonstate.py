@@ -102,33 +102,55 @@ def env_state(env):
 
 
 class StateTracker:
-    """Per-step state and diff. Each top-level attribute is serialized by the C encoder and
-    compared as text; only attributes whose text changed are parsed and diffed structurally,
-    which keeps a step cheap when a tool touches one table of a large state."""
+    """Per-step state and diff, kept cheap because it runs after every tool call.
+
+    Fast path: an attribute whose value still compares equal (`==`, done in C) to its last JSON
+    view is unchanged, which skips serializing it; a tool usually touches one table of a large
+    state. Otherwise the attribute is serialized by the C encoder and compared as text, and only
+    if the text changed is it parsed and diffed structurally. `==` cannot see a swap between
+    equal values of different JSON types (1 -> True, 1 -> 1.0), so `exact=True` (used for the
+    state, diff and check ops) serializes everything.
+    """
 
     def __init__(self, env):
         self.env, self.texts, self.values = env, {}, {}
-        self.snapshot()
+        self.snapshot(exact=True)
 
-    def snapshot(self):
-        texts = {k: dumps(v) for k, v in _public(self.env)}
-        values, out = {}, {"added": [], "removed": [], "changed": []}
-        for k, old in self.values.items():
-            if k not in texts:
-                out["removed"].append({"path": [k], "value": old})
-            elif texts[k] == self.texts[k]:
-                values[k] = old
-            else:
-                values[k] = json.loads(texts[k])
-                diff(old, values[k], [k], out)
-        for k, text in texts.items():
-            if k not in self.values:
+    def snapshot(self, exact=False):
+        values, texts, out = {}, {}, {"added": [], "removed": [], "changed": []}
+        for k, value in _public(self.env):
+            old = self.values.get(k, _MISSING)
+            if not exact and old is not _MISSING and _same(value, old):
+                values[k], texts[k] = old, self.texts[k]
+                continue
+            texts[k] = text = dumps(value)
+            if old is _MISSING:
                 values[k] = json.loads(text)
                 out["added"].append({"path": [k], "value": values[k]})
-        # keep the attribute order of the environment itself
-        self.values = {k: values[k] for k in texts}
-        self.texts = texts
-        return self.values, out
+            elif text == self.texts[k]:
+                values[k] = old
+            else:
+                values[k] = json.loads(text)
+                diff(old, values[k], [k], out)
+        for k, old in self.values.items():
+            if k not in values:
+                out["removed"].append({"path": [k], "value": old})
+        self.values, self.texts = values, texts
+        return values, out
+
+
+_MISSING = object()
+
+
+def _same(value, view):
+    """True when `value` equals its previous JSON view. Only for plain JSON-shaped containers and
+    scalars (a top-level user object's __eq__ is not trusted to say "unchanged")."""
+    if type(value) is not type(view):
+        return False
+    try:
+        return bool(value == view)
+    except Exception:  # a nested __eq__ that raises, or a self-referencing container
+        return False
 
 
 def diff(old, new, path=None, out=None):
