@@ -4,6 +4,8 @@
 // free again only once its previous thread has exited, so two threads never read one channel.
 import { Worker } from "node:worker_threads";
 import { SandboxWorker } from "./sandbox-worker.mjs";
+import { READER_WORKER } from "./slot-protocol.mjs";
+import { SlotReader } from "./slot-reader.mjs";
 
 const WATCH_INTERVAL_MS = 5;
 
@@ -18,6 +20,8 @@ export class Pool {
     this.bootFailures = 0;
     this.readyTimes = [];
     this.freeSlots = Array.from({ length: config.slots }, (_, i) => i);
+    this.slotWorkers = new Map();
+    this.readers = this.freeSlots.map((slot) => new SlotReader(slot, () => this.liveWorkerOf(slot)));
     this.watchdog = null;
   }
 
@@ -83,16 +87,28 @@ export class Pool {
   freeSlotOf(worker) {
     if (worker.slotFreed || !worker.threadExited || this.leases.get(worker.leaseId) === worker) return;
     worker.slotFreed = true;
+    if (this.slotWorkers.get(worker.slot) === worker) this.slotWorkers.delete(worker.slot);
     this.freeSlots.push(worker.slot);
+  }
+
+  liveWorkerOf(slot) {
+    const worker = this.slotWorkers.get(slot);
+    return worker && !worker.gone ? worker : undefined;
   }
 
   spawn() {
     const slot = this.freeSlots.pop();
     if (slot === undefined) return false; // a retired thread still holds it: pump() on its exit
     const snapshot = this.shared.getSnapshot();
-    const worker = new SandboxWorker(Worker, this.shared, snapshot, slot);
+    const reader = this.readers[slot];
+    const worker = new SandboxWorker(Worker, this.shared, snapshot, slot, reader.reader);
     this.workers.add(worker);
+    this.slotWorkers.set(slot, worker);
+    worker.onResume = () => reader.takeOver();
     worker.onThreadGone = () => {
+      // Killed mid-spin: its `finally` never ran, so give its spin budget back here.
+      if (Atomics.load(worker.spinning, 0) === 1) Atomics.sub(this.shared.spinners, 0, 1);
+      if (Atomics.load(reader.reader, 0) === READER_WORKER) reader.takeOver();
       this.freeSlotOf(worker);
       this.pump();
     };

@@ -2,15 +2,13 @@
 // (interrupt, then terminate). Calls themselves never pass through here: the worker reads them
 // from its slot channel and answers on it (channel.mjs); the host only writes on that channel
 // when it takes a call over (a kill or a crash), which the shared call state makes exclusive.
-import { writeSync } from "node:fs";
-import { BUSY, KILLED, REPLYING, failureLine } from "./slot-protocol.mjs";
+import { BUSY, FIRST_SLOT_FD, KILLED, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const SIGINT = 2;
 const BOOT_TIMEOUT_MS = 60_000;
-const FIRST_SLOT_FD = 3;
 
 export class SandboxWorker {
-  constructor(Worker, shared, snapshot, slot) {
+  constructor(Worker, shared, snapshot, slot, reader) {
     this.state = "booting";
     this.slot = slot;
     this.key = null;
@@ -19,6 +17,8 @@ export class SandboxWorker {
     this.fatal = false;
     this.onExit = () => {};
     this.onThreadGone = () => {};
+    this.onResume = () => {};
+    this.spinning = new Int32Array(new SharedArrayBuffer(4));
     this.flag = new Int32Array(new SharedArrayBuffer(4));
     this.callState = new Int32Array(new SharedArrayBuffer(4));
     this.callDeadline = new Float64Array(new SharedArrayBuffer(8));
@@ -33,6 +33,10 @@ export class SandboxWorker {
         channelFd: FIRST_SLOT_FD + slot,
         callState: this.callState,
         callDeadline: this.callDeadline,
+        reader,
+        spinners: shared.spinners,
+        maxSpinners: shared.maxSpinners,
+        spinning: this.spinning,
       },
       env: {},
       stdout: true,
@@ -71,6 +75,8 @@ export class SandboxWorker {
       this.dead = true;
       this.bootReject(message.bootError);
       void this.worker.terminate();
+    } else if (message.resume) {
+      this.onResume(); // its spin window passed: the host watches the slot until the next call
     } else if (message.fatal) {
       this.fatal = true; // it already answered with the failure; retired on release
     }
@@ -80,6 +86,11 @@ export class SandboxWorker {
   beginLease(leaseId) {
     this.leaseId = leaseId;
     this.worker.postMessage({ lease: leaseId });
+  }
+
+  /** Data the host read from the slot socket. */
+  forward(data) {
+    this.worker.postMessage({ data });
   }
 
   /** Answers the running call on the worker's behalf, if the host can still claim it. */
@@ -95,7 +106,7 @@ export class SandboxWorker {
 
   answer(text) {
     try {
-      writeSync(FIRST_SLOT_FD + this.slot, text + "\n");
+      writeLine(FIRST_SLOT_FD + this.slot, text);
     } catch {
       // the server closed the channel: nobody is waiting for this answer
     }

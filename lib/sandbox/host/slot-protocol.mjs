@@ -1,14 +1,41 @@
 // Shared by the host's main thread and its workers: the per-call state word each worker
-// publishes in shared memory, and the failure line written on a worker's behalf.
+// publishes in shared memory, the failure line written on a worker's behalf, and whole-line
+// writes on a slot socket.
 //
 // Slot channel lines, server -> worker: `<lease> <timeoutMs> <harness request JSON>` or
 // `<lease> release`; worker -> server: the harness reply JSON, or a failureLine().
+import { writeSync } from "node:fs";
+
 export const IDLE = 0;
 export const BUSY = 1; // a call is running; its deadline is published
 export const REPLYING = 2; // the worker is writing its reply
 export const KILLED = 3; // the host took the call over (deadline or crash) and answers it
 
+export const FIRST_SLOT_FD = 3;
+
+// Who reads a slot's socket (an Int32 in shared memory per slot): never both at once, or one
+// line could be split between two readers.
+export const READER_WORKER = 0; // the slot's worker, synchronously, while it spins
+export const READER_HOST = 1; // the host's event loop, which forwards what it reads
+
 /** A failure the harness itself could not report (timeout kill, crash, broken runtime). */
 export function failureLine(code, message, terminated, retryable = false) {
   return JSON.stringify({ host_error: { code, message, retryable }, terminated });
+}
+
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes one whole line. The host's event loop watches the socket, which makes it
+ * non-blocking: a large reply can meet a full socket buffer, so wait for the server to drain. */
+export function writeLine(fd, text) {
+  const bytes = Buffer.from(text + "\n", "utf8");
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      if (error && error.code === "EAGAIN") Atomics.wait(nap, 0, 0, 0.1);
+      else throw error;
+    }
+  }
 }

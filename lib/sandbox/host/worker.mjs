@@ -3,12 +3,13 @@
 // channel.mjs) until the server sends `<lease> release`; each reply is the harness's JSON string
 // (size-capped inside Python).
 import { parentPort, workerData } from "node:worker_threads";
-import { createChannel } from "./channel.mjs";
+import { Channel } from "./channel.mjs";
 import { disableChildProcesses, lockFileSystem, scrubRealm } from "./harden.mjs";
-import { BUSY, IDLE, REPLYING, failureLine } from "./slot-protocol.mjs";
+import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
-const { channelFd, callState, callDeadline } = workerData;
+const { channelFd, callState, callDeadline, reader, spinners, maxSpinners, spinning } = workerData;
+const MAX_EARLY_LINES = 16; // a lease has at most one call in flight, then its release
 // Imported by absolute URL: bare-specifier resolution would probe folders the permission model denies.
 const { loadPyodide } = await import(pyodideUrl);
 const started = performance.now();
@@ -100,33 +101,60 @@ function runCall(handle, request) {
   }
 }
 
-/** Serves one lease until its release line (or until the server closes the channel). */
-function serve(channel, handle, lease) {
-  const prefix = `${lease} `;
-  for (;;) {
-    const line = channel.readLine();
-    if (line === null) return;
-    if (!line.startsWith(prefix)) continue; // left over from an earlier lease of this slot
-    const body = line.slice(prefix.length);
-    if (body === "release") return;
-    const space = body.indexOf(" ");
-    const timeoutMs = Number(body.slice(0, space));
-    Atomics.store(interruptBuffer, 0, 0);
-    callDeadline[0] = Date.now() + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 2000);
-    Atomics.store(callState, 0, BUSY); // publishes the deadline to the host's watchdog
-    const { reply, fatal } = runCall(handle, body.slice(space + 1));
-    // The host may have taken the call over (deadline passed its grace): it answers, not us.
-    if (Atomics.compareExchange(callState, 0, BUSY, REPLYING) !== BUSY) return;
-    channel.writeLine(checked(reply));
-    Atomics.store(callState, 0, IDLE);
-    if (fatal) parentPort.postMessage({ fatal: true });
+/** Routes one line from the slot channel. Lease ids grow, so a line for an older lease is stale
+ * (e.g. the release of a worker that died on this slot) and a line for a newer one arrived
+ * before its {lease} message: it waits for it. */
+function routeLine(handle, session, line) {
+  const space = line.indexOf(" ");
+  const lease = Number(line.slice(0, space));
+  if (lease === session.lease) return serveLine(handle, session, line.slice(space + 1));
+  if (lease > session.newest) {
+    session.early.push(line);
+    if (session.early.length > MAX_EARLY_LINES) session.early.shift();
   }
+}
+
+function startLease(handle, session, lease) {
+  session.lease = lease;
+  session.newest = Math.max(session.newest, lease);
+  const early = session.early;
+  session.early = [];
+  for (const line of early) routeLine(handle, session, line); // this lease's run; newer ones wait again
+}
+
+/** Runs one call (or the release) of the current lease. */
+function serveLine(handle, session, body) {
+  if (body === "release") {
+    session.lease = null;
+    return;
+  }
+  const space = body.indexOf(" ");
+  const timeoutMs = Number(body.slice(0, space));
+  Atomics.store(interruptBuffer, 0, 0);
+  callDeadline[0] = Date.now() + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 2000);
+  Atomics.store(callState, 0, BUSY); // publishes the deadline to the host's watchdog
+  const { reply, fatal } = runCall(handle, body.slice(space + 1));
+  // The host may have taken the call over (deadline passed its grace): it answers, not us.
+  if (Atomics.compareExchange(callState, 0, BUSY, REPLYING) !== BUSY) return;
+  writeLine(channelFd, checked(reply));
+  Atomics.store(callState, 0, IDLE);
+  if (fatal) parentPort.postMessage({ fatal: true });
 }
 
 try {
   const { handle, usedSnapshot } = await start();
-  const channel = createChannel(channelFd);
-  parentPort.on("message", ({ lease }) => serve(channel, handle, lease));
+  const session = { lease: null, newest: 0, early: [] };
+  const channel = new Channel(
+    { fd: channelFd, reader, spinners, maxSpinners, spinning },
+    (line) => routeLine(handle, session, line),
+    () => session.lease !== null,
+    () => parentPort.postMessage({ resume: true }),
+  );
+  parentPort.on("message", (message) => {
+    if (message.data) return channel.receive(Buffer.from(message.data));
+    startLease(handle, session, message.lease);
+    channel.poll(); // its first call may already be on the way: no need to sleep first
+  });
   parentPort.postMessage({ ready: true, usedSnapshot, bootMs: performance.now() - started });
 } catch (error) {
   parentPort.postMessage({ bootError: String(error && error.stack ? error.stack : error).slice(0, 2000) });

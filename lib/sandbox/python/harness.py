@@ -14,14 +14,14 @@ import types
 from analyze import analyze, extract_tools
 from capture import Capture
 from checks import run_checks
-from jsonstate import StateTracker, diff, jsonable
-from validate import check_arguments
+from jsonstate import StateTracker, diff, dumps, jsonable
+from validate import compile_arguments
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
 _episode = {}
-_timer = {"enabled": False}
-_REPLY_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # set by serve(): SIGALRM deadlines exist only in real CPython
+_timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
+_REPLY_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
 class Fail(Exception):
@@ -90,8 +90,10 @@ def op_load(req):
         except BaseException as e:
             raise Fail("USER_CODE_ERROR", f"loading the environment failed: {_describe(e)}")
     tools = {s["function"]["name"]: s for s in schemas if callable(getattr(env, s["function"]["name"], None))}
+    validators = {name: compile_arguments(s["function"]["parameters"]) for name, s in tools.items()}
     tracker = StateTracker(env)
-    _episode.update(env=env, tools=tools, tracker=tracker, initial=tracker.values, last=tracker.values)
+    _episode.update(env=env, tools=tools, validators=validators, tracker=tracker,
+                    initial=tracker.values, last=tracker.values)
     return {"tools": list(tools.values())}
 
 
@@ -115,16 +117,23 @@ def op_step(req):
     if schema is None:
         observation = _error_observation("unknown_tool", f"Unknown tool '{name}'. Available tools: {', '.join(sorted(ep['tools']))}")
     else:
-        problems = check_arguments(schema["function"]["parameters"], arguments)
+        problems = ep["validators"][name](arguments)
         if problems:
             observation = _error_observation("invalid_arguments", f"Invalid arguments for '{name}': " + "; ".join(problems))
         else:
             observation, is_error, logs = _call_tool(ep["env"], name, arguments)
     if logs is None:
-        return {"observation": observation, "is_error": True, "diff": _EMPTY_DIFF, "stdout": "", "stderr": ""}
+        return _step_reply(_REPLY_ENCODER.encode(observation), True, _EMPTY_DIFF, "", "")
     ep["last"], step_diff = ep["tracker"].snapshot()
-    return {"observation": observation, "is_error": is_error, "diff": step_diff,
-            "stdout": logs.out.value(), "stderr": logs.err.value()}
+    return _step_reply(observation, is_error, step_diff, logs.out.value(), logs.err.value())
+
+
+def _step_reply(observation_text, is_error, step_diff, out, err):
+    """The step reply as JSON text, with the observation spliced in as already encoded: a tool's
+    result is serialized once, not serialized, parsed and serialized again."""
+    encode = _REPLY_ENCODER.encode
+    return ('{"ok":true,"observation":' + observation_text + ',"is_error":' + ("true" if is_error else "false")
+            + ',"diff":' + encode(step_diff) + ',"stdout":' + encode(out) + ',"stderr":' + encode(err) + "}")
 
 
 def _call_tool(env, name, arguments):
@@ -134,8 +143,8 @@ def _call_tool(env, name, arguments):
         except (KeyboardInterrupt, Deadline, MemoryError):
             raise
         except BaseException as e:  # SystemExit too: a tool must not end the episode
-            return _error_observation("exception", f"Tool '{name}' raised {_describe(e)}"), True, logs
-    return jsonable(result), False, logs
+            return _REPLY_ENCODER.encode(_error_observation("exception", f"Tool '{name}' raised {_describe(e)}")), True, logs
+    return dumps(result), False, logs
 
 
 def op_tools(req):
@@ -195,7 +204,7 @@ def _error(code, message):
 
 
 def _encode(payload):
-    text = _REPLY_ENCODER.encode({"ok": True, **payload})
+    text = payload if type(payload) is str else _REPLY_ENCODER.encode({"ok": True, **payload})
     if len(text) > LIMITS["max_output_bytes"]:  # ensure_ascii: characters == bytes
         return _error("OUTPUT_TOO_LARGE", f"reply of {len(text)} bytes exceeds the {LIMITS['max_output_bytes']} byte limit")
     return text

@@ -29,6 +29,45 @@ def check_arguments(schema, arguments):
     return problems
 
 
+def compile_arguments(schema):
+    """check_arguments(schema, ·) prepared once per tool: a step validates its arguments on every
+    call, and most parameters are a plain scalar type that needs one isinstance test. Anything
+    else, and every failure (for the same message), goes through check_value."""
+    properties = schema.get("properties", {})
+    required = list(schema.get("required", []))
+    closed = schema.get("additionalProperties") is False
+    checks = {name: _compile_value(sub) for name, sub in properties.items()}
+
+    def check(arguments):
+        if not isinstance(arguments, dict):
+            return ["arguments must be a JSON object"]
+        problems = [f"missing required argument '{name}'" for name in required if name not in arguments]
+        for name, value in arguments.items():
+            value_check = checks.get(name)
+            if value_check is None:
+                if closed:
+                    problems.append(f"unknown argument '{name}'")
+                continue
+            found = value_check(value, name)
+            if found:
+                problems.extend(found)
+        return problems
+
+    return check
+
+
+_SCALARS = ("string", "integer", "number", "boolean", "null")
+_ANNOTATIONS = {"type", "description", "title", "default"}
+
+
+def _compile_value(schema):
+    kind = schema.get("type")
+    if kind in _SCALARS and _ANNOTATIONS.issuperset(schema):
+        test = _TYPES[kind]
+        return lambda value, where: None if test(value) else check_value(schema, value, where)
+    return lambda value, where: check_value(schema, value, where)
+
+
 def check_value(schema, value, where):
     if "anyOf" in schema:
         if any(not check_value(option, value, where) for option in schema["anyOf"]):
