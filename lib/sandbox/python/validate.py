@@ -57,15 +57,33 @@ def compile_arguments(schema):
 
 
 _SCALARS = ("string", "integer", "number", "boolean", "null")
-_ANNOTATIONS = {"type", "description", "title", "default"}
+_ANNOTATIONS = {"description", "title", "default"}
 
 
 def _compile_value(schema):
+    fast = _fast_test(schema)
+    if fast is None:
+        return lambda value, where: check_value(schema, value, where)
+    return lambda value, where: None if fast(value) else check_value(schema, value, where)
+
+
+def _fast_test(schema):
+    """A predicate that holds exactly when check_value(schema, value) finds no problem, for the
+    common shapes (scalar types, optionally an enum; arrays of those); None for anything else."""
+    keys = set(schema) - _ANNOTATIONS
     kind = schema.get("type")
-    if kind in _SCALARS and _ANNOTATIONS.issuperset(schema):
-        test = _TYPES[kind]
-        return lambda value, where: None if test(value) else check_value(schema, value, where)
-    return lambda value, where: check_value(schema, value, where)
+    kinds = kind if isinstance(kind, list) else [kind]
+    if keys <= {"type", "enum"} and kinds and all(k in _SCALARS for k in kinds):
+        tests = [_TYPES[k] for k in kinds]
+        enum = schema.get("enum")
+        if enum is None and len(tests) == 1:
+            return tests[0]
+        return lambda v: (enum is None or v in enum) and any(test(v) for test in tests)
+    if keys == {"type", "items"} and kind == "array" and isinstance(schema["items"], dict):
+        item = _fast_test(schema["items"])
+        if item is not None and schema["items"].get("type") != "array":
+            return lambda v: isinstance(v, list) and all(item(x) for x in v)
+    return None
 
 
 def check_value(schema, value, where):

@@ -197,6 +197,38 @@ describe("state serialization and diffs", () => {
       },
     });
   });
+  it("diffs each step against the previous one, leaving untouched attributes out", async () => {
+    const source =
+      "class Env:\n    def bump(self):\n        self.counts['a'] += 1\n        return self.counts['a']\n    def read(self):\n        return len(self.big)\n";
+    const big = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, { v: i }]));
+    const ep = await load(source, "Env", { counts: { a: 1 }, big });
+    const first = await ep.step("bump", {});
+    expect(first).toMatchObject({ ok: true, value: { observation: 2 } });
+    expect(first.ok && first.value.diff).toEqual({
+      added: [],
+      removed: [],
+      changed: [{ path: ["counts", "a"], old: 1, new: 2 }],
+    });
+    const query = await ep.step("read", {});
+    expect(query.ok && query.value.diff).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it("reports a value whose JSON type changed although Python calls it equal (1 -> True)", async () => {
+    // Steps skip attributes that still compare equal (==), which cannot see 1 -> True; the
+    // state, diff and check ops serialize everything, so what a reward sees is exact.
+    const source = "class Env:\n    def flip(self):\n        self.flags['on'] = True\n";
+    const ep = await load(source, "Env", { flags: { on: 1, n: 1 } });
+    await ep.step("flip", {});
+    expect(await state(ep)).toEqual({ flags: { on: true, n: 1 } });
+    expect(await ep.diff()).toEqual({
+      ok: true,
+      value: { added: [], removed: [], changed: [{ path: ["flags", "on"], old: 1, new: true }] },
+    });
+    expect(await ep.check(["def check_func(final_state):\n    return final_state['flags']['on'] is True"])).toEqual({
+      ok: true,
+      value: [{ passed: true }],
+    });
+  });
 });
 
 describe("checks", () => {
