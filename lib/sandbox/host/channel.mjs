@@ -8,7 +8,8 @@
 // after a 0.2 ms spin — and batch rollouts send the next step well within the window. When the
 // window passes, the worker hands the socket to the host's event loop (slot-reader.mjs), which
 // forwards the next data and hands it back. At most `maxSpinners` workers spin at once
-// (cores - 1), so spinning never starves the host.
+// (cores - 1), so spinning never starves the host, and a worker whose calls come slowly (an LLM
+// agent thinking between steps) stops spinning until a call comes quickly again.
 import { readSync } from "node:fs";
 import { READER_HOST, READER_WORKER } from "./slot-protocol.mjs";
 
@@ -30,10 +31,19 @@ export class Channel {
     this.handOver = handOver;
     this.parts = [];
     this.chunk = Buffer.allocUnsafe(CHUNK);
+    this.quick = true; // did the last call come within the spin window of the one before?
+    this.lastLineAt = 0;
+  }
+
+  /** A lease starts: its first call usually follows at once. */
+  start() {
+    this.quick = true;
+    this.poll();
   }
 
   /** Data the host read and forwarded; the socket is ours again. */
   receive(data) {
+    this.quick = performance.now() - this.lastLineAt < SPIN_MS;
     this.push(data);
     this.poll();
   }
@@ -48,6 +58,7 @@ export class Channel {
       this.parts = [];
       start = nl + 1;
       this.onLine(line);
+      this.lastLineAt = performance.now();
       ran = true;
     }
     if (start < data.length) this.parts.push(Buffer.from(data.subarray(start)));
@@ -58,7 +69,7 @@ export class Channel {
    * With no lease, nothing is read: lines wait in the socket for the next lease. */
   poll() {
     if (Atomics.load(this.reader, 0) !== READER_WORKER || !this.wantsMore()) return;
-    if (this.acquireSpin()) {
+    if (this.quick && this.acquireSpin()) {
       try {
         if (!this.spin()) return; // the server closed the channel
       } finally {
@@ -73,6 +84,7 @@ export class Channel {
   /** Synchronous polling; the socket is non-blocking (the host's event loop registered it). */
   spin() {
     let until = performance.now() + SPIN_MS;
+    this.quick = false; // unless a call comes within the window
     while (this.wantsMore() && performance.now() < until) {
       let n;
       try {
@@ -82,7 +94,10 @@ export class Channel {
         return false;
       }
       if (n === 0) return false;
-      if (this.push(this.chunk.subarray(0, n))) until = performance.now() + SPIN_MS;
+      if (this.push(this.chunk.subarray(0, n))) {
+        until = performance.now() + SPIN_MS;
+        this.quick = true;
+      }
     }
     return true;
   }

@@ -153,7 +153,7 @@ try {
   parentPort.on("message", (message) => {
     if (message.data) return channel.receive(Buffer.from(message.data));
     startLease(handle, session, message.lease);
-    channel.poll(); // its first call may already be on the way: no need to sleep first
+    channel.start(); // its first call may already be on the way: no need to sleep first
   });
   parentPort.postMessage({ ready: true, usedSnapshot, bootMs: performance.now() - started });
 } catch (error) {
