@@ -6,6 +6,7 @@
  *   test (lib/sandbox/testing.ts); never reachable from env vars or the public entry.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { type Result, err, ok } from "../core/result";
 import { type Backend, type CallError, type HarnessRequest, type Lease, sandboxError } from "./backend";
@@ -118,7 +119,11 @@ function processLease(
 
 class HarnessProcess {
   private child: ChildProcessWithoutNullStreams;
-  private current: { resolve: (r: Result<unknown, CallError>) => void; timer: NodeJS.Timeout } | null = null;
+  private current: {
+    resolve: (r: Result<unknown, CallError>) => void;
+    timer: NodeJS.Timeout;
+    tag: string;
+  } | null = null;
   private stderrTail: () => string;
   /** Replies still owed to requests nobody awaits (the initial `configure`). */
   private unclaimed = 1;
@@ -158,15 +163,14 @@ class HarnessProcess {
       this.dead = true;
       this.fail(sandboxError("SANDBOX_UNAVAILABLE", `cannot start python: ${e.message}`, true), false);
     });
-    this.send({
-      op: "configure",
-      max_output_bytes: options.maxOutputBytes,
-      max_log_bytes: options.maxLogBytes,
-    });
+    this.send(
+      { op: "configure", max_output_bytes: options.maxOutputBytes, max_log_bytes: options.maxLogBytes },
+      "configure",
+    );
   }
 
-  private send(request: HarnessRequest & { timeout_ms?: number }): void {
-    this.child.stdin.write(JSON.stringify(request) + "\n");
+  private send(request: HarnessRequest & { timeout_ms?: number }, tag: string): void {
+    this.child.stdin.write(`${tag} ${JSON.stringify(request)}\n`);
   }
 
   private onLine(line: string): void {
@@ -176,9 +180,11 @@ class HarnessProcess {
       return;
     }
     if (!this.current) return; // noise outside a call
+    // Not tagged with the call's tag: user code wrote on a protocol fd; the real reply follows.
+    if (!line.startsWith(`${this.current.tag} `)) return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(line.slice(this.current.tag.length + 1));
     } catch {
       return this.fail(sandboxError("USER_CODE_ERROR", "the sandbox sent a malformed reply"), true);
     }
@@ -211,8 +217,9 @@ class HarnessProcess {
           ),
         timeoutMs + graceMs,
       );
-      this.current = { resolve, timer };
-      this.send(request);
+      const tag = randomBytes(12).toString("hex");
+      this.current = { resolve, timer, tag };
+      this.send(request, tag);
     });
   }
 

@@ -255,9 +255,10 @@ def _on_alarm(signum, frame):
 
 
 def serve():
-    """JSON lines over stdio. User code must not be able to write into the reply stream or read
-    the request stream, so the protocol gets private duplicates of fds 0 and 1, which themselves
-    point at /dev/null."""
+    """Tagged JSON lines over stdio. User code must not be able to write into the reply stream or
+    read the request stream, so the protocol gets private duplicates of fds 0 and 1, which
+    themselves point at /dev/null; as user code can still find the duplicates, each reply also
+    carries its request's random tag."""
     import os
     import signal
     reply_fd, request_fd = os.dup(1), os.dup(0)
@@ -274,8 +275,11 @@ def serve():
         line = read()
         if not line:
             return
-        if line.strip():
-            out.write(handle(line) + "\n")
+        # `<tag> <request JSON>`: the reply carries the tag, so a line that user code writes on a
+        # protocol fd it found (os.write(3, ...)) is not taken for the reply.
+        tag, _, request = line.partition(b" ")
+        if request.strip():
+            out.write(tag.decode("ascii", "replace") + " " + handle(request) + "\n")
             out.flush()
 
 
