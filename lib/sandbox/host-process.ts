@@ -171,12 +171,12 @@ export class HostProcess {
   }
 
   /** Ends the lease on its channel (the worker stops reading), then in the pool. */
-  async release(lease: number, recycle: boolean): Promise<void> {
+  async release(lease: number, recycle: boolean, weight: number): Promise<void> {
     const channel = this.leaseSlots.get(lease);
     this.leaseSlots.delete(lease);
     if (this.exited) return;
     channel?.release(lease);
-    await this.request({ type: "release", lease, recycle }, 5_000);
+    await this.request({ type: "release", lease, recycle, weight }, 5_000);
   }
 
   /** One request; `safetyMs` bounds the wait even if the host itself stops answering. */

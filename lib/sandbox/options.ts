@@ -26,6 +26,8 @@ export const SandboxOptionsSchema = z.object({
   poolSize: z.number().int().positive(),
   spareWorkers: z.number().int().min(0),
   maxEpisodesPerWorker: z.number().int().positive(),
+  /** `runChecks` calls (pure functions over given states) a worker may serve before recycling. */
+  maxCheckRunsPerWorker: z.number().int().positive(),
   /** Where the Pyodide memory snapshot is cached (keyed by Pyodide version). */
   cacheDir: z.string().min(1),
   useSnapshot: z.boolean(),
@@ -53,6 +55,7 @@ export function defaultOptions(): SandboxOptions {
     poolSize: Math.max(2, availableParallelism()),
     spareWorkers: 1,
     maxEpisodesPerWorker: 50,
+    maxCheckRunsPerWorker: 1000,
     cacheDir: dataDir ? join(dataDir, "sandbox") : join(tmpdir(), "envstudio-sandbox"),
     useSnapshot: true,
     hostInBwrap: "auto",
@@ -75,6 +78,7 @@ const ENV_MAP = {
   SANDBOX_POOL_SIZE: ["poolSize", int],
   SANDBOX_SPARE_WORKERS: ["spareWorkers", int],
   SANDBOX_MAX_EPISODES_PER_WORKER: ["maxEpisodesPerWorker", int],
+  SANDBOX_MAX_CHECK_RUNS_PER_WORKER: ["maxCheckRunsPerWorker", int],
   SANDBOX_CACHE_DIR: ["cacheDir", z.string()],
   SANDBOX_SNAPSHOT: [
     "useSnapshot",

@@ -105,11 +105,12 @@ function processLease(
   return {
     call: (request, timeoutMs) =>
       proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
-    release(recycle) {
+    release(recycle, weight = 1) {
       if (!released) {
         released = true;
-        proc.episodes += 1;
-        if (!recycle && !proc.dead && proc.episodes < options.maxEpisodesPerWorker) park(proc);
+        proc.episodes += weight;
+        // Fractional weights (check runs) add up with rounding error: compare with a tolerance.
+        if (!recycle && !proc.dead && proc.episodes < options.maxEpisodesPerWorker - 1e-9) park(proc);
         else proc.kill();
       }
       return Promise.resolve();

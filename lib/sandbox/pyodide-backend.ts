@@ -75,10 +75,10 @@ function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions):
     call(request: HarnessRequest, timeoutMs: number) {
       return host.call(leaseId, request, timeoutMs, timeoutMs + options.graceMs + 5_000);
     },
-    async release(recycle: boolean) {
+    async release(recycle: boolean, weight = 1) {
       if (released) return;
       released = true;
-      await host.release(leaseId, recycle);
+      await host.release(leaseId, recycle, weight);
     },
   };
 }

@@ -137,8 +137,11 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
       options.checkTimeoutMs,
     );
     const reply = parseReply(raw, ChecksReplySchema);
+    // A validator over many scenarios reuses one worker far longer than an episode would: a
+    // replacement boots in ~0.3 s, which recycling every 50 check runs made the bottleneck.
     await lease.value.release(
       !reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR",
+      options.maxEpisodesPerWorker / options.maxCheckRunsPerWorker,
     );
     if (!reply.ok)
       return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });

@@ -177,7 +177,12 @@ export type Analysis = {
 
 export const HostRequestSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("lease"), key: z.string().nullable(), waitMs: z.number().int().positive() }),
-  z.object({ type: z.literal("release"), lease: z.number().int(), recycle: z.boolean() }),
+  z.object({
+    type: z.literal("release"),
+    lease: z.number().int(),
+    recycle: z.boolean(),
+    weight: z.number().positive(),
+  }),
   z.object({ type: z.literal("stats") }),
 ]);
 export type HostRequest = z.infer<typeof HostRequestSchema>;

@@ -63,12 +63,13 @@ export class Pool {
     }
   }
 
-  release(leaseId, recycle) {
+  release(leaseId, recycle, weight = 1) {
     const worker = this.leases.get(leaseId);
     if (!worker) return;
     this.leases.delete(leaseId);
-    worker.episodes += 1;
-    if (recycle || worker.dead || worker.fatal || worker.episodes >= this.config.maxEpisodes)
+    worker.episodes += weight;
+    // Fractional weights (check runs) add up with rounding error: compare with a tolerance.
+    if (recycle || worker.dead || worker.fatal || worker.episodes >= this.config.maxEpisodes - 1e-9)
       this.retire(worker);
     else worker.state = "idle";
     this.updateWatchdog();

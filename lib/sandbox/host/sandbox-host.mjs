@@ -64,7 +64,8 @@ function dispatch(pool, message) {
       (error) => reply(id, { ok: false, error }),
     );
   } else if (type === "release") {
-    pool.release(message.lease, Boolean(message.recycle));
+    const weight = typeof message.weight === "number" && message.weight > 0 ? message.weight : 1;
+    pool.release(message.lease, Boolean(message.recycle), weight);
     reply(id, { ok: true });
   } else if (type === "stats") {
     const mem = process.memoryUsage();

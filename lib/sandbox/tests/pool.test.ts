@@ -38,6 +38,27 @@ describe("pool policy", () => {
   });
 });
 
+describe("validator workers", () => {
+  const runner = createSandboxRunner({
+    poolSize: 1,
+    spareWorkers: 0,
+    maxEpisodesPerWorker: 2,
+    maxCheckRunsPerWorker: 6,
+  });
+  afterAll(() => runner.close());
+  const checks = ["def check_func(final_state):\n    return final_state['n'] > 0"];
+
+  it("serve many more check runs than episodes before they are recycled", async () => {
+    for (let n = 1; n <= 6; n++) {
+      const result = await runner.runChecks({ checks, initialState: {}, finalState: { n } });
+      expect(result).toEqual({ ok: true, value: [{ passed: true }] });
+    }
+    expect(await boots(runner)).toBe(1);
+    await runner.runChecks({ checks, initialState: {}, finalState: { n: 7 } });
+    expect(await boots(runner)).toBe(2);
+  });
+});
+
 describe("snapshot fallback", () => {
   const cacheDir = mkdtempSync(join(tmpdir(), "envstudio-snapshot-"));
   writeFileSync(snapshotFile(cacheDir, pyodideDir()), "not a pyodide snapshot");
