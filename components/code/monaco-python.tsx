@@ -85,7 +85,18 @@ export function MonacoDiff(props: DiffEditorProps) {
       language="python"
       theme="vs-dark"
       {...props}
-      options={{ ...BASE_OPTIONS, readOnly: true, originalEditable: false, renderSideBySide: true, ...props.options }}
+      // No gutter menu or revert icons: they are edit actions (meaningless in a read-only diff), and
+      // the gutter menu re-evaluates its actions after a remount disposed the context keys
+      // ("AbstractContextKeyService has been disposed", seen as a page error in e2e/editor.spec.ts).
+      options={{
+        ...BASE_OPTIONS,
+        readOnly: true,
+        originalEditable: false,
+        renderSideBySide: true,
+        renderGutterMenu: false,
+        renderMarginRevertIcon: false,
+        ...props.options,
+      }}
     />
   );
 }
