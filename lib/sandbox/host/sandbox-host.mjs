@@ -94,7 +94,8 @@ async function main() {
     onLeaseLost: (lease) => send(JSON.stringify({ type: "lost", lease })),
     // How many leased workers may poll for their next call at once (see channel.mjs).
     spinners: new Int32Array(new SharedArrayBuffer(4)),
-    maxSpinners: Math.max(1, availableParallelism() - 1),
+    // cores - 1: on one core a spinning worker would only keep the server from sending the call.
+    maxSpinners: availableParallelism() - 1,
   };
   const pool = new Pool(config.pool, shared);
   pool.start();
