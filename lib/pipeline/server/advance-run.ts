@@ -42,6 +42,21 @@ async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
   return mined > 0 && (await db.pipelineStep.count({ where: { runId, stage: "select" } })) === 0;
 }
 
+/**
+ * Marks a running run SUCCEEDED only if, in one snapshot, no step is open and no selection fan-in is
+ * due. Checked in separate statements, a step could count "nothing open" just before the last topic
+ * step created the selection step, then see that selection exists — and end the run before it ran.
+ * The selection step is inserted PENDING, so a single snapshot sees it either missing (due) or open.
+ */
+async function markSucceededIfSettled(db: Db, runId: string, now: Date, summary: string | null) {
+  await db.$executeRaw`
+    UPDATE "PipelineRun" SET status = 'SUCCEEDED', "finishedAt" = ${now}, "errorMessage" = ${summary}
+    WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING')
+      AND NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND status IN ('PENDING', 'RUNNING'))
+      AND (NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'judge')
+        OR EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'select'))`;
+}
+
 export async function finalizeRunIfDone(db: Db, runId: string) {
   const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP] } } });
   if (open > 0) return;
@@ -49,7 +64,7 @@ export async function finalizeRunIfDone(db: Db, runId: string) {
   const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
   const now = new Date();
   const summary = failed ? `${failed} step${failed === 1 ? "" : "s"} failed` : null;
-  await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["QUEUED", "RUNNING"] } }, data: { status: "SUCCEEDED", finishedAt: now, errorMessage: summary } });
+  await markSucceededIfSettled(db, runId, now, summary);
   await db.pipelineRun.updateMany({ where: { id: runId, status: "CANCELLING" }, data: { status: "CANCELLED", finishedAt: now } });
   await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
 }

@@ -26,7 +26,9 @@ export async function getRunProgress(db: Db, runId: string) {
     return { ...p, total: p.pending + p.running + p.succeeded + p.failed + p.cancelled };
   }).filter((s) => s.total > 0);
   return {
-    run: { ...run, costUsd: Number(run.costUsd), maxCostUsd: run.maxCostUsd === null ? null : Number(run.maxCostUsd), isTerminal: TERMINAL_RUN.includes(run.status) },
+    // A budget stop sets its status at once but still has steps settling; the run is over (and
+    // pollers may stop) only once finalizeRunIfDone has stamped finishedAt.
+    run: { ...run, costUsd: Number(run.costUsd), maxCostUsd: run.maxCostUsd === null ? null : Number(run.maxCostUsd), isTerminal: TERMINAL_RUN.includes(run.status) && run.finishedAt !== null },
     stages,
     failures,
     environments,
