@@ -7,7 +7,7 @@ import type { Db, Prisma } from "@/lib/db";
 import { sha256 } from "@/lib/environments/hash";
 import { ENV_CHAIN, type Assembled, JudgeOutputSchema, QualityOutputSchema, type Stage, type StateSpace } from "../pipeline.schema";
 import type { SelectOutput } from "../stages/dedup-topics";
-import { createChainStart } from "./environments";
+import { createChainStarts } from "./environments";
 import type { StepRow } from "./compute-step";
 import { CHAIN_SCHEMAS, chainOutputs } from "./step-inputs";
 
@@ -16,12 +16,14 @@ type Run = { id: string; projectId: string };
 
 async function commitSelect(tx: Tx, run: Run, output: SelectOutput) {
   await tx.environmentTopic.deleteMany({ where: { runId: run.id } });
-  for (const t of output.topics) {
-    const environmentId = t.kept ? await createChainStart(tx, run, t.key.replace(/^task:/, "env:"), t.topic) : null;
-    await tx.environmentTopic.create({
-      data: { runId: run.id, sourceTask: t.topic.task, summary: t.topic.summary, introduction: t.topic.introduction, usefulness: t.topic.usefulness, modelability: t.topic.modelability, clusterKey: t.clusterKey, kept: t.kept, environmentId },
-    });
-  }
+  const envKey = (key: string) => key.replace(/^task:/, "env:");
+  const ids = await createChainStarts(tx, run, output.topics.filter((t) => t.kept).map((t) => ({ subjectKey: envKey(t.key), topic: t.topic })));
+  await tx.environmentTopic.createMany({
+    data: output.topics.map((t) => ({
+      runId: run.id, sourceTask: t.topic.task, summary: t.topic.summary, introduction: t.topic.introduction, usefulness: t.topic.usefulness, modelability: t.topic.modelability,
+      clusterKey: t.clusterKey, kept: t.kept, environmentId: (t.kept && ids.get(envKey(t.key))) || null,
+    })),
+  });
 }
 
 async function commitAssemble(tx: Tx, step: StepRow, output: Assembled, state: StateSpace | undefined, operations: unknown) {
