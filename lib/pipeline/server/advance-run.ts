@@ -80,6 +80,16 @@ export async function finalizeRunIfDone(db: Db, runId: string) {
   await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
 }
 
+/**
+ * After a chain step committed its successor: the successor's job is all that is due. Nothing can
+ * finish the run (the successor is open) and no selection fan-in follows a chain stage, so the
+ * general path's five queries are skipped. If the run was stopped meanwhile, the successor's job
+ * finds it stopped and cancels the step.
+ */
+export async function enqueueSuccessor(boss: PgBoss, step: { runId: string; subjectKey: string }, stage: string) {
+  await enqueueSteps(boss, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
+}
+
 export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey: string, stage: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
   if (run && (run.status === "QUEUED" || run.status === "RUNNING")) {

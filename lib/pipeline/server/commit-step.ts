@@ -59,19 +59,27 @@ async function commitQuality(tx: Tx, step: StepRow, output: unknown, initialStat
   await tx.environment.update({ where: { id: env.id }, data: { status: q.passed ? "IN_REVIEW" : "FAILED" } });
 }
 
+/** The chain's next step, if this stage has one. */
+export const nextChainStage = (stage: string): Stage | undefined => {
+  const at = ENV_CHAIN.indexOf(stage as Stage);
+  return at >= 0 ? ENV_CHAIN[at + 1] : undefined;
+};
+
 async function createNext(tx: Tx, step: StepRow, output: unknown) {
   if (step.stage === "judge" && JudgeOutputSchema.parse(output).stateful) {
     await tx.pipelineStep.createMany({ data: [{ runId: step.runId, subjectKey: step.subjectKey, stage: "topic", input: step.input as Prisma.InputJsonValue }], skipDuplicates: true });
   }
-  const at = ENV_CHAIN.indexOf(step.stage as Stage);
-  const next = at >= 0 ? ENV_CHAIN[at + 1] : undefined;
+  const next = nextChainStage(step.stage);
   if (next) {
     await tx.pipelineStep.createMany({ data: [{ runId: step.runId, subjectKey: step.subjectKey, stage: next, environmentId: step.environmentId, input: step.input as Prisma.InputJsonValue }], skipDuplicates: true });
   }
 }
 
+/** Only these stages' commits read earlier outputs (one query less for the others). */
+const READS_EARLIER = new Set(["assemble", "quality"]);
+
 export async function commitStep(db: Db, run: Run, step: StepRow, output: unknown, startedAt: Date) {
-  const earlier = ENV_CHAIN.includes(step.stage as Stage) ? await chainOutputs(db, step.runId, step.subjectKey) : new Map<string, unknown>();
+  const earlier = READS_EARLIER.has(step.stage) ? await chainOutputs(db, step.runId, step.subjectKey) : new Map<string, unknown>();
   await db.$transaction(async (tx) => {
     if (step.stage === "select") await commitSelect(tx, run, output as SelectOutput);
     if (step.stage === "assemble") {
