@@ -64,13 +64,19 @@ const inFlight = new Map<string, Promise<Result<ChatResponse, LlmError>>>();
 export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const now = deps.now ?? (() => Date.now());
 
+  /**
+   * The cache and the budget are read together (one round trip of latency before each call rather
+   * than two); a cache hit is served whatever the budget says, since it costs nothing.
+   */
+  const lookUp = (key: string) => Promise.all([deps.cache.get(key), deps.recorder.checkBudget()]);
+
   async function paid<T extends { usage: Usage; model: string }>(
     key: string,
     meta: { model: string; purpose: string; request: unknown },
+    budget: Result<void, LlmError>,
     call: (signal?: AbortSignal) => Promise<Result<T, LlmError>>,
     summarize: (value: T) => unknown = (value) => value,
   ): Promise<Result<T, LlmError>> {
-    const budget = await deps.recorder.checkBudget();
     if (!budget.ok) return budget;
     const started = now();
     let attempts = 0;
@@ -98,7 +104,8 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     async chat(request) {
       const key = chatCacheKey(request);
       const meta = { model: request.model, purpose: request.purpose ?? "chat", request };
-      const hit = ChatResponseSchema.safeParse(await deps.cache.get(key));
+      const [cached, budget] = await lookUp(key);
+      const hit = ChatResponseSchema.safeParse(cached);
       if (hit.success) {
         await deps.recorder.record({ cacheKey: key, ...meta, response: hit.data, cached: true, usage: hit.data.usage, costUsd: 0, latencyMs: 0, errorMessage: null, attempts: 0 });
         return ok({ ...hit.data, cached: true, cacheKey: key });
@@ -111,7 +118,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
           return ok({ ...joined.value, cached: true, cacheKey: key });
         }
       }
-      const pending = paid(key, meta, (signal) => deps.transport.chat(request, signal));
+      const pending = paid(key, meta, budget, (signal) => deps.transport.chat(request, signal));
       inFlight.set(key, pending);
       const result = await pending.finally(() => inFlight.delete(key));
       return result.ok ? ok({ ...result.value, cached: false, cacheKey: key }) : result;
@@ -121,13 +128,14 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       if (input.length === 0) return ok([]);
       const key = embeddingCacheKey(model, input);
       const meta = { model, purpose: "embeddings", request: { model, input } };
-      const hit = EmbeddingResponseSchema.safeParse(await deps.cache.get(key));
+      const [cached, budget] = await lookUp(key);
+      const hit = EmbeddingResponseSchema.safeParse(cached);
       if (hit.success) {
         await deps.recorder.record({ cacheKey: key, ...meta, response: { vectors: hit.data.vectors.length }, cached: true, usage: hit.data.usage, costUsd: 0, latencyMs: 0, errorMessage: null, attempts: 0 });
         return ok(hit.data.vectors);
       }
       // Vectors are cached in full but recorded as a count: LlmCall rows stay readable.
-      const result = await paid(key, meta, (signal) => deps.transport.embed(model, input, signal), (v) => ({ vectors: v.vectors.length, usage: v.usage }));
+      const result = await paid(key, meta, budget, (signal) => deps.transport.embed(model, input, signal), (v) => ({ vectors: v.vectors.length, usage: v.usage }));
       if (!result.ok) return result;
       if (result.value.vectors.length !== input.length) return err({ code: "BAD_RESPONSE", message: `asked for ${input.length} embeddings, got ${result.value.vectors.length}`, retryable: true });
       return ok(result.value.vectors);

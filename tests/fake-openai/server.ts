@@ -1,8 +1,9 @@
 /**
  * TEST ONLY. A real OpenAI-compatible HTTP server (node:http) speaking /v1/chat/completions
  * (including tool calls) and /v1/embeddings, answering from a per-test script. It records every
- * request, so tests can count what was paid for, and can inject faults: status codes with
- * Retry-After, hangs (client timeouts), malformed bodies and fixed latency.
+ * request with the usage it reported, so tests can count what was paid for, and can inject faults
+ * on either endpoint: status codes with Retry-After, hangs (client timeouts), malformed bodies and
+ * fixed latency.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -16,22 +17,28 @@ export type ChatBody = {
   response_format?: unknown;
 };
 
-export type FakeReply =
-  | { content?: string | null; toolCalls?: { name: string; arguments: unknown }[]; usage?: { prompt: number; completion: number } }
-  | { status: number; headers?: Record<string, string>; message?: string }
-  | { hang: true }
-  | { raw: string };
+/** A scripted failure: an HTTP error (with e.g. Retry-After), a hang (client timeout) or a garbled body. */
+export type FakeFault = { status: number; headers?: Record<string, string>; message?: string } | { hang: true } | { raw: string };
 
-/** `respondedAt` is set once the full reply was written: a request killed mid-flight has none. */
-export type RecordedRequest = { path: string; body: unknown; at: number; reply: FakeReply | null; respondedAt?: number };
+export type FakeReply = { content?: string | null; toolCalls?: { name: string; arguments: unknown }[]; usage?: { prompt: number; completion: number } } | FakeFault;
+
+/** Embeddings answer: vectors (usage: 10 tokens per input unless given) or a fault. */
+export type EmbedReply = number[][] | { vectors: number[][]; promptTokens?: number } | FakeFault;
+
+/**
+ * `respondedAt` is set once the full reply was written: a request killed mid-flight has none.
+ * `usage` is what a successful reply reported, i.e. what a real endpoint would bill.
+ */
+export type RecordedRequest = { path: string; body: unknown; at: number; reply: FakeReply | null; respondedAt?: number; status?: number; usage?: { prompt: number; completion: number } };
 
 export type Script = (body: ChatBody, index: number) => FakeReply | Promise<FakeReply>;
-export type EmbedScript = (input: string[]) => number[][];
+export type EmbedScript = (input: string[], index: number, model: string) => EmbedReply | Promise<EmbedReply>;
 
 export type FakeOpenAi = {
   url: string;
   requests: RecordedRequest[];
   chatRequests: () => RecordedRequest[];
+  embeddingRequests: () => RecordedRequest[];
   setScript(script: Script): void;
   setEmbeddings(script: EmbedScript): void;
   close(): Promise<void>;
@@ -47,6 +54,28 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** Answers with a scripted fault; false when the reply is not one. */
+function sendFault(res: ServerResponse, reply: object): boolean {
+  if ("hang" in reply) return true; // the client's timeout fires; the socket is destroyed on close()
+  if ("raw" in reply && typeof reply.raw === "string") {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(reply.raw);
+    return true;
+  }
+  if ("status" in reply && typeof reply.status === "number") {
+    const fault = reply as { status: number; headers?: Record<string, string>; message?: string };
+    send(res, fault.status, { error: { message: fault.message ?? `scripted ${fault.status}`, type: "fake" } }, fault.headers);
+    return true;
+  }
+  return false;
+}
+
+function embeddingsBody(model: string, reply: Exclude<EmbedReply, FakeFault>, inputs: number) {
+  const vectors = Array.isArray(reply) ? reply : reply.vectors;
+  const tokens = (!Array.isArray(reply) && reply.promptTokens) || inputs * 10;
+  return { object: "list", model, data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), usage: { prompt_tokens: tokens, total_tokens: tokens } };
 }
 
 let callSeq = 0;
@@ -87,30 +116,32 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let chatIndex = 0;
+  let embedIndex = 0;
 
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req).catch(() => null);
       const record: RecordedRequest = { path: req.url ?? "", body, at: Date.now(), reply: null };
       requests.push(record);
-      res.on("finish", () => (record.respondedAt = Date.now()));
+      res.on("finish", () => Object.assign(record, { respondedAt: Date.now(), status: res.statusCode }));
       if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
       if (req.url?.endsWith("/embeddings")) {
-        const input = (body as { input: string | string[] }).input;
+        const { input, model } = body as { input: string | string[]; model: string };
         const list = Array.isArray(input) ? input : [input];
-        return send(res, 200, { object: "list", model: (body as { model: string }).model, data: embed(list).map((embedding, index) => ({ object: "embedding", index, embedding })), usage: { prompt_tokens: list.length * 10, total_tokens: list.length * 10 } });
+        const reply = await embed(list, embedIndex++, model);
+        if (sendFault(res, reply)) return;
+        const answer = embeddingsBody(model, reply as Exclude<EmbedReply, FakeFault>, list.length);
+        record.usage = { prompt: answer.usage.prompt_tokens, completion: 0 };
+        return send(res, 200, answer);
       }
       if (!req.url?.endsWith("/chat/completions")) return send(res, 404, { error: { message: `no route ${req.url}` } });
       const chat = body as ChatBody;
       const reply = await script(chat, chatIndex++);
       record.reply = reply;
-      if ("hang" in reply) return; // the client's timeout fires; the socket is destroyed on close()
-      if ("raw" in reply) {
-        res.writeHead(200, { "content-type": "application/json" });
-        return res.end(reply.raw);
-      }
-      if ("status" in reply) return send(res, reply.status, { error: { message: reply.message ?? `scripted ${reply.status}`, type: "fake" } }, reply.headers);
-      send(res, 200, completion(chat.model, reply));
+      if (sendFault(res, reply)) return;
+      const answer = completion(chat.model, reply as Extract<FakeReply, { content?: unknown }>);
+      record.usage = { prompt: answer.usage.prompt_tokens, completion: answer.usage.completion_tokens };
+      send(res, 200, answer);
     })().catch((e: unknown) => send(res, 500, { error: { message: String(e) } }));
   });
   server.on("connection", (s) => {
@@ -123,6 +154,7 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests: () => requests.filter((r) => r.path.endsWith("/chat/completions")),
+    embeddingRequests: () => requests.filter((r) => r.path.endsWith("/embeddings")),
     setScript: (s) => void (script = s),
     setEmbeddings: (s) => void (embed = s),
     close: async () => {

@@ -42,16 +42,52 @@ async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
   return mined > 0 && (await db.pipelineStep.count({ where: { runId, stage: "select" } })) === 0;
 }
 
+/**
+ * Ends a running run only if, in one snapshot, no step is open and no selection fan-in is due.
+ * Checked in separate statements, a step could count "nothing open" just before the last topic
+ * step created the selection step, then see that selection exists — and end the run before it ran.
+ * The selection step is inserted PENDING, so a single snapshot sees it either missing (due) or open.
+ */
+async function endRunIfSettled(db: Db, runId: string, outcome: { status: "SUCCEEDED" | "FAILED"; now: Date; summary: string | null }) {
+  await db.$executeRaw`
+    UPDATE "PipelineRun" SET status = ${outcome.status}::"RunStatus", "finishedAt" = ${outcome.now}, "errorMessage" = ${outcome.summary}
+    WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING')
+      AND NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND status IN ('PENDING', 'RUNNING'))
+      AND (NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'judge')
+        OR EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'select'))`;
+}
+
+/**
+ * A run with failed steps still SUCCEEDs when it built and checked at least one environment (its
+ * failures stay visible per step); one that built nothing FAILED, and says why.
+ */
+async function runOutcome(db: Db, runId: string): Promise<{ status: "SUCCEEDED" | "FAILED"; summary: string | null }> {
+  const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
+  if (failed === 0) return { status: "SUCCEEDED", summary: null };
+  const steps = `${failed} step${failed === 1 ? "" : "s"} failed`;
+  if ((await db.pipelineStep.count({ where: { runId, stage: "quality", status: "SUCCEEDED" } })) > 0) return { status: "SUCCEEDED", summary: steps };
+  const first = await db.pipelineStep.findFirst({ where: { runId, status: "FAILED" }, orderBy: { finishedAt: "asc" }, select: { stage: true, errorMessage: true } });
+  return { status: "FAILED", summary: `${steps} and no environment was built; first (${first?.stage ?? "?"}): ${first?.errorMessage ?? "unknown error"}` };
+}
+
 export async function finalizeRunIfDone(db: Db, runId: string) {
   const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP] } } });
   if (open > 0) return;
   if (await selectionStillDue(db, runId)) return;
-  const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
   const now = new Date();
-  const summary = failed ? `${failed} step${failed === 1 ? "" : "s"} failed` : null;
-  await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["QUEUED", "RUNNING"] } }, data: { status: "SUCCEEDED", finishedAt: now, errorMessage: summary } });
+  await endRunIfSettled(db, runId, { now, ...(await runOutcome(db, runId)) });
   await db.pipelineRun.updateMany({ where: { id: runId, status: "CANCELLING" }, data: { status: "CANCELLED", finishedAt: now } });
   await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
+}
+
+/**
+ * After a chain step committed its successor: the successor's job is all that is due. Nothing can
+ * finish the run (the successor is open) and no selection fan-in follows a chain stage, so the
+ * general path's five queries are skipped. If the run was stopped meanwhile, the successor's job
+ * finds it stopped and cancels the step.
+ */
+export async function enqueueSuccessor(boss: PgBoss, step: { runId: string; subjectKey: string }, stage: string) {
+  await enqueueSteps(boss, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
 }
 
 export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey: string, stage: string) {

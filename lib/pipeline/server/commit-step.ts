@@ -7,7 +7,7 @@ import type { Db, Prisma } from "@/lib/db";
 import { sha256 } from "@/lib/environments/hash";
 import { ENV_CHAIN, type Assembled, JudgeOutputSchema, QualityOutputSchema, type Stage, type StateSpace } from "../pipeline.schema";
 import type { SelectOutput } from "../stages/dedup-topics";
-import { createChainStart } from "./environments";
+import { createChainStarts } from "./environments";
 import type { StepRow } from "./compute-step";
 import { CHAIN_SCHEMAS, chainOutputs } from "./step-inputs";
 
@@ -16,12 +16,14 @@ type Run = { id: string; projectId: string };
 
 async function commitSelect(tx: Tx, run: Run, output: SelectOutput) {
   await tx.environmentTopic.deleteMany({ where: { runId: run.id } });
-  for (const t of output.topics) {
-    const environmentId = t.kept ? await createChainStart(tx, run, t.key.replace(/^task:/, "env:"), t.topic) : null;
-    await tx.environmentTopic.create({
-      data: { runId: run.id, sourceTask: t.topic.task, summary: t.topic.summary, introduction: t.topic.introduction, usefulness: t.topic.usefulness, modelability: t.topic.modelability, clusterKey: t.clusterKey, kept: t.kept, environmentId },
-    });
-  }
+  const envKey = (key: string) => key.replace(/^task:/, "env:");
+  const ids = await createChainStarts(tx, run, output.topics.filter((t) => t.kept).map((t) => ({ subjectKey: envKey(t.key), topic: t.topic })));
+  await tx.environmentTopic.createMany({
+    data: output.topics.map((t) => ({
+      runId: run.id, sourceTask: t.topic.task, summary: t.topic.summary, introduction: t.topic.introduction, usefulness: t.topic.usefulness, modelability: t.topic.modelability,
+      clusterKey: t.clusterKey, kept: t.kept, environmentId: (t.kept && ids.get(envKey(t.key))) || null,
+    })),
+  });
 }
 
 async function commitAssemble(tx: Tx, step: StepRow, output: Assembled, state: StateSpace | undefined, operations: unknown) {
@@ -57,19 +59,27 @@ async function commitQuality(tx: Tx, step: StepRow, output: unknown, initialStat
   await tx.environment.update({ where: { id: env.id }, data: { status: q.passed ? "IN_REVIEW" : "FAILED" } });
 }
 
+/** The chain's next step, if this stage has one. */
+export const nextChainStage = (stage: string): Stage | undefined => {
+  const at = ENV_CHAIN.indexOf(stage as Stage);
+  return at >= 0 ? ENV_CHAIN[at + 1] : undefined;
+};
+
 async function createNext(tx: Tx, step: StepRow, output: unknown) {
   if (step.stage === "judge" && JudgeOutputSchema.parse(output).stateful) {
     await tx.pipelineStep.createMany({ data: [{ runId: step.runId, subjectKey: step.subjectKey, stage: "topic", input: step.input as Prisma.InputJsonValue }], skipDuplicates: true });
   }
-  const at = ENV_CHAIN.indexOf(step.stage as Stage);
-  const next = at >= 0 ? ENV_CHAIN[at + 1] : undefined;
+  const next = nextChainStage(step.stage);
   if (next) {
     await tx.pipelineStep.createMany({ data: [{ runId: step.runId, subjectKey: step.subjectKey, stage: next, environmentId: step.environmentId, input: step.input as Prisma.InputJsonValue }], skipDuplicates: true });
   }
 }
 
+/** Only these stages' commits read earlier outputs (one query less for the others). */
+const READS_EARLIER = new Set(["assemble", "quality"]);
+
 export async function commitStep(db: Db, run: Run, step: StepRow, output: unknown, startedAt: Date) {
-  const earlier = ENV_CHAIN.includes(step.stage as Stage) ? await chainOutputs(db, step.runId, step.subjectKey) : new Map<string, unknown>();
+  const earlier = READS_EARLIER.has(step.stage) ? await chainOutputs(db, step.runId, step.subjectKey) : new Map<string, unknown>();
   await db.$transaction(async (tx) => {
     if (step.stage === "select") await commitSelect(tx, run, output as SelectOutput);
     if (step.stage === "assemble") {

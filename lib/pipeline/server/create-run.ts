@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db";
 import { type RunConfig, RunConfigSchema, type RunInput, RunInputSchema } from "../pipeline.schema";
 import { topicFromIdea } from "../stages/infer-topic";
 import { enqueueSteps } from "./advance-run";
-import { createChainStart } from "./environments";
+import { createChainStarts } from "./environments";
 
 export type CreateRunInput = { projectId: string; name?: string; input: RunInput; config: RunConfig; createdById?: string | null };
 
@@ -24,7 +24,7 @@ export async function createRun(db: Db, boss: PgBoss, request: CreateRunInput) {
       },
     });
     if (input.kind === "ideas") {
-      for (const [i, idea] of input.ideas.entries()) await createChainStart(tx, created, `env:${String(i).padStart(4, "0")}`, topicFromIdea(idea));
+      await createChainStarts(tx, created, input.ideas.map((idea, i) => ({ subjectKey: `env:${String(i).padStart(4, "0")}`, topic: topicFromIdea(idea) })));
     } else {
       await tx.pipelineStep.createMany({
         data: input.tasks.map((task, i) => ({ runId: created.id, subjectKey: `task:${String(i).padStart(5, "0")}`, stage: "judge", input: { task } })),

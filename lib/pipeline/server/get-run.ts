@@ -8,10 +8,6 @@ import { STAGES } from "../pipeline.schema";
 
 export const TERMINAL_RUN = ["SUCCEEDED", "FAILED", "CANCELLED", "BUDGET_EXCEEDED"];
 
-/** A budget stop or a failure sets the status while steps may still be running; the run has only
- * stopped once the last of them settled (finalizeRunIfDone sets finishedAt then). */
-const isStopped = (run: { status: string; finishedAt: Date | null }) => TERMINAL_RUN.includes(run.status) && run.finishedAt !== null;
-
 export type StageProgress = { stage: string; total: number; pending: number; running: number; succeeded: number; failed: number; cancelled: number };
 
 export async function getRunProgress(db: Db, runId: string) {
@@ -30,7 +26,9 @@ export async function getRunProgress(db: Db, runId: string) {
     return { ...p, total: p.pending + p.running + p.succeeded + p.failed + p.cancelled };
   }).filter((s) => s.total > 0);
   return {
-    run: { ...run, costUsd: Number(run.costUsd), maxCostUsd: run.maxCostUsd === null ? null : Number(run.maxCostUsd), isTerminal: isStopped(run) },
+    // A budget stop sets its status at once but still has steps settling; the run is over (and
+    // pollers may stop) only once finalizeRunIfDone has stamped finishedAt.
+    run: { ...run, costUsd: Number(run.costUsd), maxCostUsd: run.maxCostUsd === null ? null : Number(run.maxCostUsd), isTerminal: TERMINAL_RUN.includes(run.status) && run.finishedAt !== null },
     stages,
     failures,
     environments,

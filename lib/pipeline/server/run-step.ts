@@ -11,8 +11,8 @@ import type { Db } from "@/lib/db";
 import { JobError, type JobContext } from "@/lib/jobs/job-definition";
 import { RunConfigSchema } from "../pipeline.schema";
 import type { StageError } from "../stages/deps";
-import { advanceRun, cancelPendingSteps, finalizeRunIfDone } from "./advance-run";
-import { commitStep } from "./commit-step";
+import { advanceRun, cancelPendingSteps, enqueueSuccessor, finalizeRunIfDone } from "./advance-run";
+import { commitStep, nextChainStage } from "./commit-step";
 import { ChainStepInputSchema, computeStep } from "./compute-step";
 import { createStageDeps } from "./stage-deps";
 import { MissingInputError } from "./step-inputs";
@@ -52,7 +52,7 @@ export async function runStep(db: Db, payload: StepPayload, ctx: Pick<JobContext
   }
   const startedAt = new Date();
   await db.pipelineStep.update({ where: { id: step.id }, data: { status: "RUNNING", attempt: { increment: 1 }, startedAt } });
-  await db.pipelineRun.updateMany({ where: { id: step.runId, status: "QUEUED" }, data: { status: "RUNNING", startedAt } });
+  if (step.run.status === "QUEUED") await db.pipelineRun.updateMany({ where: { id: step.runId, status: "QUEUED" }, data: { status: "RUNNING", startedAt } });
   const config = RunConfigSchema.parse(step.run.config);
   const salt = ChainStepInputSchema.partial().extend({ cacheSalt: z.string().optional() }).safeParse(step.input);
   const deps = createStageDeps(db, { runId: step.runId, stepId: step.id }, config, { cacheSalt: salt.success ? salt.data.cacheSalt : undefined, signal: ctx.signal });
@@ -74,7 +74,9 @@ export async function runStep(db: Db, payload: StepPayload, ctx: Pick<JobContext
     return "failed";
   }
   await commitStep(db, step.run, step, result.value, startedAt);
-  await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage);
+  const next = nextChainStage(step.stage);
+  if (next) await enqueueSuccessor(ctx.boss, step, next);
+  else await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage);
   return "succeeded";
 }
 

@@ -3,12 +3,20 @@
  * limiter, the Postgres cache, a recorder bound to the step, and the process's sandbox runner.
  */
 import type { Db } from "@/lib/db";
-import { type LlmClient, createLlmClient, createOpenAiTransport, getEndpointLimiter, getLlmConfig, realSleep } from "@/lib/llm";
+import { type LlmClient, type Transport, createLlmClient, createOpenAiTransport, getEndpointLimiter, getLlmConfig, realSleep } from "@/lib/llm";
 import { createDbCache } from "@/lib/llm/server/db-cache";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
 import type { StageDeps } from "../stages/deps";
 import { createStepRecorder } from "@/lib/runs/server/step-recorder";
+
+let transport: { key: string; value: Transport } | null = null;
+/** One SDK client per endpoint and process (building one per step cost ~1 ms of CPU each time). */
+function sharedTransport(baseUrl: string, env: { apiKey: string; timeoutMs: number }): Transport {
+  const key = JSON.stringify([baseUrl, env.apiKey, env.timeoutMs]);
+  if (transport?.key !== key) transport = { key, value: createOpenAiTransport({ baseUrl, apiKey: env.apiKey, timeoutMs: env.timeoutMs }) };
+  return transport.value;
+}
 
 export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, signal?: AbortSignal): LlmClient {
   const env = getLlmConfig();
@@ -17,7 +25,7 @@ export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, co
     return { chat: () => Promise.resolve({ ok: false, error: missing }), embed: () => Promise.resolve({ ok: false, error: missing }) };
   }
   return createLlmClient({
-    transport: createOpenAiTransport({ baseUrl: env.baseUrl, apiKey: env.apiKey, timeoutMs: env.timeoutMs }),
+    transport: sharedTransport(env.baseUrl, env),
     cache: createDbCache(db),
     recorder: createStepRecorder(db, ids),
     limiter: getEndpointLimiter(env.baseUrl, env.concurrency),

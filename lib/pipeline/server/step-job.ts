@@ -7,12 +7,17 @@ import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { defineJob } from "@/lib/jobs/job-definition";
 import { registerStepJob } from "./advance-run";
+import type * as RunStepModule from "./run-step";
 
 export const StepPayloadSchema = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1) });
 export type StepPayload = z.infer<typeof StepPayloadSchema>;
 
 /** Attempts for a step whose failure is retryable (429/5xx after the client's own retries, sandbox busy). */
 export const STEP_RETRY_LIMIT = 4;
+
+// Imported once: a dynamic import per job goes through module resolution every time.
+let runStepModule: Promise<typeof RunStepModule> | undefined;
+const loadRunStep = () => (runStepModule ??= import("./run-step"));
 
 export function createPipelineStepJob(getDb: () => Db) {
   const def = defineJob({
@@ -23,7 +28,7 @@ export function createPipelineStepJob(getDb: () => Db) {
     retryLimit: STEP_RETRY_LIMIT + 2, // + crash re-deliveries
     heartbeatSeconds: 10,
     expireInSeconds: 3 * 60 * 60,
-    handler: async (payload, ctx) => (await import("./run-step")).runStep(getDb(), payload, ctx),
+    handler: async (payload, ctx) => (await loadRunStep()).runStep(getDb(), payload, ctx),
   });
   registerStepJob(def);
   return def;

@@ -1,28 +1,30 @@
 /**
  * Records every LLM call of a step (LlmCall) and adds its tokens and cost to the step and the run
- * in the same transaction, so progress and budgets read one consistent total. The budget check
+ * in one statement, so progress and budgets read one consistent total. The budget check
  * also stops new paid calls once the run is being cancelled.
  */
-import type { Db, Prisma } from "@/lib/db";
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db";
 import { err, ok } from "@/lib/core/result";
 import type { LlmRecorder } from "@/lib/llm";
 
 export function createStepRecorder(db: Db, ids: { runId: string; stepId: string }): LlmRecorder {
   return {
     async record(call) {
-      const tokens = { promptTokens: { increment: call.cached ? 0 : call.usage.promptTokens }, completionTokens: { increment: call.cached ? 0 : call.usage.completionTokens }, costUsd: { increment: call.costUsd } };
-      await db.$transaction([
-        db.llmCall.create({
-          data: {
-            runId: ids.runId, stepId: ids.stepId, cacheKey: call.cacheKey, model: call.model, purpose: call.purpose,
-            request: call.request as Prisma.InputJsonValue, response: (call.response ?? undefined),
-            cached: call.cached, promptTokens: call.usage.promptTokens, completionTokens: call.usage.completionTokens,
-            costUsd: call.costUsd, latencyMs: call.latencyMs, errorMessage: call.errorMessage, attempts: call.attempts,
-          },
-        }),
-        db.pipelineStep.update({ where: { id: ids.stepId }, data: tokens }),
-        db.pipelineRun.update({ where: { id: ids.runId }, data: tokens }),
-      ]);
+      // One statement (a transaction of three round trips before): it runs after every LLM call, on
+      // the path between one call of a step and the next, and holds the run's row lock until it ends.
+      const [prompt, completion] = call.cached ? [0, 0] : [call.usage.promptTokens, call.usage.completionTokens];
+      const cost = String(call.costUsd);
+      const response = call.response === null || call.response === undefined ? null : JSON.stringify(call.response);
+      await db.$executeRaw`
+        WITH call AS (
+          INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, response, cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", "errorMessage", attempts)
+          VALUES (${randomUUID()}, ${ids.runId}, ${ids.stepId}, ${call.cacheKey}, ${call.model}, ${call.purpose}, ${JSON.stringify(call.request)}::jsonb, ${response}::jsonb, ${call.cached},
+            ${call.usage.promptTokens}, ${call.usage.completionTokens}, ${cost}::numeric, ${Math.round(call.latencyMs)}, ${call.errorMessage}, ${call.attempts})
+        ), step AS (
+          UPDATE "PipelineStep" SET "promptTokens" = "promptTokens" + ${prompt}, "completionTokens" = "completionTokens" + ${completion}, "costUsd" = "costUsd" + ${cost}::numeric WHERE id = ${ids.stepId}
+        )
+        UPDATE "PipelineRun" SET "promptTokens" = "promptTokens" + ${prompt}, "completionTokens" = "completionTokens" + ${completion}, "costUsd" = "costUsd" + ${cost}::numeric WHERE id = ${ids.runId}`;
     },
     async checkBudget() {
       const run = await db.pipelineRun.findUnique({ where: { id: ids.runId }, select: { status: true, promptTokens: true, completionTokens: true, costUsd: true, maxTokens: true, maxCostUsd: true } });

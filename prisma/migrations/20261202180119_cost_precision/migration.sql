@@ -1,0 +1,8 @@
+-- AlterTable
+ALTER TABLE "LlmCall" ALTER COLUMN "costUsd" SET DATA TYPE DECIMAL(20,10);
+
+-- AlterTable
+ALTER TABLE "PipelineRun" ALTER COLUMN "costUsd" SET DATA TYPE DECIMAL(20,10);
+
+-- AlterTable
+ALTER TABLE "PipelineStep" ALTER COLUMN "costUsd" SET DATA TYPE DECIMAL(20,10);
