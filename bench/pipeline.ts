@@ -1,17 +1,15 @@
 /**
  * `npm run bench -- pipeline`: how well a SkelBuilder run keeps the LLM endpoint busy. A scripted
- * OpenAI-compatible server answers every request after a fixed latency (200 ms); 20 typed ideas run
- * through the whole chain on one in-process worker with LLM concurrency C.
+ * OpenAI-compatible server (its own process) answers every request after a fixed latency (200 ms);
+ * 20 typed ideas run through the whole chain on one in-process worker with LLM concurrency C.
  *   ideal = (LLM requests × latency) / C  — sequential LLM latency per environment chain × envs / C
  *   share of concurrency used = ideal / wall (target ≥ 90 %)
  * Needs a PostgreSQL server (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else 127.0.0.1:5432).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import pg from "pg";
 import { createDb } from "../lib/db";
-import { withDatabase } from "../lib/db/database-url";
-import { deployMigrations } from "../lib/db/migrate";
+import { scratchDatabase, startEndpoint, warmSandbox } from "./pipeline/setup";
 
 const LATENCY_MS = 200;
 const IDEAS = 20;
@@ -19,73 +17,57 @@ const CONCURRENCY = Number(process.env.BENCH_LLM_CONCURRENCY ?? 8);
 /** The product default (spec §4.2): the quality loop is most of an environment's LLM work. */
 const ROUNDS = Number(process.env.BENCH_QUALITY_ROUNDS ?? 30);
 
-async function scratchDatabase() {
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `bench_pipeline_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = withDatabase(admin, name);
-  await deployMigrations(url);
-  const drop = async () => {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.end();
-  };
-  return { url, drop };
-}
-
 export async function main() {
   // Configuration is read when the modules load, so set it before importing them.
   process.env.LLM_CONCURRENCY = String(CONCURRENCY);
   process.env.PIPELINE_JOB_CONCURRENCY ??= String(IDEAS);
-  // A quality check holds a sandbox episode for its whole loop: one worker per concurrent check.
-  process.env.SANDBOX_POOL_SIZE ??= String(IDEAS + 2);
-  const { startFakeOpenAi } = await import("../tests/fake-openai/server");
-  const { createPipelineScript } = await import("../tests/fake-openai/pipeline-script");
+  // A quality check holds a sandbox episode for its whole loop: one worker per concurrent check,
+  // plus workers for the analyses of chains still being built (analysis only runs on workers that
+  // never ran generated code; with too few, the pool boots new ones in the middle of the run).
+  process.env.SANDBOX_POOL_SIZE ??= String(IDEAS + 8);
   const { loadSampleEnv } = await import("../tests/fake-openai/sample-env");
   const sample = loadSampleEnv("library-lending", { operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"] });
-  const fake = await startFakeOpenAi({ script: createPipelineScript([sample]), latencyMs: LATENCY_MS });
-  process.env.OPENAI_BASE_URL = fake.url;
+  const endpoint = await startEndpoint(LATENCY_MS);
+  process.env.OPENAI_BASE_URL = endpoint.url;
   process.env.OPENAI_API_KEY = "bench";
   const { url, drop } = await scratchDatabase();
   const db = createDb(url, 8);
   const { startWorker } = await import("../lib/jobs/worker");
   const { createPipelineStepJob } = await import("../lib/pipeline/server/step-job");
   const { createRun } = await import("../lib/pipeline/server/create-run");
-  const { getRunProgress } = await import("../lib/pipeline/server/get-run");
+  const { TERMINAL_RUN, getRunProgress } = await import("../lib/pipeline/server/get-run");
   const { buildRunConfig } = await import("../lib/pipeline/run-config");
-  const { getSandboxRunner, closeSandboxRunner } = await import("../lib/sandbox");
+  const { getSandboxRunner, closeSandboxRunner, resolveOptions } = await import("../lib/sandbox");
   const worker = await startWorker(url, [createPipelineStepJob(() => db)]);
   try {
     // Boot the sandbox pool and load the step handler first: one-off start-up is not pipeline throughput.
     await import("../lib/pipeline/server/run-step");
-    await Promise.all(Array.from({ length: IDEAS }, () => getSandboxRunner().analyze({ source: "class A:\n    pass\n", className: "A" })));
+    const { poolSize, spareWorkers } = resolveOptions();
+    await warmSandbox(getSandboxRunner(), sample, poolSize + spareWorkers);
     const project = await db.project.create({ data: { slug: `bench-${randomBytes(3).toString("hex")}`, name: "bench" } });
     const ideas = Array.from({ length: IDEAS }, (_, i) => `Library lending desk number ${i + 1} with members, loans and fines`);
     const config = buildRunConfig({ defaultModel: "bench-main", checkModel: "bench-check", embeddingModel: null }, { qualityRounds: ROUNDS });
+    const transactions = async () => Number((await db.$queryRaw<{ n: bigint }[]>`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`)[0]?.n ?? 0);
+    const [transactionsBefore, bootedBefore] = [await transactions(), (await getSandboxRunner().stats()).readyMs.length];
     const started = Date.now();
     const run = await createRun(db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas }, config });
-    let progress = await getRunProgress(db, run.id);
-    while (!progress.run.isTerminal) {
-      await new Promise((r) => setTimeout(r, 100));
-      progress = await getRunProgress(db, run.id);
-    }
+    const createdMs = Date.now() - started;
+    // Poll the run's row only (the full progress view costs five queries, on the measured process).
+    const isOver = async () => {
+      const row = await db.pipelineRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, finishedAt: true } });
+      return TERMINAL_RUN.includes(row.status) && row.finishedAt !== null;
+    };
+    while (!(await isOver())) await new Promise((r) => setTimeout(r, 100));
     const wallMs = Date.now() - started;
+    const progress = await getRunProgress(db, run.id);
+    const records = await endpoint.records();
     if (process.env.BENCH_DEBUG) {
-      const reqs = fake.chatRequests();
-      console.log("  first requests at ms:", reqs.slice(0, 24).map((r) => r.at - started).join(" "));
-      for (let t = 0; t < wallMs; t += 2000) {
-        const w0 = started + t;
-        const busy = reqs.reduce((a, r) => a + Math.max(0, Math.min(r.respondedAt ?? 0, w0 + 2000) - Math.max(r.at, w0)), 0);
-        const byStage: Record<string, number> = {};
-        for (const r of reqs) if (r.at >= w0 && r.at < w0 + 2000) { const st = /\[stage:(\w+)\]/.exec(JSON.stringify(r.body))?.[1] ?? "?"; byStage[st] = (byStage[st] ?? 0) + 1; }
-        console.log(`  t=${t / 1000}s in-flight avg ${(busy / 2000).toFixed(1)} ${JSON.stringify(byStage)}`);
-      }
+      const debug = await import("./pipeline/debug");
+      debug.printInFlight(records, started, wallMs);
+      await debug.printStageTimings(db, run.id, started);
+      console.log(`  createRun ${createdMs} ms; ${(await transactions()) - transactionsBefore} database transactions; sandbox workers booted ${(await getSandboxRunner().stats()).readyMs.length - bootedBefore} during the run`);
     }
-    const requests = fake.chatRequests().length;
+    const requests = records.length;
     const perChainMs = (requests * LATENCY_MS) / IDEAS;
     const idealMs = (perChainMs * IDEAS) / CONCURRENCY;
     const share = idealMs / wallMs;
@@ -101,7 +83,7 @@ export async function main() {
     await worker.stop();
     await closeSandboxRunner();
     await db.$disconnect();
-    await fake.close();
+    endpoint.stop();
     await drop();
   }
 }

@@ -1,18 +1,19 @@
 /**
  * The LLM response cache in Postgres (LlmCacheEntry). Shared by every worker, so a resumed run on
  * another machine still pays for nothing twice. A concurrent duplicate insert is harmless.
+ * Raw SQL: both run around every LLM call, and a Prisma model query costs about twice the CPU.
  */
-import type { Db, Prisma } from "../../db";
+import type { Db } from "../../db";
 import type { LlmCache } from "../client";
 
 export function createDbCache(db: Db): LlmCache {
   return {
     async get(key) {
-      const row = await db.llmCacheEntry.findUnique({ where: { cacheKey: key } });
-      return row?.response ?? undefined;
+      const rows = await db.$queryRaw<{ response: unknown }[]>`SELECT response FROM "LlmCacheEntry" WHERE "cacheKey" = ${key}`;
+      return rows[0]?.response ?? undefined;
     },
     async put(key, model, response) {
-      await db.llmCacheEntry.createMany({ data: [{ cacheKey: key, model, response: response as Prisma.InputJsonValue }], skipDuplicates: true });
+      await db.$executeRaw`INSERT INTO "LlmCacheEntry" ("cacheKey", model, response) VALUES (${key}, ${model}, ${JSON.stringify(response)}::jsonb) ON CONFLICT DO NOTHING`;
     },
   };
 }

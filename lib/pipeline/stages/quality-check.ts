@@ -45,9 +45,11 @@ async function loadEpisode(input: QualityInput, state: Record<string, unknown>, 
 type RoundContext = { input: QualityInput; episode: Episode; stats: ToolStats; index: number; deps: StageDeps };
 type RoundOutcome = { probe: Probe; nextState: Record<string, unknown> | null } | { roundError: string } | { stepError: StageError };
 
-async function runRound(ctx: RoundContext, stateBefore: Record<string, unknown>): Promise<RoundOutcome> {
+type Proposed = Awaited<ReturnType<typeof proposeCall>>;
+
+async function runRound(ctx: RoundContext, stateBefore: Record<string, unknown>, proposed?: Proposed): Promise<RoundOutcome> {
   const { input, episode, deps } = ctx;
-  const proposal = await proposeCall({ introduction: input.topic.introduction, tools: episode.tools(), stats: ctx.stats, state: stateBefore }, deps);
+  const proposal = proposed ?? (await proposeCall({ introduction: input.topic.introduction, tools: episode.tools(), stats: ctx.stats, state: stateBefore }, deps));
   if (!proposal.ok) return isStepError(proposal.error) ? { stepError: proposal.error } : { roundError: `round ${ctx.index}: tester: ${proposal.error.message}` };
   const call: Proposal = proposal.value.value;
   const step = await episode.step(call.tool, call.arguments);
@@ -71,17 +73,24 @@ function countProbe(stats: ToolStats, probe: Probe) {
   s[probe.verdict] += 1;
 }
 
+const emptyStats = (tools: Tool[]): ToolStats => Object.fromEntries(tools.map((t) => [t.function.name, { total: 0, positive: 0, negative: 0, PASS: 0, WARNING: 0, FAIL: 0 }]));
+
 export async function runQualityCheck(input: QualityInput, deps: StageDeps): StageResult<QualityOutput> {
   let state = input.initialState;
-  let episode = await loadEpisode(input, state, deps);
+  // The first proposal needs only the tool schemas (extracted at assembly, as the load extracts
+  // them) and the initial state: it is asked while the sandbox loads the episode, so the load no
+  // longer delays the environment's first model call.
+  const tools = input.assembled.tools as Tool[];
+  const [loaded, firstProposal] = await Promise.all([loadEpisode(input, state, deps), proposeCall({ introduction: input.topic.introduction, tools, stats: emptyStats(tools), state }, deps)]);
+  let episode = loaded;
   if (!episode.ok) return episode;
-  const stats: ToolStats = Object.fromEntries(episode.value.tools().map((t) => [t.function.name, { total: 0, positive: 0, negative: 0, PASS: 0, WARNING: 0, FAIL: 0 }]));
+  const stats = emptyStats(episode.value.tools());
   const probes: Probe[] = [];
   const roundErrors: string[] = [];
   let consecutiveErrors = 0;
   try {
     for (let index = 0; index < input.rounds && consecutiveErrors < MAX_CONSECUTIVE_ROUND_ERRORS; index += 1) {
-      const outcome = await runRound({ input, episode: episode.value, stats, index, deps }, state);
+      const outcome = await runRound({ input, episode: episode.value, stats, index, deps }, state, index === 0 ? firstProposal : undefined);
       if ("stepError" in outcome) return err(outcome.stepError);
       if ("roundError" in outcome) {
         roundErrors.push(outcome.roundError);
