@@ -1,7 +1,7 @@
 /**
  * Logic modelling, step 4 (spec §3.4): one method per operation, written concurrently (the
  * endpoint's limiter bounds them). Each method is parsed in the sandbox inside a stub class before
- * it is accepted, and a syntax error goes back to the model as a re-ask. An operation whose method
+ * it is accepted (method-check.ts), and a syntax error goes back to the model as a re-ask. An operation whose method
  * still fails is reported and left out, instead of silently dropping the whole environment.
  */
 import { err, ok } from "../../core/result";
@@ -9,6 +9,7 @@ import { type LlmError, chatParsed, extractPythonBlock } from "../../llm";
 import type { Method, Operation, StateCode, StateSpace, Topic } from "../pipeline.schema";
 import { type StageDeps, type StageResult, stageTag } from "./deps";
 import { describeTopic } from "./infer-state";
+import { type MethodChecker, createMethodChecker } from "./method-check";
 import { describeState } from "./write-state-code";
 
 const SYSTEM = `${stageTag("methods")}
@@ -39,38 +40,40 @@ export function checkMethodShape(code: string, name: string): string | null {
   return null;
 }
 
-async function writeOne(op: Operation, context: string, deps: StageDeps): Promise<{ ok: true; value: Method } | { ok: false; error: LlmError }> {
-  const reply = await chatParsed(
-    deps.llm,
-    {
-      model: deps.models.code,
-      purpose: `write method ${op.name}`,
-      cacheSalt: deps.cacheSalt,
-      messages: [
-        { role: "system", content: SYSTEM },
-        { role: "user", content: `${context}\n\n# Target Operation\nname: ${op.name}\ntype: ${op.type}\ndescription: ${op.description}` },
-      ],
-    },
-    async (r) => {
-      const block = extractPythonBlock(r.content);
-      if (!block.ok) return block;
-      const code = dedent(block.value);
-      const shape = checkMethodShape(code, op.name);
-      if (shape) return err(shape);
-      const stub = `class _MethodCheck:\n${code.split("\n").map((l) => (l ? `    ${l}` : l)).join("\n")}\n`;
-      const analysis = await deps.sandbox.analyze({ source: stub, className: "_MethodCheck" });
-      if (!analysis.ok) return err(`the sandbox could not parse the method: ${analysis.error.message}`);
-      const [syntax] = analysis.value.syntaxErrors;
-      if (syntax) return err(`SyntaxError at line ${Math.max(1, syntax.line - 1)} of your method: ${syntax.message}`);
-      return ok({ name: op.name, code });
-    },
-  );
-  return reply.ok ? ok(reply.value.value) : reply;
+async function writeOne(op: Operation, context: string, deps: StageDeps, checker: MethodChecker): Promise<{ ok: true; value: Method } | { ok: false; error: LlmError }> {
+  const { check, done } = checker.begin();
+  try {
+    const reply = await chatParsed(
+      deps.llm,
+      {
+        model: deps.models.code,
+        purpose: `write method ${op.name}`,
+        cacheSalt: deps.cacheSalt,
+        messages: [
+          { role: "system", content: SYSTEM },
+          { role: "user", content: `${context}\n\n# Target Operation\nname: ${op.name}\ntype: ${op.type}\ndescription: ${op.description}` },
+        ],
+      },
+      async (r) => {
+        const block = extractPythonBlock(r.content);
+        if (!block.ok) return block;
+        const code = dedent(block.value);
+        const shape = checkMethodShape(code, op.name);
+        if (shape) return err(shape);
+        const problem = await check(code);
+        return problem ? err(problem) : ok({ name: op.name, code });
+      },
+    );
+    return reply.ok ? ok(reply.value.value) : reply;
+  } finally {
+    done();
+  }
 }
 
 export async function writeMethods(input: { topic: Topic; state: StateSpace; stateCode: StateCode; operations: Operation[] }, deps: StageDeps): StageResult<WriteMethodsOutput> {
   const context = `${describeTopic(input.topic)}\n\n${describeState(input.state)}\n\n# Class Definition\n\`\`\`python\n${input.stateCode.code}\`\`\`\n\n# Operation List\n${input.operations.map((o) => o.name).join(", ")}`;
-  const results = await Promise.all(input.operations.map((op) => writeOne(op, context, deps)));
+  const checker = createMethodChecker(deps);
+  const results = await Promise.all(input.operations.map((op) => writeOne(op, context, deps, checker)));
   // A transient failure (or a spent budget) fails the step so the job layer can retry or stop;
   // the cache makes methods already written free on the retry.
   const blocking = results.find((r) => !r.ok && (r.error.retryable || r.error.code === "BUDGET_EXCEEDED" || r.error.code === "CANCELLED"));
