@@ -41,8 +41,10 @@ export class Channel {
     this.poll();
   }
 
-  /** Data the host read and forwarded; the socket is ours again. */
+  /** Data the host read and forwarded; the socket is ours again (every byte before it has now
+   * been consumed, so reading the socket cannot overtake it). */
   receive(data) {
+    Atomics.store(this.reader, 0, READER_WORKER);
     this.quick = performance.now() - this.lastLineAt < SPIN_MS;
     this.push(data);
     this.poll();

@@ -4,7 +4,7 @@
 // free again only once its previous thread has exited, so two threads never read one channel.
 import { Worker } from "node:worker_threads";
 import { SandboxWorker } from "./sandbox-worker.mjs";
-import { READER_WORKER } from "./slot-protocol.mjs";
+import { READER_HOST } from "./slot-protocol.mjs";
 import { SlotReader } from "./slot-reader.mjs";
 
 const WATCH_INTERVAL_MS = 5;
@@ -109,7 +109,8 @@ export class Pool {
     worker.onThreadGone = () => {
       // Killed mid-spin: its `finally` never ran, so give its spin budget back here.
       if (Atomics.load(worker.spinning, 0) === 1) Atomics.sub(this.shared.spinners, 0, 1);
-      if (Atomics.load(reader.reader, 0) === READER_WORKER) reader.takeOver();
+      // Nobody reads the slot now (or data forwarded to the dead thread is lost with it): watch it.
+      if (Atomics.load(reader.reader, 0) !== READER_HOST) reader.takeOver();
       this.freeSlotOf(worker);
       this.pump();
     };

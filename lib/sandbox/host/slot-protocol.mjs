@@ -17,6 +17,10 @@ export const FIRST_SLOT_FD = 3;
 // line could be split between two readers.
 export const READER_WORKER = 0; // the slot's worker, synchronously, while it spins
 export const READER_HOST = 1; // the host's event loop, which forwards what it reads
+// The host forwarded data the worker has not consumed yet: the worker must not read the socket
+// itself before that message, or later bytes would overtake earlier ones and split a line (seen
+// as ~10 s stalls on large `load` requests, which arrive in several chunks).
+export const READER_FORWARDED = 2;
 
 /** A failure the harness itself could not report (timeout kill, crash, broken runtime). */
 export function failureLine(code, message, terminated, retryable = false) {

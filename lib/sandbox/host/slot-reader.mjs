@@ -3,7 +3,7 @@
 // call for a slot whose worker is gone is answered here, so the server never waits on a slot
 // nobody reads.
 import { Socket } from "node:net";
-import { FIRST_SLOT_FD, READER_HOST, READER_WORKER, failureLine, writeLine } from "./slot-protocol.mjs";
+import { FIRST_SLOT_FD, READER_FORWARDED, READER_HOST, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const NEWLINE = 10;
 
@@ -12,7 +12,7 @@ export class SlotReader {
   constructor(slot, workerOf) {
     this.fd = FIRST_SLOT_FD + slot;
     this.workerOf = workerOf;
-    this.reader = new Int32Array(new SharedArrayBuffer(4)); // READER_WORKER: nobody reads yet
+    this.reader = new Int32Array(new SharedArrayBuffer(4)); // 0 = READER_WORKER: nobody reads yet
     this.orphan = Buffer.alloc(0);
     // Registering the socket with the event loop also makes it non-blocking, which the worker's
     // synchronous polling relies on. It is never closed: slots outlive their workers.
@@ -37,7 +37,8 @@ export class SlotReader {
     const data = Buffer.from(buffer.subarray(0, n));
     const worker = this.workerOf();
     if (worker) {
-      Atomics.store(this.reader, 0, READER_WORKER);
+      Atomics.store(this.reader, 0, READER_FORWARDED); // the worker reads again once it has this
+
       worker.forward(data);
       return false;
     }
