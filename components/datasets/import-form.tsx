@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ImportReply } from "@/lib/import/import-form.schema";
@@ -73,7 +74,8 @@ export function ImportForm() {
       ) : null}
       {reply?.ok ? (
         <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800" data-testid="import-summary">
-          Imported {reply.summary.environments.length} environments ({reply.summary.environments.join(", ")}) and {reply.summary.scenarios} scenarios. Find them on the Environments page.
+          Imported {reply.summary.environments.length} environments ({reply.summary.environments.join(", ")}) and {reply.summary.scenarios} scenarios, all waiting for review. Find them on the Environments page.
+          {reply.summary.proofRunId ? <> Their validators are being proven in the sandbox (<Link className="underline" href={`/runs/${reply.summary.proofRunId}`}>proof run</Link>); until then they cannot enter a dataset as verified.</> : null}
         </div>
       ) : null}
     </form>

@@ -101,11 +101,16 @@ describe("envstudio import", () => {
     expect(await rowCounts()).toEqual(before);
   }, 60_000);
 
-  it("imports a Python environment folder and prints what it created", async () => {
+  it("imports a Python environment folder, proves it in the sandbox and prints what it did", async () => {
     const before = await t.db.environment.count();
     const result = await cli("import", notes);
-    expect(result).toEqual({ code: 0, out: "imported 1 environments (notes) and 1 scenarios", err: "" });
+    expect(result).toMatchObject({ code: 0, err: "" });
+    expect(result.out).toMatch(/^imported 1 environments \(notes\) and 1 scenarios, all waiting for review\nproved in the sandbox \(run \w+\): 0 verified, 1 failed/);
     expect(await t.db.environment.count()).toBe(before + 1);
     expect(await t.db.environment.findFirstOrThrow({ where: { slug: "notes" } })).toMatchObject({ status: "IN_REVIEW", origin: "IMPORT" });
+    // No gold calls in the folder and a check that holds on the initial state: proven, and failed.
+    const scenario = await t.db.scenario.findFirstOrThrow({ where: { environment: { slug: "notes" } }, include: { proofs: true } });
+    expect(scenario).toMatchObject({ status: "IN_REVIEW", proofStatus: "FAILED" });
+    expect(scenario.proofs).toHaveLength(1);
   }, 60_000);
 });

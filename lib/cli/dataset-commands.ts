@@ -5,9 +5,11 @@
 import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import type { Db } from "../db";
 import { FORMAT_ALIASES } from "../export/export.schema";
 import { formatImportError } from "../import/import.schema";
 import { UsageError, flags, openProject, requiredString } from "./cli-flags";
+import type { SandboxRunner } from "../sandbox";
 import type { CliIo } from "./main";
 
 
@@ -60,14 +62,25 @@ export async function runImportCommand(argv: string[], io: CliIo): Promise<numbe
   const sandbox = createSandboxRunner();
   const { db, projectId } = await openProject();
   try {
-    const result = await importFiles(db, sandbox, projectId, files, { className: values.class as string | undefined, envId: values["env-id"] as string | undefined });
+    // No queue: the CLI holds a sandbox, so it proves the imported scenarios itself, right away.
+    const result = await importFiles(db, { sandbox, send: () => Promise.resolve(null) }, projectId, files, { className: values.class as string | undefined, envId: values["env-id"] as string | undefined });
     if (!result.ok) {
       io.err(`envstudio import: ${formatImportError(result.error)} (nothing was written)`);
       return 1;
     }
-    io.out(`imported ${result.value.environments.length} environments (${result.value.environments.join(", ")}) and ${result.value.scenarios} scenarios`);
+    const { environments, scenarios, proofRunId } = result.value;
+    io.out(`imported ${environments.length} environments (${environments.join(", ")}) and ${scenarios} scenarios, all waiting for review`);
+    if (proofRunId) io.out(await proveImport(db, sandbox, projectId, proofRunId, environments));
     return 0;
   } finally {
     await Promise.all([db.$disconnect(), sandbox.close()]);
   }
+}
+
+async function proveImport(db: Db, sandbox: SandboxRunner, projectId: string, runId: string, slugs: string[]): Promise<string> {
+  const [{ executeProofRun }, { createRunLlmFactory }] = await Promise.all([import("../scenarios/server/proof-run"), import("../runs/server/run-llm")]);
+  await executeProofRun(db, runId, { sandbox, llmFor: createRunLlmFactory(db) }, { finalAttempt: true });
+  const rows = await db.scenario.groupBy({ by: ["proofStatus"], where: { environment: { projectId, slug: { in: slugs } } }, _count: true });
+  const count = (status: string) => rows.find((r) => r.proofStatus === status)?._count ?? 0;
+  return `proved in the sandbox (run ${runId}): ${count("VERIFIED")} verified, ${count("FAILED")} failed (see their reasons in the review queue)`;
 }

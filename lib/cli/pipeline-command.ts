@@ -13,6 +13,7 @@ import { type RunProgress, getRunProgress } from "../pipeline/server/get-run";
 import { connectQueue } from "../pipeline/server/queue-client";
 import { createPipelineStepJob } from "../pipeline/server/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
+import { closeSandboxRunner } from "../sandbox";
 import type { CliIo } from "./main";
 import { PIPELINE_USAGE, UsageError, parsePipelineRunArgs } from "./pipeline-input";
 
@@ -52,6 +53,9 @@ export async function runPipelineCommand(argv: string[], io: CliIo, opts: { poll
   } finally {
     if (worker) await worker.stop();
     else await boss.stop({ graceful: false });
+    // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
+    // this process alive after the run.
+    await closeSandboxRunner();
     await db.$disconnect();
     await stop();
   }

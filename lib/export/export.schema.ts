@@ -4,6 +4,7 @@
  * benchmark and tests directly; the writers never see Prisma.
  */
 import { z } from "zod";
+import type { ChatMessage } from "../llm/llm.schema";
 
 export const EXPORT_FORMATS = ["ENVSCALER_JSON", "OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT", "HF_DATASET", "VERL_PARQUET", "OPENENV_PACKAGE"] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
@@ -41,8 +42,8 @@ export type ExportTrajectory = {
   model: string;
   mode: string;
   reward: number;
-  /** OpenAI-style chat messages (system, user, assistant with tool_calls, tool). */
-  messages: unknown[];
+  /** The agent's chat as the rollout stored it (system, user, assistant with tool calls, tool). */
+  messages: ChatMessage[];
 };
 
 export type ExportScenario = {

@@ -52,7 +52,7 @@ export async function buildImportPlan(src: PlanSources, analyze: AnalyzeFn): Pro
     if (envs.has(item.env_id)) return err({ file: src.envFile, record: item.env_id, field: "env_id", message: "duplicate env_id" });
     envs.set(item.env_id, item);
   }
-  const plan: ImportPlan = { environments: [], scenarios: [], trusted: src.envs.length > 0 && src.envs.every((e) => e.envstudio?.source_hash) };
+  const plan: ImportPlan = { environments: [], scenarios: [] };
   for (const item of src.envs) {
     const env = await planEnvironment(item, src.envFile, analyze);
     if (!env.ok) return env;

@@ -8,5 +8,5 @@ export const ImportFormSchema = z.object({
 });
 
 export type ImportReply =
-  | { ok: true; summary: { environments: string[]; scenarios: number } }
+  | { ok: true; summary: { environments: string[]; scenarios: number; proofRunId: string | null } }
   | { ok: false; error: ImportError & { located: string } };

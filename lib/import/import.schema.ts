@@ -14,6 +14,8 @@ export const ImportEnvItemSchema = z.object({
   env_class_code: z.string().min(1, "is empty"),
   env_structure: z.unknown().optional(),
   tools: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** EnvStudio's own export extras. Informational only: nothing a file says about itself (a hash, a
+   * version) grants review status or proof — imports are reviewed and proven here. */
   envstudio: z.object({ domain: z.string(), version: z.number().int().min(1), source_hash: z.string(), metadata: z.record(z.string(), z.unknown()) }).partial().optional(),
 });
 export type ImportEnvItem = z.infer<typeof ImportEnvItemSchema>;
@@ -52,6 +54,4 @@ export type ImportPlan = {
     envSlug: string; externalId: string; initialState: Record<string, unknown>; task: string; checklist: string[];
     checks: { checkItem: string; code: string; version: number }[]; goldCalls: unknown;
   }[];
-  /** True for EnvStudio's own exports: they held only accepted, verified scenarios. */
-  trusted: boolean;
 };

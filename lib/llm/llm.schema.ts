@@ -16,7 +16,13 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export const ChatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
   z.object({ role: z.literal("user"), content: z.string() }),
-  z.object({ role: z.literal("assistant"), content: z.string().nullable(), toolCalls: z.array(ToolCallSchema).optional() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    toolCalls: z.array(ToolCallSchema).optional(),
+    /** Reasoning text kept beside the answer (e.g. `reasoning_content` of imported rows); never sent to an endpoint. */
+    reasoning: z.string().optional(),
+  }),
   z.object({ role: z.literal("tool"), content: z.string(), toolCallId: z.string() }),
 ]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;

@@ -6,3 +6,4 @@ export { AGENT_GREETING, USER_SIM_TAG, createUserSimulator, parseUserReply } fro
 export { applyRewardPolicy, scoreChecks } from "./reward";
 export { applySftFilter, type SftVerdict } from "./sft-filter";
 export { goldCallsFromSteps } from "./gold-from-steps";
+export { readTrajectoryMessages } from "./stored-messages";

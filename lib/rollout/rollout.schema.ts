@@ -4,6 +4,7 @@
  * with EnvScaler's defaults (spec §7.1, §7.4, §7.7).
  */
 import { z } from "zod";
+import { ChatMessageSchema } from "../llm/llm.schema";
 import { type CheckResultSchema, StateDiffSchema } from "../sandbox";
 
 export const RolloutModeSchema = z.enum(["non_conversational", "conversational"]);
@@ -55,5 +56,19 @@ export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 
 export const EndReasonSchema = z.enum(["agent_replied", "user_stopped", "step_limit", "crashed"]);
 export type EndReason = z.infer<typeof EndReasonSchema>;
+
+/**
+ * What Trajectory.messages holds: the agent's chat (system, user, assistant with tool calls, tool
+ * results) and the simulated user's own chat, in the LLM domain's one message type. Written by the
+ * rollout run, read by the trajectory viewer and the SFT exporters through `readTrajectoryMessages`.
+ */
+export const TrajectoryMessagesSchema = z.object({
+  agent: z.array(ChatMessageSchema),
+  user: z.array(ChatMessageSchema).default([]),
+  endReason: EndReasonSchema.nullable().default(null),
+  finalText: z.string().nullable().default(null),
+  score: z.number().nullable().default(null),
+});
+export type TrajectoryMessages = z.infer<typeof TrajectoryMessagesSchema>;
 
 export type CheckOutcome = z.infer<typeof CheckResultSchema>;

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Prisma } from "../../lib/db";
 import { sha256 } from "../../lib/environments/hash";
+import type { TrajectoryMessages } from "../../lib/rollout/rollout.schema";
 
 const uid = () => randomBytes(6).toString("hex");
 
@@ -73,30 +74,33 @@ export async function acceptAndVerifyScenarios(db: Db, projectId: string) {
   });
 }
 
-/** A trajectory for a scenario (OpenAI-style messages), passing the SFT filter unless told otherwise. */
+/** A trajectory for a scenario, stored the way a rollout stores it, passing the SFT filter unless told otherwise. */
 export async function createTrajectory(
   db: Db,
   scenarioId: string,
   overrides: Partial<Prisma.TrajectoryUncheckedCreateInput> = {},
 ) {
   const scenario = await db.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+  const messages: TrajectoryMessages = {
+    agent: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: scenario.task },
+      { role: "assistant", content: null, toolCalls: [{ id: "call_1", name: "noop", arguments: "{}" }] },
+      { role: "tool", toolCallId: "call_1", content: '{"success": true}' },
+      { role: "assistant", content: "Task Completed" },
+    ],
+    user: [],
+    endReason: "agent_replied",
+    finalText: "Task Completed",
+    score: 1,
+  };
   return db.trajectory.create({
     data: {
       scenarioId,
       environmentVersionId: scenario.environmentVersionId,
       model: "test-model",
       mode: "fc",
-      messages: [
-        { role: "system", content: "You are a helpful assistant." },
-        { role: "user", content: scenario.task },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "noop", arguments: "{}" } }],
-        },
-        { role: "tool", tool_call_id: "call_1", content: '{"success": true}' },
-        { role: "assistant", content: "Task Completed" },
-      ],
+      messages,
       steps: [],
       finalState: {},
       checkResults: [],

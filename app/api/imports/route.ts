@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { ImportFormSchema, type ImportReply } from "@/lib/import/import-form.schema";
 import { formatImportError } from "@/lib/import/import.schema";
 import { importFiles } from "@/lib/import/server/import-files";
+import { sendJob } from "@/lib/jobs/server/send-job";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { getSandboxRunner } from "@/lib/sandbox";
 import { errorResponse, invalidInput } from "../respond";
@@ -31,7 +32,8 @@ export async function POST(request: Request) {
     const files = await Promise.all(uploads.map(async (f, i) => ({ name: typeof paths[i] === "string" && paths[i] ? paths[i] : f.name, text: await f.text() })));
     const db = getDb();
     const project = await getDefaultProject(db);
-    const result = await importFiles(db, getSandboxRunner(), project.id, files, opts.data);
+    // The import enqueues a proof run for what it wrote; the studio's worker proves it in the sandbox.
+    const result = await importFiles(db, { sandbox: getSandboxRunner(), send: sendJob }, project.id, files, opts.data);
     // A refused file is an expected outcome (data for the reviewer), so it is a 200 with ok: false,
     // not an HTTP error the browser would log as a failed request.
     if (!result.ok) return NextResponse.json({ ok: false, error: { ...result.error, located: formatImportError(result.error) } } satisfies ImportReply);

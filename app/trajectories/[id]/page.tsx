@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { ChatMessageSchema } from "@/lib/llm/llm.schema";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { TrajectoryStepSchema } from "@/lib/rollout/rollout.schema";
+import { readTrajectoryMessages } from "@/lib/rollout/stored-messages";
 import { getTrajectoryOrThrow } from "@/lib/rollout/server/get-trajectory";
 import { TrajectorySteps } from "@/components/rollout/trajectory-steps";
 import { StatusBadge } from "@/components/ui/badge";
@@ -22,13 +22,13 @@ async function load(id: string) {
 
 export const metadata: Metadata = { title: "Trajectory" };
 
-const Messages = z.object({ agent: z.array(ChatMessageSchema).catch([]), user: z.array(ChatMessageSchema).catch([]), endReason: z.string().optional(), score: z.number().optional() }).catch({ agent: [], user: [] });
 const Checks = z.array(z.union([z.object({ passed: z.boolean() }), z.object({ error: z.string() })])).catch([]);
 
 export default async function TrajectoryPage({ params }: Props) {
   const t = await load((await params).id);
   const steps = z.array(TrajectoryStepSchema).catch([]).parse(t.steps);
-  const messages = Messages.parse(t.messages);
+  const read = readTrajectoryMessages(t.messages);
+  const messages = read.ok ? read.value : { agent: [], endReason: null, score: null };
   const checks = Checks.parse(t.checkResults);
   return (
     <div className="space-y-5">
@@ -53,6 +53,7 @@ export default async function TrajectoryPage({ params }: Props) {
       </Card>
       <Card title="Steps (tool calls, observations, state diffs)"><TrajectorySteps steps={steps} /></Card>
       <Card title="Messages">
+        {!read.ok && <p className="text-sm text-rose-800" data-testid="messages-unreadable">These messages cannot be shown: {read.error}</p>}
         <ol className="space-y-2 text-sm" data-testid="trajectory-messages">
           {messages.agent.map((m, i) => (
             <li key={i}><span className="font-mono text-xs uppercase text-slate-500">{m.role}</span>{" "}

@@ -2,11 +2,14 @@
  * Where the database is: DATABASE_URL when set, otherwise an embedded PostgreSQL in
  * ENVSTUDIO_DATA_DIR. Either way the server is checked up front so a bad URL, an unreachable host
  * or a wrong password gives one clear message naming host/port/database (never the password).
+ * `stop` is this process leaving: it stops an embedded server only if this process started it and
+ * no other process using it is still alive (see embedded-users.ts); a DATABASE_URL server is never stopped.
  */
 import pg from "pg";
 import { describeDatabase } from "../database-url";
 import { deployMigrations } from "../migrate";
 import { startEmbeddedPostgres } from "./embedded-postgres";
+import { registerEmbeddedUser, releaseEmbeddedUser } from "./embedded-users";
 
 export class DatabaseConfigError extends Error {
   override name = "DatabaseConfigError";
@@ -69,8 +72,12 @@ export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: str
     const dataDir = opts.dataDir ?? process.env.ENVSTUDIO_DATA_DIR ?? ".data";
     try {
       const pgServer = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
+      registerEmbeddedUser(dataDir);
       url = pgServer.url;
-      stop = pgServer.stop;
+      stop = async () => {
+        const others = releaseEmbeddedUser(dataDir);
+        if (pgServer.startedByUs && others.length === 0) await pgServer.stop();
+      };
     } catch (error) {
       throw new DatabaseConfigError(error instanceof Error ? error.message : String(error));
     }

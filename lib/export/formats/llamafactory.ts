@@ -4,9 +4,9 @@
  * LlamaFactory requires human/observation at even indexes (0, 2, …) and gpt/function_call at odd
  * ones; trajectories that cannot be laid out that way are skipped rather than emitted broken.
  */
+import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary, OpenAiTool } from "../export.schema";
 import { type ArrayWriter, openJsonArray } from "../json-lines";
-import { contentString, normalizeToolCalls, parseMessages } from "../messages";
 import { type Sink, writeWhole } from "../sink";
 
 type Turn = { from: "human" | "gpt" | "function_call" | "observation"; value: string };
@@ -16,10 +16,7 @@ export const bareTools = (tools: OpenAiTool[]) => JSON.stringify(tools.map((t) =
 const withThinking = (reasoning: string | null | undefined, text: string) => (reasoning ? `<think>\n${reasoning}\n</think>\n\n${text}` : text);
 const isPrompt = (t: Turn) => t.from === "human" || t.from === "observation";
 
-function toTurns(rawMessages: unknown[]): { system: string; turns: Turn[] } | null {
-  const parsed = parseMessages(rawMessages);
-  if (!parsed) return null;
-  const { messages, calls } = normalizeToolCalls(parsed);
+function toTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
   let system = "";
   const turns: Turn[] = [];
   const observations: string[] = [];
@@ -29,19 +26,16 @@ function toTurns(rawMessages: unknown[]): { system: string; turns: Turn[] } | nu
   };
   for (const m of messages) {
     if (m.role === "tool") {
-      observations.push(contentString(m.content));
+      observations.push(m.content);
       continue;
     }
     flush();
     if (m.role === "system") system = system ? `${system}\n\n${m.content}` : m.content;
     else if (m.role === "user") turns.push({ from: "human", value: m.content });
-    else {
-      const toolCalls = calls.get(m);
-      if (toolCalls) {
-        const payload = toolCalls.map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown }));
-        turns.push({ from: "function_call", value: withThinking(m.reasoning_content, JSON.stringify(payload.length === 1 ? payload[0] : payload)) });
-      } else turns.push({ from: "gpt", value: withThinking(m.reasoning_content, m.content ?? "") });
-    }
+    else if (m.toolCalls?.length) {
+      const payload = m.toolCalls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) as unknown }));
+      turns.push({ from: "function_call", value: withThinking(m.reasoning, JSON.stringify(payload.length === 1 ? payload[0] : payload)) });
+    } else turns.push({ from: "gpt", value: withThinking(m.reasoning, m.content ?? "") });
   }
   flush();
   return { system, turns };
@@ -60,10 +54,10 @@ export function layoutTurns(turns: Turn[]): Turn[] | null {
   return merged.every((t, i) => isPrompt(t) === (i % 2 === 0)) ? merged : null;
 }
 
-export function toShareGptRow(rawMessages: unknown[], tools: OpenAiTool[]) {
+export function toShareGptRow(messages: ChatMessage[], tools: OpenAiTool[]) {
   const converted = (() => {
     try {
-      return toTurns(rawMessages);
+      return toTurns(messages);
     } catch {
       return null; // tool-call arguments that are not JSON
     }

@@ -3,24 +3,14 @@
  * `{messages, tools, parallel_tool_calls: false}` (EnvScaler agents call one tool per step).
  * Reasoning text is dropped: the fine-tuning format has no field for it.
  */
+import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary } from "../export.schema";
 import { type ArrayWriter, openJsonl } from "../json-lines";
-import { contentString, normalizeToolCalls, parseMessages } from "../messages";
+import { toOpenAiMessage } from "../messages";
 import type { Sink } from "../sink";
 
-export function toOpenAiRow(rawMessages: unknown[], tools: unknown[]) {
-  const parsed = parseMessages(rawMessages);
-  if (!parsed) return null;
-  const { messages, calls } = normalizeToolCalls(parsed);
-  const out = messages.map((m) => {
-    if (m.role === "assistant") {
-      const toolCalls = calls.get(m);
-      return toolCalls ? { role: "assistant", content: m.content ?? null, tool_calls: toolCalls } : { role: "assistant", content: m.content ?? "" };
-    }
-    if (m.role === "tool") return { role: "tool", tool_call_id: m.tool_call_id, content: contentString(m.content) };
-    return { role: m.role, content: m.content };
-  });
-  return { messages: out, tools, parallel_tool_calls: false };
+export function toOpenAiRow(messages: ChatMessage[], tools: unknown[]) {
+  return { messages: messages.map(toOpenAiMessage), tools, parallel_tool_calls: false };
 }
 
 export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
@@ -30,8 +20,7 @@ export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
     for (const t of s.trajectories) {
-      const row = toOpenAiRow(t.messages, tools.get(s.envId) ?? []);
-      if (row) await files[s.split]?.push(row);
+      await files[s.split]?.push(toOpenAiRow(t.messages, tools.get(s.envId) ?? []));
     }
     scenarios += 1;
     await input.onProgress?.(scenarios);

@@ -1,5 +1,7 @@
 /** One batch of dataset items → ExportScenarios, with their pinned validators and SFT trajectories. */
+import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
+import { readTrajectoryMessages } from "@/lib/rollout";
 import type { ExportScenario, ExportTrajectory } from "../export.schema";
 
 type Item = {
@@ -43,7 +45,10 @@ async function loadSftTrajectories(db: Db, items: Item[]): Promise<Map<string, E
   const out = new Map<string, ExportTrajectory[]>();
   for (const r of rows) {
     const list = out.get(r.scenarioId) ?? [];
-    list.push({ id: r.id, model: r.model, mode: r.mode, reward: r.reward, messages: Array.isArray(r.messages) ? r.messages : [] });
+    // A row that cannot be read fails the export by name: skipping it would drop data silently.
+    const messages = readTrajectoryMessages(r.messages);
+    if (!messages.ok) throw new AppError("INVALID_INPUT", `trajectory ${r.id}: ${messages.error}`);
+    list.push({ id: r.id, model: r.model, mode: r.mode, reward: r.reward, messages: messages.value.agent });
     out.set(r.scenarioId, list);
   }
   return out;

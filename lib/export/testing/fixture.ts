@@ -1,4 +1,5 @@
 /** A small, fixed ExportInput for golden-file tests and the benchmark's generator. */
+import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportEnvironment, ExportInput, ExportScenario } from "../export.schema";
 
 export const COUNTER_SOURCE = `class Counter:
@@ -42,11 +43,12 @@ export const COUNTER_ENV: ExportEnvironment = {
 
 const CHECK = 'def check_func(final_state):\n    return final_state["count"] == initial_state["count"] + 3\n';
 
-export const TRAJECTORY_MESSAGES = [
+/** Stored the way a rollout stores it: the LLM domain's ChatMessage (camelCase tool calls). */
+export const TRAJECTORY_MESSAGES: ChatMessage[] = [
   { role: "system", content: "You operate a counter." },
   { role: "user", content: "Add 3 to the counter and tell me the result." },
-  { role: "assistant", content: null, reasoning_content: "I should add 3.", tool_calls: [{ id: "call_1", type: "function", function: { name: "add", arguments: { amount: 3 } } }] },
-  { role: "tool", tool_call_id: "call_1", name: "add", content: { success: true, data: 4 } },
+  { role: "assistant", content: null, reasoning: "I should add 3.", toolCalls: [{ id: "call_1", name: "add", arguments: '{"amount":3}' }] },
+  { role: "tool", toolCallId: "call_1", content: '{"success":true,"data":4}' },
   { role: "assistant", content: "Task Completed" },
 ];
 

@@ -1,21 +1,31 @@
-/** Import domain function: files → located error, or everything written in one transaction. */
+/**
+ * Import domain function: files → located error, or everything written in one transaction and a
+ * proof run for every imported scenario. Imports earn their trust here: they land in review with
+ * their proof pending, and only this studio's sandbox can prove them (a hash or status inside the
+ * files counts for nothing), so nothing imported enters a dataset as verified before it is proven.
+ */
 import { type Result, err, ok } from "@/lib/core/result";
 import type { Db } from "@/lib/db";
+import type { JobSender } from "@/lib/jobs/server/send-job";
 import type { SandboxRunner } from "@/lib/sandbox";
+import { enqueueProofRun } from "@/lib/scenarios/server/proof-run";
 import type { ImportError } from "../import.schema";
 import type { ImportFile } from "../read-files";
 import { type ReadImportOptions, readImport } from "../read-import";
 import { ImportConflictError, writeImportPlan } from "./write-import";
 
-export type ImportSummary = { environments: string[]; scenarios: number };
+export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSender };
+/** `proofRunId`: the PROOF run that proves the imported scenarios (null when there were none). */
+export type ImportSummary = { environments: string[]; scenarios: number; proofRunId: string | null };
 
 export const importMaxBytes = () => Number(process.env.ENVSTUDIO_IMPORT_MAX_BYTES ?? "") || undefined;
 
-export async function importFiles(db: Db, sandbox: SandboxRunner, projectId: string, files: ImportFile[], opts: ReadImportOptions = {}): Promise<Result<ImportSummary, ImportError>> {
-  const plan = await readImport(files, (source, className) => sandbox.analyze({ source, className }), { maxBytes: importMaxBytes(), ...opts });
+export async function importFiles(db: Db, deps: ImportDeps, projectId: string, files: ImportFile[], opts: ReadImportOptions = {}): Promise<Result<ImportSummary, ImportError>> {
+  const plan = await readImport(files, (source, className) => deps.sandbox.analyze({ source, className }), { maxBytes: importMaxBytes(), ...opts });
   if (!plan.ok) return plan;
+  let written;
   try {
-    return ok(await writeImportPlan(db, projectId, plan.value));
+    written = await writeImportPlan(db, projectId, plan.value);
   } catch (error) {
     if (error instanceof ImportConflictError) {
       const source = files.find((f) => /metadata|\.py$/.test(f.name))?.name ?? files[0]?.name ?? "";
@@ -23,4 +33,8 @@ export async function importFiles(db: Db, sandbox: SandboxRunner, projectId: str
     }
     throw error;
   }
+  // Gold comes from the files' gold calls only: an import never spends LLM tokens unasked. A
+  // scenario without gold fails its proof with that reason and waits for a reviewer's proof run.
+  const proof = written.scenarioIds.length ? await enqueueProofRun(db, deps.send, { projectId, scenarioIds: written.scenarioIds, reason: "imported" }) : null;
+  return ok({ environments: written.environments, scenarios: written.scenarioIds.length, proofRunId: proof?.id ?? null });
 }

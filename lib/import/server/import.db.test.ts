@@ -8,7 +8,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { writeDatasetExport } from "@/lib/export/server/run-export";
+import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
+import { executeProofRun } from "@/lib/scenarios/server/proof-run";
 import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
@@ -17,6 +19,7 @@ import { formatImportError } from "../import.schema";
 import { importFiles } from "./import-files";
 
 const t = useTestDatabase();
+const noQueue = () => Promise.resolve(null);
 let sandbox: SandboxRunner;
 const work = mkdtempSync(path.join(tmpdir(), "import-"));
 let exported = "";
@@ -46,8 +49,11 @@ const counts = async () => [await t.db.environment.count(), await t.db.scenario.
 describe("EnvScaler round trip", () => {
   it("export → import → export gives identical env and scenario metadata", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-dst");
-    const result = await importFiles(t.db, sandbox, projectId, [file(exported, "env_metadata.json"), file(exported, "scenario_metadata.json")]);
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [file(exported, "env_metadata.json"), file(exported, "scenario_metadata.json")]);
     expect(result.ok, result.ok ? "" : formatImportError(result.error)).toBe(true);
+    // Imports land in review, proof pending: prove them here and accept them as reviewers would.
+    await executeProofRun(t.db, result.ok ? result.value.proofRunId! : "", { sandbox, llmFor: createRunLlmFactory(t.db) });
+    await acceptAndVerifyScenarios(t.db, projectId);
     const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
     const second = path.join(work, "second");
     await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", second);
@@ -57,7 +63,7 @@ describe("EnvScaler round trip", () => {
   it("imports a Python environment folder with its scenario file (setattr convention), for review", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-py");
     const dir = path.join(SAMPLES, "library-lending");
-    const result = await importFiles(t.db, sandbox, projectId, ["environment.py", "scenarios.json", "meta.json"].map((n) => ({ name: `library-lending/${n}`, text: readFileSync(path.join(dir, n), "utf8") })));
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, ["environment.py", "scenarios.json", "meta.json"].map((n) => ({ name: `library-lending/${n}`, text: readFileSync(path.join(dir, n), "utf8") })));
     expect(result.ok && result.value.scenarios).toBeGreaterThan(0);
     const env = await t.db.environment.findFirstOrThrow({ where: { projectId }, include: { currentVersion: true } });
     expect(env).toMatchObject({ slug: "sample-library-lending", status: "IN_REVIEW", origin: "IMPORT" });
@@ -69,8 +75,8 @@ describe("EnvScaler round trip", () => {
     const { id: projectId } = await createTestProject(t.db, "import-load");
     const source = "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def _load_scenario(self, state):\n        self.notes = dict(state['notes'])\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n";
     const scenarios = [{ task_id: "n1", init_config: { notes: { a: "x" } }, task: "List the notes.", checklist_with_func: [{ check_item: "Unchanged?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n" }] }];
-    const result = await importFiles(t.db, sandbox, projectId, [{ name: "notes/environment.py", text: source }, { name: "notes/scenarios.json", text: JSON.stringify(scenarios) }]);
-    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1 });
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "notes/environment.py", text: source }, { name: "notes/scenarios.json", text: JSON.stringify(scenarios) }]);
+    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1, proofRunId: expect.any(String) as unknown });
     const version = await t.db.environmentVersion.findFirstOrThrow({ where: { environment: { projectId } } });
     expect(version).toMatchObject({ className: "Notes", metadata: { initial_state_convention: "load_scenario" } });
     const episode = await sandbox.load({ source, className: "Notes", initialState: scenarios[0]?.init_config ?? {} });
@@ -94,7 +100,7 @@ describe("malformed imports leave the database unchanged", () => {
     const { id: projectId } = await createTestProject(t.db, "bad");
     const before = await counts();
     const files = make(readFileSync(path.join(exported, "env_metadata.json"), "utf8"), readFileSync(path.join(exported, "scenario_metadata.json"), "utf8"));
-    const result = await importFiles(t.db, sandbox, projectId, files, _name === "oversized" ? { maxBytes: 1024 } : {});
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, files, _name === "oversized" ? { maxBytes: 1024 } : {});
     expect(result.ok).toBe(false);
     if (!result.ok) expect(formatImportError(result.error)).toMatch(expected);
     expect(await counts()).toEqual(before);
@@ -106,7 +112,7 @@ describe("malformed imports leave the database unchanged", () => {
     const lastSlug = Object.keys(JSON.parse(envText) as object).at(-1) ?? "";
     await t.db.environment.create({ data: { projectId, slug: lastSlug, name: "taken", origin: "MANUAL" } });
     const before = await counts();
-    const result = await importFiles(t.db, sandbox, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata.json")]);
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata.json")]);
     expect(!result.ok && formatImportError(result.error)).toMatch(new RegExp(`record ${lastSlug}, field env_id: environment "${lastSlug}" already exists`));
     expect(await counts()).toEqual(before);
   });

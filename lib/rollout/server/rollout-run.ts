@@ -14,7 +14,7 @@ import { forEachLimited, memoStep, type StepFailure } from "@/lib/runs/server/st
 import type { SandboxRunner } from "@/lib/sandbox";
 import { loadScenarioSubject } from "@/lib/scenarios/server/load-proof-subject";
 import { z } from "zod";
-import { type RolloutRecord, RewardPolicySchema, RolloutModeSchema, SftFilterSchema, applySftFilter, runRollout } from "..";
+import { type RolloutRecord, type TrajectoryMessages, RewardPolicySchema, RolloutModeSchema, SftFilterSchema, applySftFilter, runRollout } from "..";
 import { ROLLOUT_JOB } from "./jobs";
 
 export const RolloutRunConfigSchema = z.object({
@@ -91,7 +91,7 @@ function trajectoryData(r: RolloutRecord, meta: { environmentVersionId: string; 
   const json = (v: unknown) => v as Prisma.InputJsonValue;
   return {
     ...meta, validatorVersionIds: json(meta.validatorVersionIds),
-    messages: json({ agent: r.messages, user: r.userMessages, endReason: r.endReason, finalText: r.finalText, score: r.score }),
+    messages: json({ agent: r.messages, user: r.userMessages, endReason: r.endReason, finalText: r.finalText, score: r.score } satisfies TrajectoryMessages),
     steps: json(r.steps), finalState: json(r.finalState ?? {}), checkResults: json(r.checkResults),
     reward: r.reward, status: STATUS[r.endReason], stepCount: r.stepCount,
   };
