@@ -27,6 +27,8 @@ const failure = (id: Id, code: number, message: string, data?: unknown): RpcRepl
 const success = (id: Id, result: unknown): RpcReply => ({ jsonrpc: "2.0", id, result });
 const fromServe = (id: Id, e: ServeError) => failure(id, e.code === "INVALID" || e.code === "NOT_FOUND" || e.code === "FORBIDDEN" ? RPC.INVALID_PARAMS : RPC.SERVER_ERROR, e.message, { code: e.code });
 
+const METHODS = new Set(["tools/list", "tools/call", "openenv/session/create", "openenv/session/close"]);
+
 /** A WebSocket's own session; absent over HTTP. */
 export type BoundSession = { id: string; key: string };
 
@@ -40,6 +42,7 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
   }
   const { method, params } = parsed.data;
   const id = parsed.data.id ?? null;
+  if (!METHODS.has(method)) return failure(id, RPC.METHOD_NOT_FOUND, `Method not found: ${method}`);
   if (method === "openenv/session/create") {
     if (bound) return success(id, { session_id: bound.id });
     const body = ResetBodySchema.safeParse(params);
@@ -61,15 +64,13 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
     const tools = (r.value.observation.tools ?? [SUBMIT_SCHEMA]) as { function: { name: string; description: string; parameters: unknown } }[];
     return success(id, { tools: tools.map((t) => ({ name: t.function.name, description: t.function.description, inputSchema: t.function.parameters })) });
   }
-  if (method === "tools/call") {
-    const name = str(params.name);
-    if (!name) return failure(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
-    const args = params.arguments ?? {};
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return failure(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
-    const r = await sessions.step(target.id, { tool_name: name, arguments: args as Record<string, unknown> }, target.key);
-    return r.ok ? success(id, r.value) : fromServe(id, r.error);
-  }
-  return failure(id, RPC.METHOD_NOT_FOUND, `Method not found: ${method}`);
+  // tools/call: the step's reply (observation, reward, done) is the result.
+  const name = str(params.name);
+  if (!name) return failure(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
+  const args = params.arguments ?? {};
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return failure(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
+  const r = await sessions.step(target.id, { tool_name: name, arguments: args as Record<string, unknown> }, target.key);
+  return r.ok ? success(id, r.value) : fromServe(id, r.error);
 }
 
 /** POST /mcp body text → reply (a body that is not JSON is a JSON-RPC parse error, not HTTP 400). */
