@@ -48,10 +48,10 @@ describe("capacity", () => {
     expect(refused[0]?.data).toMatchObject({ code: "CAPACITY" });
     expect(String(refused[0]?.data.message)).toMatch(/2 sandbox workers/);
     const refusedClient = clients[replies.indexOf(refused[0]!)]!;
-    await closeSession(clients.find((c) => c !== refusedClient)!);
+    const [first, ...others] = clients.filter((c) => c !== refusedClient);
+    await closeSession(first!);
     expect(await refusedClient.send({ type: "reset", data: {} })).toMatchObject({ type: "observation" });
-    await Promise.all(clients.filter((c) => c !== refusedClient).map((c) => c.close()));
-    await closeSession(refusedClient);
+    await Promise.all([...others, refusedClient].map(closeSession));
   });
 });
 
