@@ -55,5 +55,9 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
   // A malformed frame (bad opcode, RSV bits, unmasked, invalid UTF-8, too large) is reported here;
   // ws then closes this connection with the matching code. Unhandled, it would crash the process.
   ws.on("error", () => undefined);
-  ws.on("close", () => void sessions.close(sessionId, owner.key));
+  // Queued behind any reset still loading, so a client that hangs up mid-reset cannot leave a
+  // session (and its sandbox worker) behind until the idle reaper comes.
+  ws.on("close", () => {
+    queue = queue.then(async () => void (await sessions.close(sessionId, owner.key)));
+  });
 }

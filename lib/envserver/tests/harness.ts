@@ -40,11 +40,13 @@ export function wsSession(url: string, headers: Record<string, string> = {}) {
     ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once("error", reject);
   });
-  const send = async (msg: unknown): Promise<WsReply> => {
-    await opened;
+  const sendNow = (msg: unknown): Promise<WsReply> => {
     ws.send(JSON.stringify(msg));
-    return inbox.shift() ?? new Promise<WsReply>((resolve, reject) => waiters.push({ resolve, reject }));
+    const queued = inbox.shift();
+    return queued ? Promise.resolve(queued) : new Promise<WsReply>((resolve, reject) => waiters.push({ resolve, reject }));
   };
+  // On an open socket the message leaves synchronously, so a test can hang up right behind it.
+  const send = (msg: unknown): Promise<WsReply> => (ws.readyState === WebSocket.OPEN ? sendNow(msg) : opened.then(() => sendNow(msg)));
   return { send, opened, closed, close: () => ws.close() };
 }
 

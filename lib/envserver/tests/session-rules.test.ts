@@ -3,7 +3,7 @@
  * (refused at reset, not queued), only the creating client may step, read or close a session,
  * and idle sessions are reaped on the configured timeout.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { serveOptionsFromEnv, startEnvServer } from "../start-server";
 import { WS_CLOSE_IDLE } from "../ws-handler";
@@ -52,6 +52,16 @@ describe("capacity", () => {
     await closeSession(first!);
     expect(await refusedClient.send({ type: "reset", data: {} })).toMatchObject({ type: "observation" });
     await Promise.all([...others, refusedClient].map(closeSession));
+  });
+
+  it("releases the worker of a client that hangs up while its reset is still loading", async () => {
+    const env = wsSession(url());
+    await env.opened;
+    void env.send({ type: "reset", data: {} }).catch(() => undefined);
+    env.close();
+    await env.closed;
+    await vi.waitFor(() => expect(server.sessions.live()).toBe(0), { timeout: 30_000, interval: 50 });
+    expect(server.sessions.size()).toBe(0);
   });
 });
 
