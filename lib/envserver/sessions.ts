@@ -49,11 +49,14 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     if (!episode) return;
     session.episode = null;
     session.done = true;
-    const snapshot = await episode.state();
-    if (snapshot.ok) session.finalSnapshot = snapshot.value;
-    else session.snapshotError = `${snapshot.error.code}: ${snapshot.error.message}`;
-    await episode.close();
-    held -= 1;
+    try {
+      const snapshot = await episode.state();
+      if (snapshot.ok) session.finalSnapshot = snapshot.value;
+      else session.snapshotError = `${snapshot.error.code}: ${snapshot.error.message}`;
+    } finally {
+      // Whatever happened above, the worker goes back and stops counting against capacity.
+      await episode.close().finally(() => (held -= 1));
+    }
   }
 
   /** The session, if `ownerKey` may act on it (undefined key: the server itself). */
