@@ -10,12 +10,17 @@
  *   (`extra="forbid"`), HealthResponse (`extra="forbid"`);
  * - src/openenv/core/env_server/http_server.py: the stateless HTTP routes, POST /mcp JSON-RPC;
  * - src/openenv/cli/_validation.py: `validate_running_environment`'s criteria.
+ * Credentials: upstream's clients take none, but `websockets` (python-websockets/websockets
+ * src/websockets/client.py, `ClientProtocol.connect`, commit 030dc356508b6717d1fa6baf32b3da0f3d965373)
+ * and `requests` turn a URL's `user:password@` into `Authorization: Basic`, so a token travels in
+ * the base URL (`http://envstudio:<token>@host:port`) with no client change.
  * The typed client EnvStudio exports (lib/export/formats/openenv-templates.ts) declares
  * `snapshot: dict = {}` on its State, so a null snapshot is rejected there.
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
+import { accessPolicy } from "../auth";
 import { startEnvServer } from "../start-server";
 import { counterCatalog, wsSession } from "./harness";
 
@@ -86,6 +91,15 @@ describe("GenericEnvClient over /ws (no headers, loopback bind)", () => {
 });
 
 describe("access", () => {
+  it("needs no token only on a loopback bind with none configured", () => {
+    const generate = () => "generated";
+    expect(accessPolicy("127.0.0.1", undefined, generate)).toEqual({ token: null });
+    expect(accessPolicy("::1", undefined, generate)).toEqual({ token: null });
+    expect(accessPolicy("0.0.0.0", undefined, generate)).toEqual({ token: "generated" });
+    expect(accessPolicy("10.1.2.3", "chosen", generate)).toEqual({ token: "chosen" });
+    expect(accessPolicy("127.0.0.1", "chosen", generate)).toEqual({ token: "chosen" });
+  });
+
   it("with a token configured, takes it as Basic password (URL credentials), Bearer or ?token=, and refuses none", async () => {
     await expect(wsSession(`ws://127.0.0.1:${guarded.port}/ws`).opened).rejects.toThrow(/401/);
     for (const headers of [basic("envstudio", TOKEN), { authorization: `Bearer ${TOKEN}` }]) {
