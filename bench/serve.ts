@@ -22,7 +22,7 @@ const CHECK = "def check_func(final_state):\n    return final_state['count'] == 
 const INIT = { count: 0, log: [] };
 const catalog: Catalog = { name: "bench", scenarios: [{ id: "counter/c1", envId: "counter", taskId: "c1", task: "Add 1 ten times.", source: COUNTER_SOURCE, className: "Counter", tools: COUNTER_ENV.tools, initialState: INIT, checks: [CHECK] }] };
 
-type Stepper = { reset(): Promise<void>; step(tool: string, args: object): Promise<{ reward: number | null }>; close(): void };
+type Stepper = { reset(): Promise<void>; step(tool: string, args: object): Promise<{ reward: number | null }>; close(): void | Promise<void> };
 type Run = { steps: number; latencies: number[]; rewards: number[] };
 
 /** Every session plays episodes until the deadline, and at least `minEpisodes` each. */
@@ -42,7 +42,7 @@ async function drive(make: () => Promise<Stepper>, durationMs = DURATION_MS, min
       }
       run.rewards.push((await client.step("submit", {})).reward ?? -1);
     }
-    client.close();
+    await client.close();
   }));
   const seconds = (performance.now() - start) / 1000;
   const sorted = [...run.latencies].sort((a, b) => a - b);
@@ -51,11 +51,25 @@ async function drive(make: () => Promise<Stepper>, durationMs = DURATION_MS, min
 
 function httpClient(base: string, headers: Record<string, string>): Promise<Stepper> {
   let episode = "";
-  const post = async (p: string, body: object) => (await (await fetch(base + p, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })).json()) as { reward: number | null; observation: { metadata: { episode_id: string } } };
+  let key = "";
+  const post = async (p: string, body: object) => (await (await fetch(base + p, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })).json()) as { reward: number | null; observation: { metadata: { episode_id: string; session_key?: string } } };
   return Promise.resolve({
-    reset: async () => void (episode = (await post("/reset", {})).observation.metadata.episode_id),
-    step: (tool, args) => post("/step", { episode_id: episode, action: { tool_name: tool, arguments: args } }),
+    reset: async () => {
+      const { metadata } = (await post("/reset", {})).observation;
+      episode = metadata.episode_id;
+      key = metadata.session_key ?? "";
+    },
+    step: (tool, args) => post("/step", { episode_id: episode, session_key: key, action: { tool_name: tool, arguments: args } }),
     close: () => undefined,
+  });
+}
+
+/** Ends the session with OpenEnv's close message: the server answers by closing the socket once the
+ * session's sandbox worker is released, so the next mode starts with every worker free. */
+function closeWs(ws: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    ws.once("close", () => resolve());
+    ws.send(JSON.stringify({ type: "close" }));
   });
 }
 
@@ -66,7 +80,7 @@ async function wsClient(url: string): Promise<Stepper> {
     ws.once("message", (d: Buffer) => resolve(JSON.parse(d.toString()) as { data: { reward: number | null } }));
     ws.send(JSON.stringify(msg));
   });
-  return { reset: async () => void (await ask({ type: "reset", data: {} })), step: async (tool, args) => (await ask({ type: "step", data: { tool_name: tool, arguments: args } })).data, close: () => ws.close() };
+  return { reset: async () => void (await ask({ type: "reset", data: {} })), step: async (tool, args) => (await ask({ type: "step", data: { tool_name: tool, arguments: args } })).data, close: () => closeWs(ws) };
 }
 
 async function startBaseline(): Promise<{ port: number; child: ChildProcess }> {
@@ -79,7 +93,7 @@ async function startBaseline(): Promise<{ port: number; child: ChildProcess }> {
 
 export async function main() {
   const sandbox = createSandboxRunner({ poolSize: SESSIONS });
-  const server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: "bench", maxSessions: SESSIONS * 2, maxSteps: 1000, idleMs: 60_000 });
+  const server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: "bench", maxSessions: SESSIONS * 2, sandboxWorkers: SESSIONS, maxSteps: 1000, idleMs: 60_000 });
   const base = `http://127.0.0.1:${server.port}`;
   // Warm-up (untimed): every session plays one episode so all sandbox workers have booted before
   // the clock starts (a 1 ms deadline alone played none, so the first timed mode paid for booting).

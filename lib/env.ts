@@ -20,6 +20,11 @@ export const EnvSchema = z.object({
   ENVSTUDIO_ADMIN_EMAIL: z.string().trim().email().optional(),
   ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ENVSTUDIO_REQUIRE_LOGIN: z.enum(["0", "1"]).optional(),
+  // `envstudio serve` (lib/envserver): token (optional on a loopback bind), limits, idle reaping.
+  ENVSTUDIO_SERVE_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
+  ENVSTUDIO_SERVE_MAX_SESSIONS: z.coerce.number().int().positive().default(64),
+  ENVSTUDIO_SERVE_MAX_STEPS: z.coerce.number().int().positive().default(40),
+  ENVSTUDIO_SERVE_IDLE_MS: z.coerce.number().int().min(1000, "must be at least 1000 (ms)").default(300_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -42,7 +42,7 @@ export const COMMAND_GROUPS: CommandGroup[] = [
   {
     name: "serve",
     usage:
-      "serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]  (RL environment server; token from ENVSTUDIO_SERVE_TOKEN or printed)",
+      "serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]  (RL environment server, OpenEnv protocol: docs/envserver.md; no token on a loopback bind unless ENVSTUDIO_SERVE_TOKEN is set, else that token or a printed one)",
     run: async (argv, io) => (await import("./serve-command")).runServeCommand(argv, io),
   },
 ];

@@ -6,17 +6,22 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const { values } = flags(argv, ["dataset", "version", "port", "host"]);
   const port = Number(values.port ?? 8100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got ${String(values.port)})`);
-  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv }, { createSandboxRunner }] = await Promise.all([
+  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv }, { createSandboxRunner, resolveOptions }] = await Promise.all([
     import("../envserver/server/load-catalog"), import("../envserver/start-server"), import("../sandbox"),
   ]);
+  const opts = serveOptionsFromEnv();
   const { db, projectId } = await openProject();
   const catalog = await loadCatalog(db, projectId, requiredString(values, "dataset"), values.version ? Number(values.version) : undefined);
   await db.$disconnect();
-  const opts = serveOptionsFromEnv();
-  const sandbox = createSandboxRunner({ poolSize: Math.min(opts.maxSessions, Number(process.env.SANDBOX_POOL_SIZE ?? 8) || 8) });
-  const server = await startEnvServer(catalog, sandbox, { ...opts, port, host: (values.host as string | undefined) ?? "127.0.0.1" });
-  io.out(`serving ${catalog.name} (${catalog.scenarios.length} scenarios) on http://${(values.host as string | undefined) ?? "127.0.0.1"}:${server.port} (HTTP /reset /step /state, WebSocket /ws)`);
-  if (!opts.token) io.out(`token (generated; set ENVSTUDIO_SERVE_TOKEN to choose one): ${server.token}`);
+  // One worker per live session: the pool is the real session ceiling, so the server refuses
+  // resets beyond it instead of letting them wait for a worker.
+  const sandboxOptions = resolveOptions({ poolSize: Math.min(opts.maxSessions, Number(process.env.SANDBOX_POOL_SIZE ?? 8) || 8) });
+  const sandbox = createSandboxRunner(sandboxOptions);
+  const host = (values.host as string | undefined) ?? "127.0.0.1";
+  const server = await startEnvServer(catalog, sandbox, { ...opts, sandboxWorkers: sandboxOptions.poolSize, port, host });
+  io.out(`serving ${catalog.name} (${catalog.scenarios.length} scenarios, up to ${server.sessions.capacity} live sessions) on http://${host}:${server.port} (HTTP /reset /step /state /mcp, WebSocket /ws)`);
+  if (server.token === null) io.out("no token needed on this loopback bind (set ENVSTUDIO_SERVE_TOKEN to require one)");
+  else if (!opts.token) io.out(`token (generated; set ENVSTUDIO_SERVE_TOKEN to choose one): ${server.token}`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

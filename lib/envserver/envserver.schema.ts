@@ -1,6 +1,6 @@
 /**
  * Wire format of the RL environment server, following OpenEnv's reset/step/state contract
- * (formats.md §3.1): bodies for POST /reset and /step, WebSocket messages, and the action
+ * (docs/envserver.md): bodies for POST /reset and /step, WebSocket messages, and the action
  * (`{tool_name, arguments}`, or MCP-style `{type: "call_tool" | "list_tools"}`).
  */
 import { z } from "zod";
@@ -11,9 +11,13 @@ export const ActionSchema = z.union([
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
+// Bounds as upstream's ResetRequest / StepRequest (openenv/core/env_server/types.py): seed ≥ 0,
+// ids ≤ 255 characters, extra fields allowed.
 export const ResetBodySchema = z.object({
-  seed: z.number().int().optional(),
-  episode_id: z.string().max(200).optional(),
+  seed: z.number().int().min(0).optional(),
+  episode_id: z.string().min(1).max(255).optional(),
+  /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. */
+  session_key: z.string().max(255).optional(),
   /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
   scenario_id: z.string().optional(),
 }).passthrough();
@@ -22,16 +26,19 @@ export type ResetBody = z.infer<typeof ResetBodySchema>;
 export const StepBodySchema = z.object({
   action: ActionSchema,
   timeout_s: z.number().positive().optional(),
-  request_id: z.string().optional(),
-  /** HTTP only: the episode to act on (OpenEnv's HTTP routes are otherwise stateless). */
-  episode_id: z.string().optional(),
-});
+  request_id: z.string().max(255).optional(),
+  /** HTTP only: the episode to act on and its key (both from the reset observation's metadata). */
+  episode_id: z.string().max(255).optional(),
+  session_key: z.string().max(255).optional(),
+}).passthrough();
 
 export const WsMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reset"), data: ResetBodySchema.default({}) }),
   z.object({ type: z.literal("step"), data: ActionSchema }),
   z.object({ type: z.literal("state") }),
   z.object({ type: z.literal("close") }),
+  /** Upstream's WSMCPMessage: a JSON-RPC request for this connection's session. */
+  z.object({ type: z.literal("mcp"), data: z.unknown() }),
 ]);
 
 export type StepReply = { observation: { content: unknown; tools?: unknown[]; metadata: Record<string, unknown> }; reward: number | null; done: boolean };

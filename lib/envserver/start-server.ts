@@ -1,25 +1,41 @@
 /** Wires catalog + sandbox + sessions + HTTP server, with the idle reaper; returns a handle to stop it. */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { EnvSchema } from "../env";
 import type { SandboxRunner } from "../sandbox";
+import { accessPolicy } from "./auth";
 import type { Catalog } from "./catalog";
 import { createEnvServer } from "./http-server";
 import { createSessions } from "./sessions";
 
-export type ServeOptions = { port: number; host: string; token?: string; maxSessions: number; maxSteps: number; idleMs: number };
+export type ServeOptions = {
+  port: number;
+  host: string;
+  /** Required of every client when set; when unset, none on a loopback bind, else a generated one. */
+  token?: string;
+  maxSessions: number;
+  /** The sandbox runner's pool size: live sessions beyond it are refused at reset. */
+  sandboxWorkers: number;
+  maxSteps: number;
+  idleMs: number;
+  /** Clock for idle reaping (tests). */
+  now?: () => number;
+};
 
-export function serveOptionsFromEnv(env: Record<string, string | undefined> = process.env): Omit<ServeOptions, "port" | "host"> {
-  const num = (name: string, fallback: number) => {
-    const value = Number(env[name] ?? "");
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  return { token: env.ENVSTUDIO_SERVE_TOKEN || undefined, maxSessions: num("ENVSTUDIO_SERVE_MAX_SESSIONS", 64), maxSteps: num("ENVSTUDIO_SERVE_MAX_STEPS", 40), idleMs: num("ENVSTUDIO_SERVE_IDLE_MS", 300_000) };
+const ServeEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_TOKEN: true, ENVSTUDIO_SERVE_MAX_SESSIONS: true, ENVSTUDIO_SERVE_MAX_STEPS: true, ENVSTUDIO_SERVE_IDLE_MS: true });
+
+/** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
+export function serveOptionsFromEnv(env: Record<string, string | undefined> = process.env): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs"> {
+  const parsed = ServeEnvSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  const v = parsed.data;
+  return { token: v.ENVSTUDIO_SERVE_TOKEN, maxSessions: v.ENVSTUDIO_SERVE_MAX_SESSIONS, maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS, idleMs: v.ENVSTUDIO_SERVE_IDLE_MS };
 }
 
 export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, opts: ServeOptions) {
-  const token = opts.token ?? randomBytes(24).toString("base64url");
+  const policy = accessPolicy(opts.host, opts.token, () => randomBytes(24).toString("base64url"));
   const sessions = createSessions(catalog, sandbox, opts);
-  const { server, closeSockets } = createEnvServer(catalog, sessions, token);
+  const { server, closeSockets } = createEnvServer(catalog, sessions, policy);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, resolve);
@@ -27,7 +43,8 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
   const reaper = setInterval(() => void sessions.reap(), Math.max(1000, Math.min(opts.idleMs / 2, 30_000)));
   reaper.unref();
   return {
-    token,
+    /** null: open to loopback clients without a token. */
+    token: policy.token,
     port: (server.address() as AddressInfo).port,
     sessions,
     stop: async () => {

@@ -1,13 +1,24 @@
-/** One WebSocket = one session (OpenEnv /ws): reset, step, state, close; messages answered in order. */
-import { randomUUID } from "node:crypto";
+/**
+ * One WebSocket = one session (OpenEnv /ws): reset, step, state, close and mcp messages, answered
+ * in order with upstream's envelopes (`{type: "observation" | "state" | "error" | "mcp", data}`).
+ * The session belongs to this connection alone: its owner key never leaves the process.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
 import { WsMessageSchema } from "./envserver.schema";
+import { handleMcp } from "./mcp";
 import type { Sessions } from "./sessions";
+
+/** Close code when the server reaps an idle session (4000–4999: for applications). */
+export const WS_CLOSE_IDLE = 4408;
 
 export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
   const sessionId = `ws-${randomUUID()}`;
+  const owner = { key: randomBytes(18).toString("base64url"), onEvicted: (reason: string) => ws.close(WS_CLOSE_IDLE, reason.slice(0, 120)) };
   let queue: Promise<void> = Promise.resolve();
-  const reply = (type: string, data: unknown) => ws.send(JSON.stringify({ type, data }));
+  const reply = (type: string, data: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type, data }));
+  };
   const error = (code: string, message: string) => reply("error", { code, message });
 
   async function handle(raw: string) {
@@ -15,24 +26,25 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
     try {
       json = JSON.parse(raw);
     } catch {
-      return error("INVALID", "message is not JSON");
+      return error("INVALID_JSON", "message is not JSON");
     }
     const msg = WsMessageSchema.safeParse(json);
     if (!msg.success) return error("INVALID", `${msg.error.issues[0]?.path.join(".") || "message"}: ${msg.error.issues[0]?.message}`);
     const m = msg.data;
     if (m.type === "reset") {
-      const r = await sessions.reset({ ...m.data, episode_id: sessionId });
+      const r = await sessions.reset({ ...m.data, episode_id: sessionId, session_key: undefined }, owner);
       return r.ok ? reply("observation", r.value.reply) : error(r.error.code, r.error.message);
     }
     if (m.type === "step") {
-      const r = await sessions.step(sessionId, m.data);
+      const r = await sessions.step(sessionId, m.data, owner.key);
       return r.ok ? reply("observation", r.value) : error(r.error.code, r.error.message);
     }
     if (m.type === "state") {
-      const r = await sessions.state(sessionId);
+      const r = await sessions.state(sessionId, owner.key);
       return r.ok ? reply("state", r.value) : error(r.error.code, r.error.message);
     }
-    await sessions.close(sessionId);
+    if (m.type === "mcp") return reply("mcp", await handleMcp(sessions, m.data, { id: sessionId, key: owner.key }));
+    await sessions.close(sessionId, owner.key);
     ws.close(1000);
   }
 
@@ -40,5 +52,12 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
   ws.on("message", (data: Buffer) => {
     queue = queue.then(() => handle(data.toString("utf8"))).catch((e: unknown) => error("INTERNAL", e instanceof Error ? e.message : String(e)));
   });
-  ws.on("close", () => void sessions.close(sessionId));
+  // A malformed frame (bad opcode, RSV bits, unmasked, invalid UTF-8, too large) is reported here;
+  // ws then closes this connection with the matching code. Unhandled, it would crash the process.
+  ws.on("error", () => undefined);
+  // Queued behind any reset still loading, so a client that hangs up mid-reset cannot leave a
+  // session (and its sandbox worker) behind until the idle reaper comes.
+  ws.on("close", () => {
+    queue = queue.then(async () => void (await sessions.close(sessionId, owner.key)));
+  });
 }

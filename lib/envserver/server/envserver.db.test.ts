@@ -12,6 +12,7 @@ import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
 import type { Catalog } from "../catalog";
 import { startEnvServer } from "../start-server";
+import { wsSession } from "../tests/harness";
 import { loadCatalog } from "./load-catalog";
 
 const t = useTestDatabase();
@@ -23,13 +24,13 @@ const TOKEN = "test-token-123";
 const base = () => `http://127.0.0.1:${server.port}`;
 
 beforeAll(async () => {
-  sandbox = createSandboxRunner({ poolSize: 4 });
+  sandbox = createSandboxRunner({ poolSize: WORKERS });
   const { id: projectId } = await createTestProject(t.db, "serve");
   await seedSamples(t.db, { projectId, samples, toolsFor: async (s) => { const r = await sandbox.extractTools(s.source, s.meta.env_class_name); return r.ok ? r.value : []; } });
   await acceptAndVerifyScenarios(t.db, projectId);
   await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
   catalog = await loadCatalog(t.db, projectId, "served");
-  server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: TOKEN, maxSessions: 16, maxSteps: 40, idleMs: 60_000 });
+  server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: TOKEN, maxSessions: 16, sandboxWorkers: WORKERS, maxSteps: 40, idleMs: 60_000 });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 type Reply = { reward: number | null; done: boolean; observation: { metadata: Record<string, unknown> }; error?: unknown };
-type WsReply = { type: string; data: Reply & Record<string, unknown> };
+const WORKERS = 4;
 
 /** Each sample scenario's reference solution: replaying it must earn reward 1. */
 const goldCases = samples.flatMap((s) => s.scenarios.map((sc) => ({ id: `${s.slug}/${sc.task_id}`, gold: sc.gold_calls })));
@@ -47,25 +48,7 @@ async function post(path: string, body: unknown, token = TOKEN) {
   return { status: res.status, body: (await res.json()) as Reply };
 }
 
-function wsClient() {
-  const ws = new WebSocket(`${base().replace("http", "ws")}/ws?token=${TOKEN}`);
-  const inbox: WsReply[] = [];
-  const waiters: ((m: WsReply) => void)[] = [];
-  ws.on("message", (d: Buffer) => {
-    const m = JSON.parse(d.toString()) as WsReply;
-    const w = waiters.shift();
-    if (w) w(m);
-    else inbox.push(m);
-  });
-  const ready = new Promise<void>((resolve, reject) => { ws.once("open", () => resolve()); ws.once("error", reject); });
-  const send = async (msg: unknown): Promise<WsReply> => {
-    await ready;
-    ws.send(JSON.stringify(msg));
-    const queued = inbox.shift();
-    return queued ?? new Promise<WsReply>((resolve) => waiters.push(resolve));
-  };
-  return { send, close: () => ws.close() };
-}
+const wsClient = () => wsSession(`${base().replace("http", "ws")}/ws?token=${TOKEN}`);
 
 describe("environment server", () => {
   it("refuses requests without the token, but answers /health", async () => {
@@ -80,16 +63,18 @@ describe("environment server", () => {
     const reset = await post("/reset", { scenario_id: id });
     expect(reset.body).toMatchObject({ done: false, reward: null, observation: { metadata: { scenario_id: id } } });
     const episode = reset.body.observation.metadata.episode_id as string;
-    for (const call of gold) expect((await post("/step", { episode_id: episode, action: { tool_name: call.name, arguments: call.arguments } })).body.done).toBe(false);
-    const state = await fetch(`${base()}/state?episode_id=${episode}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const key = reset.body.observation.metadata.session_key as string;
+    for (const call of gold) expect((await post("/step", { episode_id: episode, session_key: key, action: { tool_name: call.name, arguments: call.arguments } })).body.done).toBe(false);
+    const state = await fetch(`${base()}/state?episode_id=${episode}&session_key=${key}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(await state.json()).toMatchObject({ step_count: gold.length });
-    const end = await post("/step", { episode_id: episode, action: { tool_name: "submit" } });
+    const end = await post("/step", { episode_id: episode, session_key: key, action: { tool_name: "submit" } });
     expect(end.body).toMatchObject({ done: true, reward: 1 });
-    expect((await post("/step", { episode_id: episode, action: { tool_name: "submit" } })).status).toBe(409);
+    // As OpenEnv: a step after the end is an observation with done=True, and earns nothing more.
+    expect(await post("/step", { episode_id: episode, session_key: key, action: { tool_name: "submit" } })).toMatchObject({ status: 200, body: { done: true, reward: null } });
   });
 
-  it("runs every sample scenario concurrently over WebSockets; gold earns 1, doing nothing earns less", async () => {
-    const episodes = goldCases.map(async ({ id, gold }) => {
+  it("runs every sample scenario concurrently over WebSockets (as many at once as workers); gold earns 1, doing nothing earns less", async () => {
+    const play = async ({ id, gold }: (typeof goldCases)[number]) => {
       const client = wsClient();
       const reset = await client.send({ type: "reset", data: { scenario_id: id } });
       expect(reset).toMatchObject({ type: "observation", data: { done: false } });
@@ -98,10 +83,12 @@ describe("environment server", () => {
       expect(state).toMatchObject({ type: "state", data: { step_count: gold.length } });
       const end = await client.send({ type: "step", data: { tool_name: "submit" } });
       const noop = await client.send({ type: "reset", data: { scenario_id: id } }).then(() => client.send({ type: "step", data: { tool_name: "submit" } }));
-      client.close();
+      void client.send({ type: "close" }).catch(() => undefined);
+      await client.closed;
       return { gold: end.data.reward, noop: noop.data.reward };
-    });
-    const rewards = await Promise.all(episodes);
+    };
+    const rewards: { gold: unknown; noop: unknown }[] = [];
+    for (let i = 0; i < goldCases.length; i += WORKERS) rewards.push(...(await Promise.all(goldCases.slice(i, i + WORKERS).map(play))));
     expect(rewards.length).toBeGreaterThanOrEqual(6);
     for (const r of rewards) {
       expect(r.gold).toBe(1);
@@ -119,12 +106,12 @@ describe("environment server", () => {
   it("reaps idle sessions", async () => {
     let clock = 0;
     const { createSessions } = await import("../sessions");
-    const sessions = createSessions(catalog, sandbox, { maxSessions: 4, maxSteps: 40, idleMs: 1000, now: () => clock });
-    const r = await sessions.reset({ scenario_id: goldCases[0]!.id });
+    const sessions = createSessions(catalog, sandbox, { maxSessions: 4, sandboxWorkers: WORKERS, maxSteps: 40, idleMs: 1000, now: () => clock });
+    const r = await sessions.reset({ scenario_id: goldCases[0]!.id }, { key: "k" });
     expect(r.ok && sessions.size()).toBe(1);
     clock = 5000;
     expect(await sessions.reap()).toBe(1);
     expect(sessions.size()).toBe(0);
-    if (r.ok) expect(await sessions.step(r.value.id, { tool_name: "submit", arguments: {} })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    if (r.ok) expect(await sessions.step(r.value.id, { tool_name: "submit", arguments: {} }, "k")).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * The server's self-description, in the shapes upstream OpenEnv serves (FastAPI's /openapi.json,
+ * /schema with JSON Schemas of action, observation and state, /metadata as `EnvironmentMetadata`,
+ * which forbids any field it does not declare). Upstream's validator reads `info.version` and
+ * infers the "simulation" mode from /reset, /step and /state being listed under `paths`.
+ */
+import type { Catalog } from "./catalog";
+
+/** The wire protocol's version (OpenEnv's runtime profile "openenv-http/1.x"). */
+export const PROTOCOL_VERSION = "1.0.0";
+
+const ACTION_SCHEMA = {
+  title: "EnvStudioAction",
+  description: "Call one environment tool; the tool named \"submit\" ends the episode and scores it. {\"type\": \"list_tools\"} lists the tools.",
+  type: "object",
+  properties: {
+    type: { type: "string", enum: ["call_tool", "list_tools"] },
+    tool_name: { type: "string" },
+    arguments: { type: "object", additionalProperties: true },
+    metadata: { type: "object", additionalProperties: true },
+  },
+} as const;
+
+const OBSERVATION_SCHEMA = {
+  title: "EnvStudioObservation",
+  type: "object",
+  properties: {
+    content: { description: "The task (after reset), the tool's result, or the checks (after submit)." },
+    tools: { type: "array", items: { type: "object" } },
+    metadata: { type: "object", additionalProperties: true, description: "episode_id, session_key (HTTP), step_count, diff, checks" },
+    done: { type: "boolean" },
+    reward: { anyOf: [{ type: "number" }, { type: "null" }] },
+  },
+} as const;
+
+const STATE_SCHEMA = {
+  title: "EnvStudioState",
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    episode_id: { anyOf: [{ type: "string" }, { type: "null" }] },
+    step_count: { type: "integer", minimum: 0 },
+    scenario_id: { type: "string" },
+    done: { type: "boolean" },
+    reward: { anyOf: [{ type: "number" }, { type: "null" }] },
+    snapshot: { type: "object", additionalProperties: true, description: "The environment's state; kept after the episode ends." },
+  },
+} as const;
+
+export const SCHEMAS = { action: ACTION_SCHEMA, observation: OBSERVATION_SCHEMA, state: STATE_SCHEMA };
+
+/** `EnvironmentMetadata`: only name, description, readme_content, version, author, documentation_url. */
+export function metadataOf(catalog: Catalog) {
+  return {
+    name: `envstudio/${catalog.name}`,
+    description: `EnvStudio dataset ${catalog.name}: ${catalog.scenarios.length} scenarios (tool-calling environments scored by their checklist on submit).`,
+    version: PROTOCOL_VERSION,
+    author: "EnvStudio",
+  };
+}
+
+const json = (schema: object) => ({ content: { "application/json": { schema } } });
+const stepResponse = { type: "object", required: ["observation"], properties: { observation: { type: "object" }, reward: { anyOf: [{ type: "number" }, { type: "null" }] }, done: { type: "boolean" } } };
+
+export function openApiDocument(catalog: Catalog) {
+  const op = (summary: string, response: object, body?: object) => ({
+    summary, ...(body ? { requestBody: json(body) } : {}), responses: { "200": { description: "OK", ...json(response) } },
+  });
+  return {
+    openapi: "3.1.0",
+    info: { title: `EnvStudio environment server: ${catalog.name}`, version: PROTOCOL_VERSION },
+    paths: {
+      "/reset": { post: op("Start an episode (scenario_id, seed, episode_id optional)", stepResponse, { type: "object", additionalProperties: true, properties: { seed: { type: "integer", minimum: 0 }, episode_id: { type: "string" }, scenario_id: { type: "string" } } }) },
+      "/step": { post: op("Act in the episode named by episode_id + session_key", stepResponse, { type: "object", required: ["action"], additionalProperties: true, properties: { action: ACTION_SCHEMA, episode_id: { type: "string" }, session_key: { type: "string" } } }) },
+      "/state": { get: op("The episode's state (episode_id and session_key as query parameters)", STATE_SCHEMA) },
+      "/close": { post: op("Close the episode", { type: "object" }, { type: "object", properties: { episode_id: { type: "string" }, session_key: { type: "string" } } }) },
+      "/metadata": { get: op("Environment metadata", { type: "object" }) },
+      "/schema": { get: op("JSON schemas of action, observation and state", { type: "object" }) },
+      "/health": { get: op("Health check", { type: "object", properties: { status: { type: "string" } } }) },
+      "/mcp": { post: op("MCP JSON-RPC 2.0: tools/list, tools/call, openenv/session/create, openenv/session/close", { type: "object" }, { type: "object" }) },
+    },
+  };
+}
