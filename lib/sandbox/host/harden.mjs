@@ -92,3 +92,128 @@ export function scrubRealm(keep) {
   // console._stdout leads back to process.stdout, i.e. the host's protocol stream.
   globalThis.console = Object.freeze({ log: quiet, error: quiet, warn: quiet, info: quiet, debug: quiet });
 }
+
+// Members of Pyodide's runtime objects that reach the host: Node sockets (SOCKFS, the Node socket
+// backend and its loader), host file systems, and loaders that read or compile more code. Nothing
+// the harness needs after boot; made inert so that even a JsProxy holder cannot call them.
+const API_MEMBERS = ["initializeNodeSockFS", "_nodeSock", "loadBinaryFile", "loadDynlib", "package_loader"];
+const MODULE_MEMBERS = [
+  "SOCKFS",
+  "Sockets",
+  "NODEFS",
+  "NODERAWFS",
+  "webSockets",
+  "WS",
+  "websocket",
+  "getSocketFromFD",
+  "asyncLoad",
+  "loadDynamicLibrary",
+  "loadDylibs",
+  "loadWebAssemblyModule",
+  "FS_preloadFile",
+  "FS_createPreloadedFile",
+];
+const PUBLIC_MEMBERS = ["loadPackage", "loadPackagesFromImports", "mountNodeFS", "mountNativeFS", "registerJsModule"];
+
+function disable(owner, name) {
+  const off = () => {
+    throw new Error(`sandbox: ${name} is disabled`);
+  };
+  try {
+    Object.defineProperty(owner, name, { value: off, writable: false, configurable: false, enumerable: false });
+  } catch {
+    try {
+      delete owner[name];
+    } catch {
+      // a non-configurable member we cannot replace: it was checked to be absent in tests
+    }
+  }
+}
+
+/** Makes every network, host-file and code-loading entry point of the booted runtime inert. */
+export function disablePyodideLoaders(py) {
+  for (const name of API_MEMBERS) disable(py._api, name);
+  for (const name of MODULE_MEMBERS) disable(py._module, name);
+  for (const name of PUBLIC_MEMBERS) disable(py, name);
+  const filesystems = py._module.FS.filesystems;
+  for (const name of Object.keys(filesystems)) if (name !== "MEMFS") delete filesystems[name];
+  Object.freeze(filesystems);
+}
+
+/** The realm's intrinsics: the global constructors and namespaces, plus the prototypes only an
+ * instance leads to (iterators, generators, async functions, typed arrays). */
+function intrinsicRoots() {
+  const roots = [];
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    if (name === "globalThis") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    const value = descriptor && "value" in descriptor ? descriptor.value : undefined;
+    if ((typeof value === "function" || (typeof value === "object" && value !== null)) && value !== globalThis)
+      roots.push(value);
+  }
+  const proto = Object.getPrototypeOf;
+  function* gen() {}
+  async function* agen() {}
+  roots.push(
+    proto(function* () {}),
+    proto(async function () {}),
+    proto(async function* () {}),
+    proto(gen()),
+    proto(agen()),
+    proto(Int8Array),
+    proto([][Symbol.iterator]()),
+    proto(new Map()[Symbol.iterator]()),
+    proto(new Set()[Symbol.iterator]()),
+    proto(""[Symbol.iterator]()),
+    proto(/a/[Symbol.matchAll](""),),
+    proto(proto([][Symbol.iterator]())),
+  );
+  return roots;
+}
+
+// Written by Node or Pyodide after boot; everything else is frozen.
+const STAY_WRITABLE = new Set(["stackTraceLimit"]);
+
+function freezeOne(object) {
+  for (const key of Reflect.ownKeys(object)) {
+    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+    if (!descriptor || !descriptor.configurable) continue;
+    const locked = { configurable: false };
+    if ("value" in descriptor && !STAY_WRITABLE.has(key)) locked.writable = false;
+    Object.defineProperty(object, key, locked);
+  }
+  Object.preventExtensions(object);
+}
+
+/** Freezes every intrinsic reachable from the global object: nothing can add a getter to a
+ * prototype (which Pyodide's own code would then call with its internal objects as `this`),
+ * replace a builtin method with a Python callback, or turn an object into a thenable. The global
+ * object itself keeps its bindings fixed and takes no new ones. */
+export function freezeRealm() {
+  const seen = new Set();
+  const queue = intrinsicRoots();
+  while (queue.length > 0) {
+    const object = queue.pop();
+    if (object === null || (typeof object !== "object" && typeof object !== "function") || seen.has(object)) continue;
+    seen.add(object);
+    if (object === globalThis) continue;
+    queue.push(Object.getPrototypeOf(object));
+    for (const key of Reflect.ownKeys(object)) {
+      const d = Object.getOwnPropertyDescriptor(object, key);
+      if (!d) continue;
+      queue.push(d.value, d.get, d.set);
+    }
+    try {
+      freezeOne(object);
+    } catch {
+      // exotic objects (e.g. module namespaces) are already immutable
+    }
+  }
+  for (const key of Reflect.ownKeys(globalThis)) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, key);
+    if (!descriptor || !descriptor.configurable) continue;
+    Object.defineProperty(globalThis, key, "value" in descriptor ? { configurable: false, writable: false } : { configurable: false });
+  }
+  Object.preventExtensions(globalThis);
+  return seen.size;
+}

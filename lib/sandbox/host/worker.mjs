@@ -4,7 +4,7 @@
 // (size-capped inside Python).
 import { parentPort, workerData } from "node:worker_threads";
 import { Channel } from "./channel.mjs";
-import { disableChildProcesses, lockFileSystem, scrubRealm } from "./harden.mjs";
+import { disableChildProcesses, disablePyodideLoaders, freezeRealm, lockFileSystem, scrubRealm } from "./harden.mjs";
 import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
@@ -58,11 +58,14 @@ async function start() {
   py.FS.mkdirTree("/sandbox");
   for (const [name, text] of Object.entries(pythonFiles)) py.FS.writeFile(`/sandbox/${name}`, text);
   py.runPython("import sys; sys.path.insert(0, '/sandbox'); import harness");
-  const handle = py.pyimport("harness").handle;
+  const harness = py.pyimport("harness");
+  const handle = harness.handle;
   handle(JSON.stringify({ op: "configure", ...limits }));
-  py.runPython("import lockdown");
+  harness.install_lockdown();
   py.setInterruptBuffer(interruptBuffer);
+  disablePyodideLoaders(py);
   scrubRealm([]);
+  freezeRealm(); // last: nothing after this may change an intrinsic
   return { handle, usedSnapshot };
 }
 

@@ -210,6 +210,12 @@ def _encode(payload):
     return text
 
 
+def install_lockdown():
+    """Pyodide: called from JS through the FFI's C path, not through `runPython`, whose Python-level
+    frames live in the modules the lockdown empties."""
+    import lockdown  # noqa: F401
+
+
 def handle(raw):
     try:
         try:

@@ -1,37 +1,54 @@
 """Python-level lockdown, imported once before any untrusted code runs (all backends).
 
-A usability layer with clean errors, NOT the security boundary: a determined script can walk the
-object graph around it. The boundaries are the scrubbed JS realm + separate, permission-limited
-host process (Pyodide) and the Linux namespaces (bubblewrap). See docs/sandbox.md.
+Two jobs:
+1. Clean errors for what environments must not use (subprocesses, sockets, ctypes, tracing...).
+2. On Pyodide, cut Python off from the JavaScript realm: the FFI modules (`_pyodide_core`, `js`,
+   `pyodide_js`, `pyodide.*`, `_pyodide.*`) are emptied in place, including the copy CPython keeps
+   to re-create a builtin module, so no import route, object-graph walk or `_imp.create_builtin`
+   finds `to_js`, `create_proxy` or a JsProxy to start from.
+
+Everything the audit hook uses is bound when it is installed (default arguments and str methods),
+never looked up in `builtins` at check time: replacing `builtins.any` & co. cannot switch it off.
+It is not the only boundary: the frozen JS realm, the separate permission-limited host process with
+no network, and the bubblewrap jail stand behind it. See docs/sandbox.md.
 """
 
 
 def _install():
+    import gc
     import os
     import sys
 
-    mods = ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "ctypes", "_ctypes",
-            "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing", "ssl", "_ssl",
-            "urllib.request", "http.client", "ftplib", "smtplib", "webbrowser", "micropip")
+    blocked_modules = frozenset((
+        "js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "ctypes", "_ctypes",
+        "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing", "ssl", "_ssl",
+        "urllib.request", "http.client", "ftplib", "smtplib", "webbrowser", "micropip", "pyodide_http",
+    ))
+    blocked_prefixes = tuple(m + "." for m in blocked_modules)
     events = ("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
               "os.kill", "os.killpg", "subprocess.Popen", "ctypes.", "socket.", "gc.get_",
-              "sys._current_frames", "sys.setprofile", "sys.settrace",
-              "sys.addaudithook", "cpython.remote_debugger_script", "pty.spawn")
+              "sys._current_frames", "sys.setprofile", "sys.settrace", "sys.addaudithook",
+              "cpython.remote_debugger_script", "pty.spawn", "cpython._PySys_ClearAuditHooks")
 
-    def blocked(name):
-        return any(name == m or name.startswith(m + ".") for m in mods)
-
-    def hook(event, args, _blocked=blocked, _events=events, _PE=PermissionError):
+    def hook(event, args, _mods=blocked_modules, _prefixes=blocked_prefixes, _events=events,
+             _PE=PermissionError, _str=str, _startswith=str.startswith, _type=type):
         if event == "import":
-            if _blocked(args[0]):
-                raise _PE(f"sandbox: import of {args[0]!r} is not allowed")
-        elif event.startswith(_events):
+            name = args[0]
+            if _type(name) is not _str:
+                raise _PE("sandbox: import of a non-string name is not allowed")
+            if name in _mods or _startswith(name, _prefixes):
+                raise _PE(f"sandbox: import of {name!r} is not allowed")
+        elif _startswith(event, _events):
             raise _PE(f"sandbox: {event} is not allowed")
 
-    for name in list(sys.modules):
-        if blocked(name):
-            del sys.modules[name]
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "JsFinder"]
+    ffi_names = [name for name in sys.modules
+                 if name in blocked_modules or name.startswith(blocked_prefixes)]
+    ffi_modules = [sys.modules[name] for name in ffi_names]
+    for name in ffi_names:
+        del sys.modules[name]
+    _empty_ffi(gc, sys, ffi_modules)
+    sys.meta_path[:] = [f for f in sys.meta_path if "Js" not in type(f).__name__]
+    sys.path_importer_cache.clear()
     for name in ("system", "popen", "fork", "forkpty", "kill", "killpg", "posix_spawn", "posix_spawnp",
                  "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe",
                  "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe"):
@@ -48,5 +65,35 @@ def _install():
     sys.addaudithook(hook)  # cannot be removed from Python
 
 
+def _empty_ffi(gc, sys, modules):
+    """Empties every FFI module's namespace, and every dict that mirrors one: CPython keeps a copy
+    of a single-phase builtin module's dict (`m_copy`) and `_imp.create_builtin` rebuilds the
+    module from it, which would hand `to_js` back to anyone who asks. Harness and lockdown never
+    use the FFI after this point; the JS side calls `handle` through C, not through these modules."""
+    targets = []
+    for module in modules:
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        targets.append(namespace)
+        if namespace.get("__name__") not in sys.builtin_module_names:
+            continue  # only builtin (C) modules have a saved copy
+        members = [v for k, v in namespace.items() if not k.startswith("__")]
+        for holder in gc.get_referrers(*members) if members else ():
+            if isinstance(holder, dict) and holder is not namespace and _mirrors(holder, namespace):
+                targets.append(holder)
+    for namespace in targets:
+        keep = {k: namespace[k] for k in ("__name__", "__doc__") if k in namespace}
+        namespace.clear()
+        namespace.update(keep)
+    gc.collect()
+
+
+def _mirrors(candidate, namespace):
+    """A dict holding the same objects under the same names as a module namespace (its copy)."""
+    names = [k for k in candidate if type(k) is not str or not k.startswith("__")]
+    return len(names) >= 3 and all(k in namespace and candidate[k] is namespace[k] for k in names)
+
+
 _install()
-del _install
+del _install, _empty_ffi, _mirrors
