@@ -23,13 +23,14 @@ export function formatAccounting(p: RunProgress): string {
   return `  LLM: ${l.requestsSent} requests sent · ${l.answersUsed} answers used · ${l.answersRejected} rejected · ${l.errorResponses} error responses · ${l.answersLost} answers lost · ${l.cacheHits} cache hits · $${l.costUsd.toFixed(4)}${lost}`;
 }
 
-export type FollowOptions = { pollMs: number; dbWaitMs: number; sleep?: (ms: number) => Promise<void> };
+export type FollowOptions = { pollMs: number; dbWaitMs: number; sleep?: (ms: number) => Promise<void>; now?: () => number };
 
 const describe = (e: unknown) => (e instanceof Error ? e.message.split("\n").find((l) => l.trim()) ?? e.name : String(e)).trim();
 
 export async function followRun(db: Db, runId: string, io: CliIo, opts: FollowOptions): Promise<number> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const started = Date.now();
+  const now = opts.now ?? Date.now;
+  const started = now();
   let last = "";
   let downSince: number | null = null;
   for (let failures = 0; ; ) {
@@ -38,8 +39,8 @@ export async function followRun(db: Db, runId: string, io: CliIo, opts: FollowOp
       progress = await getRunProgress(db, runId);
     } catch (error) {
       if (isAppError(error)) throw error; // not a database outage (e.g. the run was deleted)
-      downSince ??= Date.now();
-      const downMs = Date.now() - downSince;
+      downSince ??= now();
+      const downMs = now() - downSince;
       if (downMs >= opts.dbWaitMs) {
         io.err(`envstudio pipeline run: the database has been unreachable for ${Math.round(downMs / 1000)} s (${describe(error)}); giving up following run ${runId}. The run itself goes on in the workers: follow it in the studio at /runs/${runId}.`);
         return DB_GAVE_UP_EXIT;
@@ -51,11 +52,11 @@ export async function followRun(db: Db, runId: string, io: CliIo, opts: FollowOp
       continue;
     }
     if (downSince !== null) {
-      io.err(`database reachable again after ${((Date.now() - downSince) / 1000).toFixed(1)} s; still following run ${runId}`);
+      io.err(`database reachable again after ${((now() - downSince) / 1000).toFixed(1)} s; still following run ${runId}`);
       downSince = null;
       failures = 0;
     }
-    const line = formatProgress(progress, Date.now() - started);
+    const line = formatProgress(progress, now() - started);
     if (line.replace(/^\[[^\]]*\] /, "") !== last) io.out(line);
     last = line.replace(/^\[[^\]]*\] /, "");
     if (progress.run.isTerminal) {
