@@ -104,7 +104,7 @@ describe("a received answer is not lost while the database is away", () => {
     let failures = 3;
     const flakyCache = { ...cache, put: (k: string, m: string, r: unknown) => (failures-- > 0 ? Promise.reject(new Error("connection terminated")) : cache.put(k, m, r)) };
     const flakyRecorder = { ...recorder, finish: (...a: Parameters<typeof recorder.finish>) => (failures-- > 0 ? Promise.reject(new Error("the database system is starting up")) : recorder.finish(...a)) };
-    const { llm } = makeClient({ cache: flakyCache as typeof cache, recorder: flakyRecorder as typeof recorder });
+    const { llm } = makeClient({ cache: flakyCache, recorder: flakyRecorder });
     const before = fake.chatRequests().length;
     const result = await llm.ask(ask("rate E"), (r) => parseScore(r));
     expect(result.ok && result.value.verdict).toEqual(ok({ score: 5 }));

@@ -4,6 +4,7 @@
  * with estimated tokens), each retry before it is sent, and the outcome once the stage accepted or
  * rejected the answer. Cache hits are recorded on their own (they cost nothing).
  */
+import type { Result } from "../core/result";
 import type { LlmError, Usage } from "./llm.schema";
 
 /** One HTTP attempt: what happened, how long it took, and how long we waited before the next. */
@@ -46,7 +47,7 @@ export interface LlmRecorder {
   finish(callId: string, outcome: CallOutcome): Promise<void>;
   hit(call: CacheHitRecord): Promise<void>;
   /** Refuses new paid calls once the run's token or cost budget is spent. */
-  checkBudget(): Promise<import("../core/result").Result<void, LlmError>>;
+  checkBudget(): Promise<Result<void, LlmError>>;
 }
 
 /**
