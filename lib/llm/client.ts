@@ -190,6 +190,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         await hit(key, meta, { vectors: stored.data.vectors.length }, stored.data.usage, null);
         return ok(stored.data.vectors);
       }
+      if (cached !== undefined) await persist(() => deps.cache.evict(key)); // unusable: never served again
       if (!budget.ok) return budget;
       const countOk = (v: { vectors: number[][] }): Result<number[][], string> => (v.vectors.length === input.length ? ok(v.vectors) : err(`asked for ${input.length} embeddings, got ${v.vectors.length}`));
       // Vectors are cached in full but recorded as a count: LlmCall rows stay readable.

@@ -1,8 +1,9 @@
 /**
  * TEST ONLY. Fault injection over a healthy script, like a bad day at an OpenAI-compatible
- * endpoint: a share of requests (seeded, so a failure can be replayed) gets a 429 with Retry-After,
- * a 500, a hang (client timeout), truncated JSON, a reply of the wrong shape, or code that does not
- * parse. `force` injects a given fault into chosen requests every time. Counts what it injected.
+ * endpoint: a share of requests (seeded) gets a 429 with Retry-After, a 500, a hang (client
+ * timeout), truncated JSON, a reply of the wrong shape, or code that does not parse — the kinds in
+ * turn, so six faults are sure to cover them all. `force` injects a given fault into chosen
+ * requests every time. Counts what it injected.
  */
 import type { ChatBody, FakeReply, Script } from "./server";
 import { stageOf } from "./server";
@@ -64,10 +65,11 @@ export function withChaos(healthy: Script, opts: { rate: number; seed: number; f
   const random = seeded(opts.seed);
   const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   let rate = opts.rate;
+  let next = 0;
   const script: Script = async (body, index) => {
     const forced = opts.force?.(body, stageOf(body)) ?? null;
     const roll = random();
-    const kind = forced ?? (roll < rate ? FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)]! : null);
+    const kind = forced ?? (roll < rate ? FAULT_KINDS[next++ % FAULT_KINDS.length]! : null);
     if (!kind) return healthy(body, index);
     injected[kind] += 1;
     return faultReply(kind, body, () => healthy(body, index));

@@ -71,7 +71,8 @@ describe("chaos: 10 environments, 30 % faults", () => {
     expect(rejected.length).toBeGreaterThan(0);
     expect(rejected.every((p) => p.rejection && p.rawReply)).toBe(true);
     // Transient causes are kept per attempt, a Retry-After honoured as sent.
-    const attempts = done.llmProblems.flatMap((p) => p.attemptLog);
+    const logs = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false }, select: { attemptLog: true } });
+    const attempts = logs.flatMap((c) => c.attemptLog as object[]);
     expect(attempts).toEqual(expect.arrayContaining([
       expect.objectContaining({ ok: false, code: "RATE_LIMITED", status: 429, retryAfterMs: 30, waitMs: 30 }),
       expect.objectContaining({ ok: false, code: "SERVER_ERROR", status: 500 }),
