@@ -49,15 +49,18 @@ describe("a database restart in the middle of a run", () => {
     const err: string[] = [];
     const command = runPipelineCommand(["run", "--ideas", ideas, "--rounds", "3", "--db-wait", "120"], { out: (l) => out.push(l), err: (l) => err.push(l) }, { pollMs: 200 });
 
-    // Mid-run (calls answered, more to come), stop the server, keep it down, start it again.
-    for (const deadline = Date.now() + 60_000; fake.chatRequests().length < 8; ) {
+    // Mid-run (calls answered, one in flight), stop the server, keep it down, start it again.
+    const inFlight = () => fake.chatRequests().some((r) => r.respondedAt === undefined);
+    for (const deadline = Date.now() + 60_000; fake.chatRequests().length < 8 || !inFlight(); ) {
       if (Date.now() > deadline) throw new Error(`the run did not get going: ${err.join("\n")}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    const stoppingAt = Date.now();
     await pg.stop();
     const downAt = fake.chatRequests().length;
     await new Promise((r) => setTimeout(r, 2_500));
     pg = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
+    const upAt = Date.now();
 
     const code = await command;
     expect(code, `${out.join("\n")}\n${err.join("\n")}`).toBe(0);
@@ -67,6 +70,8 @@ describe("a database restart in the middle of a run", () => {
     expect(out.join("\n")).toMatch(/LLM: \d+ requests sent · \d+ answers used · 0 rejected · 0 error responses · 0 answers lost/);
     expect(fake.chatRequests().length).toBeGreaterThan(downAt); // the run really went on after the restart
 
+    // Answers did arrive while the database was away (and were held, not thrown away):
+    expect(fake.chatRequests().filter((r) => r.respondedAt !== undefined && r.respondedAt >= stoppingAt && r.respondedAt <= upAt).length).toBeGreaterThan(0);
     // No answer the endpoint gave was asked for again: every answered request body is unique.
     const answered = fake.chatRequests().filter((r) => r.status === 200).map((r) => canonicalJson(r.body));
     expect(answered.length).toBe(fake.chatRequests().length);
