@@ -6,6 +6,7 @@ import { cancelRunAction, rerunStepAction } from "@/app/runs/actions";
 import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState, ErrorState } from "@/components/ui/states";
+import { LlmAccountingCard, LlmProblemsCard } from "./llm-accounting";
 import { StageProgress } from "./stage-progress";
 
 async function fetchRun(id: string): Promise<RunData> {
@@ -44,6 +45,7 @@ export function RunView({ initial }: { initial: RunData }) {
       {actionError ? <ErrorState message={actionError} /> : null}
       {run.errorMessage ? <p className="text-sm text-slate-600">{run.errorMessage}</p> : null}
       <Card title="Progress"><StageProgress stages={data.stages} /></Card>
+      <LlmAccountingCard llm={data.llm} />
       <Card title={`Failures (${data.failures.length})`}>
         {data.failures.length === 0 ? <p className="text-sm text-slate-500">None.</p> : (
           <ul className="space-y-2 text-sm" data-testid="failures">
@@ -57,6 +59,7 @@ export function RunView({ initial }: { initial: RunData }) {
           </ul>
         )}
       </Card>
+      <LlmProblemsCard runId={run.id} problems={data.llmProblems} />
       <Card title="Environments">
         {data.environments.length === 0 ? <EmptyState title="No environments yet" /> : (
           <ul className="space-y-1 text-sm" data-testid="run-environments">

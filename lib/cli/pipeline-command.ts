@@ -9,20 +9,15 @@ import { startWorker } from "../jobs/worker";
 import { getLlmConfig } from "../llm";
 import { buildRunConfig } from "../pipeline/run-config";
 import { createRun } from "../pipeline/server/create-run";
-import { type RunProgress, getRunProgress } from "../pipeline/server/get-run";
 import { connectQueue } from "../pipeline/server/queue-client";
 import { createPipelineStepJob } from "../pipeline/server/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { closeSandboxRunner } from "../sandbox";
+import { followRun } from "./follow-run";
 import type { CliIo } from "./main";
 import { PIPELINE_USAGE, UsageError, parsePipelineRunArgs } from "./pipeline-input";
 
-export function formatProgress(p: RunProgress, elapsedMs: number): string {
-  const stages = p.stages.map((s) => `${s.stage} ${s.succeeded}/${s.total}${s.failed ? ` (${s.failed} failed)` : ""}`).join(" · ");
-  return `[${(elapsedMs / 1000).toFixed(1)}s] ${p.run.status.toLowerCase()} · ${stages} · $${p.run.costUsd.toFixed(4)} · ${p.run.promptTokens + p.run.completionTokens} tokens`;
-}
-
-export async function runPipelineCommand(argv: string[], io: CliIo, opts: { pollMs?: number } = {}): Promise<number> {
+export async function runPipelineCommand(argv: string[], io: CliIo, opts: { pollMs?: number; dbWaitMs?: number } = {}): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb !== "run") {
     io.err(verb ? `envstudio pipeline: unknown verb '${verb}'\n${PIPELINE_USAGE}` : PIPELINE_USAGE);
@@ -49,31 +44,15 @@ export async function runPipelineCommand(argv: string[], io: CliIo, opts: { poll
     const project = await getDefaultProject(db);
     const run = await createRun(db, boss, { projectId: project.id, name: args.name, input: args.input, config: buildRunConfig(llm, args.overrides, llm.prices) });
     io.out(`run ${run.id} started (${run.name}); follow it in the studio at /runs/${run.id}`);
-    return await follow(db, run.id, io, opts.pollMs ?? 1000);
+    return await followRun(db, run.id, io, { pollMs: opts.pollMs ?? 1000, dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs });
   } finally {
-    if (worker) await worker.stop();
-    else await boss.stop({ graceful: false });
+    // Cleanup must not turn a clear outcome (e.g. "gave up: database unreachable") into a stack trace.
+    const quietly = (what: string, p: Promise<unknown>) => p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
+    await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
     // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
     // this process alive after the run.
-    await closeSandboxRunner();
-    await db.$disconnect();
-    await stop();
-  }
-}
-
-async function follow(db: ReturnType<typeof createDb>, runId: string, io: CliIo, pollMs: number): Promise<number> {
-  const started = Date.now();
-  let last = "";
-  for (;;) {
-    const progress = await getRunProgress(db, runId);
-    const line = formatProgress(progress, Date.now() - started);
-    if (line.replace(/^\[[^\]]*\] /, "") !== last) io.out(line);
-    last = line.replace(/^\[[^\]]*\] /, "");
-    if (progress.run.isTerminal) {
-      for (const f of progress.failures) io.out(`  failed: ${f.stage} ${f.subjectKey}: ${f.errorCode}: ${f.errorMessage}`);
-      for (const e of progress.environments) io.out(`  environment ${e.name} (${e.id}): ${e.status.toLowerCase()}, ${e.toolCount} tools`);
-      return progress.run.status === "SUCCEEDED" ? 0 : 1;
-    }
-    await new Promise((r) => setTimeout(r, pollMs));
+    await quietly("closing the sandbox", closeSandboxRunner());
+    await quietly("closing the database", db.$disconnect());
+    await quietly("stopping the database", stop());
   }
 }

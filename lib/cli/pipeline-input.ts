@@ -14,11 +14,14 @@ export class UsageError extends Error {}
 export const PIPELINE_USAGE = [
   "usage:",
   "  envstudio pipeline run (--ideas ideas.txt | --tasks tasks.jsonl [--text-field F]) [--models M | --models stage=M,...]",
-  "                         [--rounds N] [--max-tokens N] [--max-cost USD] [--name NAME] [--no-worker]",
+  "                         [--rounds N] [--max-tokens N] [--max-cost USD] [--name NAME] [--no-worker] [--db-wait SECONDS]",
   "  --no-worker: only enqueue and follow progress (workers started with `npm run worker` do the work)",
+  "  --db-wait: how long to keep retrying while the database is unreachable before giving up following (default 300)",
 ].join("\n");
 
-export type PipelineRunArgs = { input: RunInput; overrides: RunConfigOverrides; name?: string; inProcessWorker: boolean };
+export type PipelineRunArgs = { input: RunInput; overrides: RunConfigOverrides; name?: string; inProcessWorker: boolean; dbWaitMs: number };
+
+export const DEFAULT_DB_WAIT_SECONDS = 300;
 
 function readInputFile(flag: string, file: string): string {
   if (!existsSync(file)) throw new UsageError(`${flag}: file not found: ${file}`);
@@ -36,7 +39,7 @@ const positive = (flag: string, value: string | undefined, int: boolean) => {
 export function parsePipelineRunArgs(argv: string[]): PipelineRunArgs {
   let values: Record<string, string | boolean | undefined>;
   try {
-    const strings = ["ideas", "tasks", "text-field", "models", "rounds", "max-tokens", "max-cost", "name"].map((n) => [n, { type: "string" as const }]);
+    const strings = ["ideas", "tasks", "text-field", "models", "rounds", "max-tokens", "max-cost", "name", "db-wait"].map((n) => [n, { type: "string" as const }]);
     const options = { ...(Object.fromEntries(strings) as Record<string, { type: "string" }>), "no-worker": { type: "boolean" as const } };
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
@@ -67,5 +70,6 @@ export function parsePipelineRunArgs(argv: string[]): PipelineRunArgs {
     maxTokens: positive("--max-tokens", values["max-tokens"] as string | undefined, true) ?? null,
     maxCostUsd: positive("--max-cost", values["max-cost"] as string | undefined, false) ?? null,
   };
-  return { input, overrides, name: values.name as string | undefined, inProcessWorker: !values["no-worker"] };
+  const dbWait = positive("--db-wait", values["db-wait"] as string | undefined, false) ?? DEFAULT_DB_WAIT_SECONDS;
+  return { input, overrides, name: values.name as string | undefined, inProcessWorker: !values["no-worker"], dbWaitMs: dbWait * 1000 };
 }

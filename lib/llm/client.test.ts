@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { createLimiter } from "./limiter";
-import { createLlmClient, createMemoryCache, createMemoryRecorder } from "./client";
+import { createLlmClient } from "./client";
+import { createMemoryCache, createMemoryRecorder } from "./memory";
 import { createOpenAiTransport } from "./openai-transport";
 import { chatParsed, parseJsonWith } from "./parse";
 import { DEFAULT_RETRY_POLICY, backoffDelay } from "./retry";
@@ -55,7 +56,13 @@ describe("LLM client against an OpenAI-compatible server", () => {
     expect(result.ok && result.value.content).toBe("done");
     expect(sleeps[0]).toBe(3000);
     expect(sleeps[1]).toBe(backoffDelay(1, { code: "SERVER_ERROR", message: "", retryable: true }, { ...DEFAULT_RETRY_POLICY, baseDelayMs: 10 }, () => 0.5));
-    expect(recorder.calls[0]?.attempts).toBe(3);
+    expect(recorder.calls[0]?.sentAttempts).toBe(3);
+    // Every attempt leaves an entry with its cause; the Retry-After was honoured.
+    expect(recorder.calls[0]?.outcome?.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, ok: false, code: "RATE_LIMITED", status: 429, retryAfterMs: 3000, waitMs: 3000 }),
+      expect.objectContaining({ attempt: 2, ok: false, code: "SERVER_ERROR", status: 500 }),
+      expect.objectContaining({ attempt: 3, ok: true }),
+    ]);
   });
 
   it("gives up after the attempt limit with a retryable error, never caching the failure", async () => {

@@ -3,7 +3,11 @@
  * concurrency limit, a response cache and cost accounting, plus parsers with bounded re-asks.
  */
 export * from "./llm.schema";
-export { type LlmCache, type LlmCallRecord, type LlmClient, type LlmClientDeps, type LlmRecorder, createLlmClient, createMemoryCache, createMemoryRecorder } from "./client";
+export { type Answer, type LlmCache, type LlmClient, type LlmClientDeps, createLlmClient } from "./client";
+export { type AttemptEntry, type CacheHitRecord, type CallOutcome, type CallStart, type CallStatus, type LlmRecorder, estimateUsage } from "./call-record";
+export { type MemoryCall, createMemoryCache, createMemoryRecorder } from "./memory";
+export { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
+export { linkSignal } from "./abort";
 export { chatCacheKey, embeddingCacheKey, canonicalJson } from "./cache-key";
 export { createLimiter, getEndpointLimiter, type Limiter } from "./limiter";
 export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } from "./openai-transport";

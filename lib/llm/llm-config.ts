@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import { type PriceTable, parsePriceTable } from "./pricing";
+import { DEFAULT_PERSIST_POLICY, type PersistPolicy } from "./persist";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -19,6 +20,8 @@ export const LlmEnvSchema = z.object({
   LLM_MAX_ATTEMPTS: positiveInt.default(DEFAULT_RETRY_POLICY.maxAttempts),
   LLM_RETRY_BASE_MS: positiveInt.default(DEFAULT_RETRY_POLICY.baseDelayMs),
   LLM_PRICES: z.string().optional(),
+  /** How long a received answer is held while the database is away before giving up on storing it. */
+  LLM_PERSIST_MAX_WAIT_MS: positiveInt.default(DEFAULT_PERSIST_POLICY.maxWaitMs),
 });
 
 export type LlmConfig = {
@@ -31,6 +34,7 @@ export type LlmConfig = {
   timeoutMs: number;
   retry: RetryPolicy;
   prices: PriceTable;
+  persist: PersistPolicy;
 };
 
 export function readLlmConfig(env: Record<string, string | undefined> = process.env): LlmConfig {
@@ -48,6 +52,7 @@ export function readLlmConfig(env: Record<string, string | undefined> = process.
     timeoutMs: e.LLM_TIMEOUT_MS,
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: e.LLM_MAX_ATTEMPTS, baseDelayMs: e.LLM_RETRY_BASE_MS },
     prices: parsePriceTable(e.LLM_PRICES),
+    persist: { ...DEFAULT_PERSIST_POLICY, maxWaitMs: e.LLM_PERSIST_MAX_WAIT_MS },
   };
 }
 

@@ -1,16 +1,16 @@
 /**
  * Structured answers from free text: every LLM output goes through a parser returning a Result,
- * and a failed parse is shown to the model ("your answer could not be used because …") for a
- * bounded number of re-asks. Parsers remove prefixes and fences exactly — never character sets
+ * run inside the client call (a reply is cached only when its parser accepts it), and a failed
+ * parse is shown to the model ("your answer could not be used because …") for a bounded number of
+ * re-asks. Parsers remove prefixes and fences exactly — never character sets
  * (EnvScaler's `strip("- Entity: ")` mangled names; spec §12.1).
  */
 import type { z } from "zod";
 import { type Result, err, ok } from "../core/result";
-import type { LlmClient } from "./client";
+import type { LlmClient, Parser } from "./client";
 import type { ChatMessage, ChatRequest, ChatResult, LlmError, Usage } from "./llm.schema";
 
-/** May be async: a parser can ask the sandbox whether generated code parses. */
-export type Parser<T> = (reply: ChatResult) => Result<T, string> | Promise<Result<T, string>>;
+export type { Parser } from "./client";
 
 export type ParsedReply<T> = { value: T; replies: ChatResult[]; reasks: number };
 
@@ -20,22 +20,26 @@ export function reaskMessage(problem: string): string {
   return `Your previous answer could not be used: ${problem}\nReply again, following the required output format exactly.`;
 }
 
-/** Asks, parses, and on a parse failure re-asks with the error, at most `maxReasks` times. */
+/**
+ * Asks; the parser judges the reply inside the call (so only accepted replies are cached). A
+ * rejected reply is shown to the model with the reason ("could not be used because …") for at
+ * most `maxReasks` re-asks; then the step fails with the last reason.
+ */
 export async function chatParsed<T>(llm: LlmClient, request: ChatRequest, parse: Parser<T>, maxReasks = DEFAULT_MAX_REASKS): Promise<Result<ParsedReply<T>, LlmError>> {
   let messages: ChatMessage[] = request.messages;
   const replies: ChatResult[] = [];
   for (let reask = 0; ; reask += 1) {
-    const reply = await llm.chat({ ...request, messages, purpose: reask ? `${request.purpose ?? "chat"} (re-ask ${reask})` : request.purpose });
-    if (!reply.ok) return reply;
-    replies.push(reply.value);
-    const parsed = await parse(reply.value);
-    if (parsed.ok) return ok({ value: parsed.value, replies, reasks: reask });
+    const answer = await llm.ask({ ...request, messages, purpose: reask ? `${request.purpose ?? "chat"} (re-ask ${reask})` : request.purpose }, parse);
+    if (!answer.ok) return answer;
+    const { reply, verdict } = answer.value;
+    replies.push(reply);
+    if (verdict.ok) return ok({ value: verdict.value, replies, reasks: reask });
     if (reask >= maxReasks) {
-      return err({ code: "PARSE_FAILED", message: `the model's answer did not parse after ${reask + 1} tries: ${parsed.error}`, retryable: false });
+      return err({ code: "PARSE_FAILED", message: `the model's answer did not parse after ${reask + 1} tries: ${verdict.error}`, retryable: false });
     }
-    const assistant: ChatMessage = { role: "assistant", content: reply.value.content, ...(reply.value.toolCalls.length ? { toolCalls: reply.value.toolCalls } : {}) };
-    const followUps: ChatMessage[] = reply.value.toolCalls.map((c) => ({ role: "tool", toolCallId: c.id, content: JSON.stringify({ error: parsed.error }) }));
-    messages = [...messages, assistant, ...followUps, { role: "user", content: reaskMessage(parsed.error) }];
+    const assistant: ChatMessage = { role: "assistant", content: reply.content, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) };
+    const followUps: ChatMessage[] = reply.toolCalls.map((c) => ({ role: "tool", toolCallId: c.id, content: JSON.stringify({ error: verdict.error }) }));
+    messages = [...messages, assistant, ...followUps, { role: "user", content: reaskMessage(verdict.error) }];
   }
 }
 

@@ -36,6 +36,12 @@ export const RunConfigSchema = z.object({
   maxTokens: z.number().int().positive().nullable().default(null),
   maxCostUsd: z.number().positive().nullable().default(null),
   prices: z.record(z.string(), z.object({ input: z.number(), output: z.number() })).default({}),
+  /**
+   * Re-asks after a reply the stage rejected (bad JSON, wrong shape, code failing the AST check),
+   * per LLM stage: judge, topic, state, state_code, operations, methods, test_state, tester,
+   * judge_call. Unlisted stages get 2. The rejection is shown to the model each time.
+   */
+  maxReasks: z.partialRecord(z.enum(["judge", "topic", "state", "state_code", "operations", "methods", "test_state", "tester", "judge_call"]), z.number().int().min(0).max(10)).default({}),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 

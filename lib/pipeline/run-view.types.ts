@@ -1,4 +1,12 @@
 /** The run page's data as it travels over JSON (dates as strings). Produced by server/get-run.ts. */
+import type { AttemptEntry } from "../llm/call-record";
+
+export type LlmAccountingView = {
+  requestsSent: number; answersUsed: number; answersRejected: number; errorResponses: number; answersLost: number; inFlight: number; cacheHits: number; costUsd: number; lostCostUsd: number;
+  endpoints: { model: string; attempts: number; errors: number; errorRate: number; p95LatencyMs: number | null; causes: { code: string; count: number }[] }[];
+};
+export type LlmProblemView = { id: string; stepId: string | null; purpose: string; model: string; status: string; cached: boolean; attempts: number; rejection: string | null; errorMessage: string | null; rawReply: string | null; attemptLog: AttemptEntry[]; createdAt: string };
+
 export type StageProgressView = { stage: string; total: number; pending: number; running: number; succeeded: number; failed: number; cancelled: number };
 
 export type RunView = {
@@ -8,4 +16,6 @@ export type RunView = {
   environments: { id: string; name: string; status: string; toolCount: number }[];
   topics: { id: string; summary: string; usefulness: number; modelability: number; clusterKey: string | null; kept: boolean; sourceTask: string }[];
   steps: { id: string; stage: string; subjectKey: string; status: string; attempt: number; durationMs: number | null; costUsd: number; promptTokens: number; completionTokens: number }[];
+  llm: LlmAccountingView;
+  llmProblems: LlmProblemView[];
 };

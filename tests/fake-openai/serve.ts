@@ -1,14 +1,26 @@
 /**
  * TEST ONLY. Runs the scripted OpenAI-compatible server as its own process for the browser tier:
  * the e2e studio's worker talks to it like to any endpoint. Answers the SkelBuilder stages from
- * the library-lending sample. usage: tsx tests/fake-openai/serve.ts <port>
+ * the library-lending sample. An idea containing "flaky" meets a bad endpoint once per prompt: a
+ * 429 with Retry-After and a 500 on its state stage, and a reply of the wrong shape on its
+ * operations stage. usage: tsx tests/fake-openai/serve.ts <port>
  */
-import { createPipelineScript } from "./pipeline-script";
+import { createPipelineScript, withFaults } from "./pipeline-script";
 import { loadSampleEnv } from "./sample-env";
-import { startFakeOpenAi } from "./server";
+import { promptText, startFakeOpenAi } from "./server";
 
 const port = Number(process.argv[2] ?? 0);
-const fake = await startFakeOpenAi({ port, script: createPipelineScript([loadSampleEnv("library-lending")]) });
+const seen = new Set<string>();
+const once = (key: string) => !seen.has(key) && Boolean(seen.add(key));
+const script = withFaults(createPipelineScript([loadSampleEnv("library-lending")]), (body, stage) => {
+  const text = promptText(body);
+  if (!text.includes("flaky")) return null;
+  if (stage === "state" && once(`429 ${text}`)) return { status: 429, headers: { "retry-after-ms": "50" }, message: "slow down" };
+  if (stage === "state" && once(`500 ${text}`)) return { status: 500, message: "upstream exploded" };
+  if (stage === "operations" && once(`shape ${text}`)) return { content: JSON.stringify({ unexpected: "shape" }) };
+  return null;
+});
+const fake = await startFakeOpenAi({ port, script });
 console.log(`fake OpenAI-compatible server on ${fake.url}`);
 const stop = () => void fake.close().then(() => process.exit(0));
 process.on("SIGTERM", stop);

@@ -1,6 +1,7 @@
 /**
  * The LLM response cache in Postgres (LlmCacheEntry). Shared by every worker, so a resumed run on
- * another machine still pays for nothing twice. A concurrent duplicate insert is harmless.
+ * another machine still pays for nothing twice. A concurrent duplicate insert is harmless. Only
+ * replies a stage accepted are put here; one a stage rejects later is evicted (lib/llm/client.ts).
  * Raw SQL: both run around every LLM call, and a Prisma model query costs about twice the CPU.
  */
 import type { Db } from "../../db";
@@ -14,6 +15,9 @@ export function createDbCache(db: Db): LlmCache {
     },
     async put(key, model, response) {
       await db.$executeRaw`INSERT INTO "LlmCacheEntry" ("cacheKey", model, response) VALUES (${key}, ${model}, ${JSON.stringify(response)}::jsonb) ON CONFLICT DO NOTHING`;
+    },
+    async evict(key) {
+      await db.$executeRaw`DELETE FROM "LlmCacheEntry" WHERE "cacheKey" = ${key}`;
     },
   };
 }

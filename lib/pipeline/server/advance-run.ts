@@ -8,6 +8,7 @@ import type { PgBoss } from "pg-boss";
 import type { Db } from "@/lib/db";
 import { enqueueMany } from "@/lib/jobs/boss";
 import type { JobDefinition } from "@/lib/jobs/job-definition";
+import { markRunCallsLost } from "@/lib/runs/server/lost-calls";
 
 export const OPEN_STEP = ["PENDING", "RUNNING"] as const;
 export const stepJobKey = (runId: string, subjectKey: string, stage: string) => `${runId}:${subjectKey}:${stage}`;
@@ -76,6 +77,7 @@ export async function finalizeRunIfDone(db: Db, runId: string) {
   if (await selectionStillDue(db, runId)) return;
   const now = new Date();
   await endRunIfSettled(db, runId, { now, ...(await runOutcome(db, runId)) });
+  await markRunCallsLost(db, runId);
   await db.pipelineRun.updateMany({ where: { id: runId, status: "CANCELLING" }, data: { status: "CANCELLED", finishedAt: now } });
   await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
 }

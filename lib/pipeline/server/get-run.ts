@@ -3,7 +3,9 @@
  * topics, and one step's artifacts (input, output, every LLM call with prompt and raw response).
  */
 import { AppError } from "@/lib/core/errors";
+import type { AttemptEntry } from "@/lib/llm";
 import type { Db } from "@/lib/db";
+import { getLlmAccounting, getLlmProblems } from "@/lib/runs/server/llm-accounting";
 import { STAGES } from "../pipeline.schema";
 
 export const TERMINAL_RUN = ["SUCCEEDED", "FAILED", "CANCELLED", "BUDGET_EXCEEDED"];
@@ -13,12 +15,14 @@ export type StageProgress = { stage: string; total: number; pending: number; run
 export async function getRunProgress(db: Db, runId: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId } });
   if (!run) throw new AppError("NOT_FOUND", "run not found");
-  const [counts, failures, environments, topics, steps] = await Promise.all([
+  const [counts, failures, environments, topics, steps, llm, llmProblems] = await Promise.all([
     db.pipelineStep.groupBy({ by: ["stage", "status"], where: { runId }, _count: { _all: true } }),
     db.pipelineStep.findMany({ where: { runId, errorMessage: { not: null } }, orderBy: { finishedAt: "desc" }, take: 100, select: { id: true, stage: true, subjectKey: true, status: true, errorCode: true, errorMessage: true, retryable: true, attempt: true } }),
     db.environment.findMany({ where: { runId }, orderBy: { slug: "asc" }, select: { id: true, name: true, status: true, toolCount: true, slug: true } }),
     db.environmentTopic.findMany({ where: { runId }, orderBy: { summary: "asc" } }),
     db.pipelineStep.findMany({ where: { runId }, orderBy: [{ subjectKey: "asc" }, { queuedAt: "asc" }], select: { id: true, stage: true, subjectKey: true, status: true, environmentId: true, attempt: true, durationMs: true, promptTokens: true, completionTokens: true, costUsd: true } }),
+    getLlmAccounting(db, runId),
+    getLlmProblems(db, runId),
   ]);
   const stages: StageProgress[] = STAGES.map((stage) => {
     const of = (status: string) => counts.find((c) => c.stage === stage && c.status === status)?._count._all ?? 0;
@@ -34,6 +38,8 @@ export async function getRunProgress(db: Db, runId: string) {
     environments,
     topics,
     steps: steps.map((s) => ({ ...s, costUsd: Number(s.costUsd) })),
+    llm,
+    llmProblems,
   };
 }
 export type RunProgress = Awaited<ReturnType<typeof getRunProgress>>;
@@ -49,7 +55,7 @@ export async function getStepArtifacts(db: Db, stepId: string) {
   return {
     ...step,
     costUsd: Number(step.costUsd),
-    llmCalls: step.llmCalls.map((c) => ({ id: c.id, model: c.model, purpose: c.purpose, cached: c.cached, attempts: c.attempts, request: c.request, response: c.response, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: Number(c.costUsd), latencyMs: c.latencyMs, errorMessage: c.errorMessage, createdAt: c.createdAt })),
+    llmCalls: step.llmCalls.map((c) => ({ id: c.id, model: c.model, purpose: c.purpose, cached: c.cached, attempts: c.attempts, status: c.status, rejection: c.rejection, attemptLog: c.attemptLog as AttemptEntry[], request: c.request, response: c.response, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: Number(c.costUsd), latencyMs: c.latencyMs, errorMessage: c.errorMessage, createdAt: c.createdAt })),
   };
 }
 export type StepArtifacts = Awaited<ReturnType<typeof getStepArtifacts>>;

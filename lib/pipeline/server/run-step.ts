@@ -17,6 +17,7 @@ import { ChainStepInputSchema, computeStep } from "./compute-step";
 import { createStageDeps } from "./stage-deps";
 import { MissingInputError } from "./step-inputs";
 import { STEP_RETRY_LIMIT, type StepPayload } from "./step-job";
+import { markStepCallsLost } from "@/lib/runs/server/lost-calls";
 
 const TERMINAL = new Set(["SUCCEEDED", "FAILED", "SKIPPED", "CANCELLED"]);
 const STOPPED_RUN = new Set(["CANCELLING", "CANCELLED", "BUDGET_EXCEEDED", "FAILED"]);
@@ -52,6 +53,8 @@ export async function runStep(db: Db, payload: StepPayload, ctx: Pick<JobContext
   }
   const startedAt = new Date();
   await db.pipelineStep.update({ where: { id: step.id }, data: { status: "RUNNING", attempt: { increment: 1 }, startedAt } });
+  // Calls a killed earlier attempt sent but never completed are paid, answer lost.
+  if (step.attempt > 0) await markStepCallsLost(db, step.id);
   if (step.run.status === "QUEUED") await db.pipelineRun.updateMany({ where: { id: step.runId, status: "QUEUED" }, data: { status: "RUNNING", startedAt } });
   const config = RunConfigSchema.parse(step.run.config);
   const salt = ChainStepInputSchema.partial().extend({ cacheSalt: z.string().optional() }).safeParse(step.input);

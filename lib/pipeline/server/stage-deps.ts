@@ -22,7 +22,8 @@ export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, co
   const env = getLlmConfig();
   if (!env.baseUrl) {
     const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };
-    return { chat: () => Promise.resolve({ ok: false, error: missing }), embed: () => Promise.resolve({ ok: false, error: missing }) };
+    const fail = () => Promise.resolve({ ok: false as const, error: missing });
+    return { chat: fail, ask: fail, embed: fail };
   }
   return createLlmClient({
     transport: sharedTransport(env.baseUrl, env),
@@ -31,10 +32,11 @@ export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, co
     limiter: getEndpointLimiter(env.baseUrl, env.concurrency),
     prices: { ...env.prices, ...config.prices },
     retry: env.retry,
+    persist: env.persist,
     retryDeps: { sleep: realSleep, random: Math.random, signal },
   });
 }
 
 export function createStageDeps(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, opts: { cacheSalt?: string; signal?: AbortSignal } = {}): StageDeps {
-  return { llm: createStepLlm(db, ids, config, opts.signal), sandbox: getSandboxRunner(), models: config.models, cacheSalt: opts.cacheSalt };
+  return { llm: createStepLlm(db, ids, config, opts.signal), sandbox: getSandboxRunner(), models: config.models, cacheSalt: opts.cacheSalt, maxReasks: config.maxReasks };
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { err, ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
 import type { Assembled, StateSpace } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 
 const SYSTEM = `${stageTag("test_state")}
 Given the full source of a Python environment class, produce ONE initial state to instantiate it for testing, as a JSON object whose top-level keys are the class's state attributes (e.g. "products", "orders").
@@ -38,6 +38,7 @@ export async function generateTestState(input: { assembled: Assembled; state: St
       await episode.value.close();
       return ok(parsed.value);
     },
+    reasksFor(deps, "test_state"),
   );
   if (!reply.ok) return reply;
   return ok({ initialState: reply.value.value });

@@ -6,7 +6,7 @@
 import { err, ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
 import { type Operation, OperationsSchema, type StateCode, type StateSpace, type Topic } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 import { describeTopic } from "./infer-state";
 import { describeState } from "./write-state-code";
 
@@ -36,6 +36,7 @@ export async function inferOperations(input: { topic: Topic; state: StateSpace; 
       if (dupes.length) return err(`operation names must be unique; repeated: ${[...new Set(dupes)].join(", ")}`);
       return ok(parsed.value.operations);
     },
+    reasksFor(deps, "operations"),
   );
   if (!reply.ok) return reply;
   return ok({ operations: reply.value.value });

@@ -6,7 +6,7 @@
 import { ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
 import { type StateSpace, StateSpaceSchema, type Topic } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 
 const SYSTEM = `${stageTag("state")}
 You are an expert environment analyst. Given an environment summary, introduction and one example task, infer the state the environment maintains: the entities, their attributes and the constraints and rules. Size it to support this task and similar tasks in the same environment — not everything the domain could contain, and not only this one task.
@@ -32,6 +32,7 @@ export async function inferState(input: { topic: Topic }, deps: StageDeps): Stag
       ],
     },
     (r) => parseJsonWith(StateSpaceSchema, r.content),
+    reasksFor(deps, "state"),
   );
   if (!reply.ok) return reply;
   return ok(reply.value.value);

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
 import type { Topic } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 
 const SYSTEM = `${stageTag("topic")}
 You are a task analyst. Given a user task, pick the single most plausible stateful, domain-specific environment in which it naturally occurs. Scope it neither too broad nor narrowed to this one task, so that similar tasks also fit. If several are equally plausible, choose one.
@@ -50,6 +50,7 @@ export async function inferTopic(input: { task: string }, deps: StageDeps): Stag
       ],
     },
     (r) => parseJsonWith(AnswerSchema, r.content),
+    reasksFor(deps, "topic"),
   );
   if (!reply.ok) return reply;
   return ok({ task: input.task, ...reply.value.value });

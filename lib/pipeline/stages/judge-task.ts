@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
 import { type JudgeOutput } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 
 const SYSTEM = `${stageTag("judge")}
 You filter tasks for building simulated tool environments. Keep a task only if ALL hold:
@@ -34,6 +34,7 @@ export async function judgeTask(input: { task: string }, deps: StageDeps): Stage
       ],
     },
     (r) => parseJsonWith(AnswerSchema, r.content),
+    reasksFor(deps, "judge"),
   );
   if (!reply.ok) return reply;
   return ok(reply.value.value);

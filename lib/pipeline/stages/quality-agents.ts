@@ -8,7 +8,7 @@ import { z } from "zod";
 import { err, ok } from "../../core/result";
 import { type ChatResult, type FunctionTool, chatParsed, parseJsonWith } from "../../llm";
 import type { Tool } from "../../sandbox";
-import { type StageDeps, stageTag } from "./deps";
+import { type StageDeps, reasksFor, stageTag } from "./deps";
 
 export const ProposalSchema = z.object({
   thought: z.string().default(""),
@@ -79,6 +79,7 @@ export async function proposeCall(input: { introduction: string; tools: Tool[]; 
       ],
     },
     (r) => parseProposal(r, input.tools),
+    reasksFor(deps, "tester"),
   );
 }
 
@@ -118,6 +119,7 @@ export async function judgeCall(input: JudgeCallInput, deps: StageDeps) {
     deps.llm,
     { model: deps.models.judge, temperature: 0, purpose: "judge: grade the call", cacheSalt: deps.cacheSalt, messages: [{ role: "system", content: JUDGE_SYSTEM }, { role: "user", content: body }] },
     (r) => parseJsonWith(JudgmentSchema, r.content),
+    reasksFor(deps, "judge_call"),
   );
   if (!reply.ok) return reply;
   const v = reply.value.value;

@@ -7,7 +7,7 @@
 import { err, ok } from "../../core/result";
 import { type LlmError, chatParsed, extractPythonBlock } from "../../llm";
 import type { Method, Operation, StateCode, StateSpace, Topic } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 import { describeTopic } from "./infer-state";
 import { type MethodChecker, createMethodChecker } from "./method-check";
 import { describeState } from "./write-state-code";
@@ -63,6 +63,7 @@ async function writeOne(op: Operation, context: string, deps: StageDeps, checker
         const problem = await check(code);
         return problem ? err(problem) : ok({ name: op.name, code });
       },
+      reasksFor(deps, "methods"),
     );
     return reply.ok ? ok(reply.value.value) : reply;
   } finally {

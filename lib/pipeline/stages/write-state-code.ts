@@ -8,7 +8,7 @@ import { z } from "zod";
 import { err, ok } from "../../core/result";
 import { chatParsed, extractPythonBlock, parseJsonWith } from "../../llm";
 import type { StateCode, StateSpace, Topic } from "../pipeline.schema";
-import { type StageDeps, type StageResult, stageTag } from "./deps";
+import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 import { describeTopic } from "./infer-state";
 
 const SYSTEM = `${stageTag("state_code")}
@@ -38,21 +38,22 @@ export async function writeStateCode(input: { topic: Topic; state: StateSpace },
         { role: "user", content: `${describeTopic(input.topic)}\n\n${describeState(input.state)}` },
       ],
     },
-    (r) => {
+    // The AST check is part of the call: code that fails it is re-asked and never cached.
+    async (r) => {
       const code = extractPythonBlock(r.content);
       if (!code.ok) return code;
       const header = parseJsonWith(HeaderSchema, (r.content ?? "").split("```")[0] ?? "");
       if (!header.ok) return err(`state the class name first as {"class_name": "..."}: ${header.error}`);
-      return ok({ className: header.value.class_name, code: code.value });
+      const className = header.value.class_name;
+      const analysis = await deps.sandbox.analyze({ source: code.value, className });
+      if (!analysis.ok) throw new Error(`sandbox: ${analysis.error.message}`); // the check could not run: not the reply's fault
+      const problem = structuralProblem(analysis.value);
+      return problem ? err(`state class: ${problem}`) : ok({ className, code: code.value });
     },
+    reasksFor(deps, "state_code"),
   );
   if (!reply.ok) return reply;
-  const { className, code } = reply.value.value;
-  const analysis = await deps.sandbox.analyze({ source: code, className });
-  if (!analysis.ok) return analysis;
-  const problem = structuralProblem(analysis.value);
-  if (problem) return err({ code: "INVALID_CODE", message: `state class: ${problem}`, retryable: false });
-  return ok({ className, code });
+  return ok(reply.value.value);
 }
 
 type AnalysisLike = { syntaxErrors: { message: string; line: number }[]; classFound: boolean; forbiddenImports: { module: string; line: number }[]; hasAsync: boolean };

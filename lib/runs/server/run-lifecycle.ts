@@ -4,6 +4,7 @@
  * failed still SUCCEEDs when anything was produced; its failed steps stay visible per step.
  */
 import type { Db, Prisma, RunKind } from "@/lib/db";
+import { markRunCallsLost } from "./lost-calls";
 
 export async function createRun(db: Db, data: { projectId: string; kind: RunKind; name: string; config: unknown; input: unknown; createdById?: string | null; maxCostUsd?: number | null }) {
   return db.pipelineRun.create({
@@ -38,6 +39,7 @@ export async function finishRun(db: Db, runId: string, outcome: { failedSteps: n
   const firstFailure = outcome.failedSteps > 0 && !outcome.message ? await db.pipelineStep.findFirst({ where: { runId, status: "FAILED" }, orderBy: { finishedAt: "asc" }, select: { stage: true, errorMessage: true } }) : null;
   const errorMessage = outcome.message ?? (outcome.failedSteps > 0 ? `${outcome.failedSteps} step(s) failed${firstFailure ? `; first (${firstFailure.stage}): ${firstFailure.errorMessage ?? "unknown error"}` : ""}` : null);
   await db.pipelineRun.update({ where: { id: runId }, data: { status, finishedAt: new Date(), errorMessage } });
+  await markRunCallsLost(db, runId);
   return status;
 }
 

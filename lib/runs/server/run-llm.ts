@@ -31,14 +31,15 @@ export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): Ru
   const baseUrl = config.baseUrl;
   if (!baseUrl) {
     const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };
-    return () => ({ chat: () => Promise.resolve(err(missing)), embed: () => Promise.resolve(err(missing)) });
+    const fail = () => Promise.resolve(err(missing));
+    return () => ({ chat: fail, ask: fail, embed: fail });
   }
   const transport = createOpenAiTransport({ baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
   const cache = createDbCache(db);
   const limiter = getEndpointLimiter(baseUrl, config.concurrency);
   return (ids) =>
     createLlmClient({
-      transport, cache, limiter, prices: config.prices, retry: overrides.retry ?? config.retry,
+      transport, cache, limiter, prices: config.prices, retry: overrides.retry ?? config.retry, persist: config.persist,
       recorder: createStepRecorder(db, ids),
       retryDeps: { sleep: realSleep, random: Math.random, signal: overrides.signal },
     });

@@ -6,6 +6,7 @@
  */
 import type { Db, Prisma } from "@/lib/db";
 import type { Result } from "@/lib/core/result";
+import { markStepCallsLost } from "./lost-calls";
 
 export type StepKey = { runId: string; subjectKey: string; stage: string; environmentId?: string | null };
 export type StepFailure = { code: string; message: string; retryable: boolean };
@@ -21,6 +22,7 @@ export async function memoStep<T>(db: Db, key: StepKey, work: (stepId: string) =
   if (step.status === "SUCCEEDED") return { status: "SUCCEEDED", output: step.output as T, reused: true };
   const started = new Date();
   await db.pipelineStep.update({ where: { id: step.id }, data: { status: "RUNNING", attempt: { increment: 1 }, startedAt: started, errorCode: null, errorMessage: null, retryable: null } });
+  if (step.attempt > 0) await markStepCallsLost(db, step.id);
   let result: Result<T, StepFailure>;
   try {
     result = await work(step.id);

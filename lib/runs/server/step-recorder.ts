@@ -1,7 +1,10 @@
 /**
- * Records every LLM call of a step (LlmCall) and adds its tokens and cost to the step and the run
- * in one statement, so progress and budgets read one consistent total. The budget check
- * also stops new paid calls once the run is being cancelled.
+ * Records every LLM call of a step (LlmCall) in the order it happens: the request before it is
+ * sent (PENDING, with estimated tokens), each retry before it is sent, then the outcome — whose
+ * tokens and cost are added to the step and the run in the same statement, so progress and
+ * budgets read one consistent total. A call whose answer never got stored stays PENDING and is
+ * counted as "paid, answer lost" by lost-calls.ts. The budget check also stops new paid calls once
+ * the run is being cancelled.
  */
 import { randomUUID } from "node:crypto";
 import type { Db, Prisma, RunStatus } from "@/lib/db";
@@ -10,23 +13,48 @@ import type { LlmRecorder } from "@/lib/llm";
 
 type BudgetRow = { status: RunStatus; promptTokens: number; completionTokens: number; costUsd: Prisma.Decimal; maxTokens: number | null; maxCostUsd: Prisma.Decimal | null };
 
+const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
 export function createStepRecorder(db: Db, ids: { runId: string; stepId: string }): LlmRecorder {
   return {
-    async record(call) {
-      // One statement (a transaction of three round trips before): it runs after every LLM call, on
-      // the path between one call of a step and the next, and holds the run's row lock until it ends.
-      const [prompt, completion] = call.cached ? [0, 0] : [call.usage.promptTokens, call.usage.completionTokens];
-      const cost = String(call.costUsd);
-      const response = call.response === null || call.response === undefined ? null : JSON.stringify(call.response);
+    async begin(call) {
+      const id = randomUUID();
       await db.$executeRaw`
-        WITH call AS (
-          INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, response, cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", "errorMessage", attempts)
-          VALUES (${randomUUID()}, ${ids.runId}, ${ids.stepId}, ${call.cacheKey}, ${call.model}, ${call.purpose}, ${JSON.stringify(call.request)}::jsonb, ${response}::jsonb, ${call.cached},
-            ${call.usage.promptTokens}, ${call.usage.completionTokens}, ${cost}::numeric, ${Math.round(call.latencyMs)}, ${call.errorMessage}, ${call.attempts})
+        INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, status, cached, attempts, "promptTokens", "completionTokens", "costUsd")
+        VALUES (${id}, ${ids.runId}, ${ids.stepId}, ${call.cacheKey}, ${call.model}, ${call.purpose}, ${JSON.stringify(call.request)}::jsonb, 'PENDING', false, 1,
+          ${call.estimate.promptTokens}, ${call.estimate.completionTokens}, ${String(call.estimatedCostUsd)}::numeric)`;
+      return id;
+    },
+    async retrying(callId, attempt, log) {
+      await db.$executeRaw`UPDATE "LlmCall" SET attempts = GREATEST(attempts, ${attempt}), "attemptLog" = ${JSON.stringify(log)}::jsonb WHERE id = ${callId}`;
+    },
+    async finish(callId, o) {
+      // Idempotent (a retried write after a lost acknowledgement changes nothing): only a PENDING or
+      // LOST row is completed, and a LOST row's estimate, already in the totals, is swapped for the
+      // real usage.
+      const [prompt, completion, cost] = [o.usage.promptTokens, o.usage.completionTokens, String(o.costUsd)];
+      await db.$executeRaw`
+        WITH old AS (
+          SELECT status, "promptTokens" AS p, "completionTokens" AS c, "costUsd" AS u FROM "LlmCall" WHERE id = ${callId} AND status IN ('PENDING', 'LOST') FOR UPDATE
+        ), delta AS (
+          SELECT ${prompt}::int - CASE WHEN status = 'LOST' THEN p ELSE 0 END AS p, ${completion}::int - CASE WHEN status = 'LOST' THEN c ELSE 0 END AS c,
+            ${cost}::numeric - CASE WHEN status = 'LOST' THEN u ELSE 0 END AS u FROM old
+        ), call AS (
+          UPDATE "LlmCall" SET status = ${o.status}::"LlmCallStatus", response = ${jsonOrNull(o.response)}::jsonb, "promptTokens" = ${prompt}, "completionTokens" = ${completion},
+            "costUsd" = ${cost}::numeric, "latencyMs" = ${Math.round(o.latencyMs)}, "errorMessage" = ${o.errorMessage}, rejection = ${o.rejection},
+            attempts = GREATEST(attempts, ${o.attempts.length}), "attemptLog" = ${JSON.stringify(o.attempts)}::jsonb
+          WHERE id = ${callId} AND EXISTS (SELECT 1 FROM old)
         ), step AS (
-          UPDATE "PipelineStep" SET "promptTokens" = "promptTokens" + ${prompt}, "completionTokens" = "completionTokens" + ${completion}, "costUsd" = "costUsd" + ${cost}::numeric WHERE id = ${ids.stepId}
+          UPDATE "PipelineStep" s SET "promptTokens" = s."promptTokens" + d.p, "completionTokens" = s."completionTokens" + d.c, "costUsd" = s."costUsd" + d.u FROM delta d WHERE s.id = ${ids.stepId}
         )
-        UPDATE "PipelineRun" SET "promptTokens" = "promptTokens" + ${prompt}, "completionTokens" = "completionTokens" + ${completion}, "costUsd" = "costUsd" + ${cost}::numeric WHERE id = ${ids.runId}`;
+        UPDATE "PipelineRun" r SET "promptTokens" = r."promptTokens" + d.p, "completionTokens" = r."completionTokens" + d.c, "costUsd" = r."costUsd" + d.u FROM delta d WHERE r.id = ${ids.runId}`;
+    },
+    async hit(h) {
+      // A hit costs nothing: one insert, no totals to touch.
+      await db.$executeRaw`
+        INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, response, status, rejection, cached, attempts, "promptTokens", "completionTokens", "costUsd", "latencyMs")
+        VALUES (${randomUUID()}, ${ids.runId}, ${ids.stepId}, ${h.cacheKey}, ${h.model}, ${h.purpose}, ${JSON.stringify(h.request)}::jsonb, ${jsonOrNull(h.response)}::jsonb,
+          ${h.rejection ? "REJECTED" : "ACCEPTED"}::"LlmCallStatus", ${h.rejection}, true, 0, ${h.usage.promptTokens}, ${h.usage.completionTokens}, 0, 0)`;
     },
     async checkBudget() {
       // Raw: it runs before every paid call, and a model query costs about twice the CPU.

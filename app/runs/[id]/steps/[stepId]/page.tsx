@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { getStepArtifacts } from "@/lib/pipeline/server/get-run";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/states";
+import { AttemptList } from "@/components/runs/llm-attempts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Step artifacts" };
@@ -37,12 +38,14 @@ export default async function StepPage({ params }: { params: Promise<{ id: strin
           {step.llmCalls.map((c) => (
             <li key={c.id} className="rounded border border-slate-200 p-2">
               <details>
-                <summary className="cursor-pointer text-sm">{c.purpose || "call"} · {c.model} · {c.cached ? "cache hit" : `${c.attempts} attempt(s), ${c.latencyMs} ms`} · {c.promptTokens}+{c.completionTokens} tokens · ${c.costUsd.toFixed(5)}{c.errorMessage ? ` · ${c.errorMessage}` : ""}</summary>
+                <summary className="cursor-pointer text-sm">{c.purpose || "call"} · {c.model} · {c.status.toLowerCase()}{c.status === "LOST" ? " (paid, answer lost; estimated)" : ""} · {c.cached ? "cache hit" : `${c.attempts} attempt(s), ${c.latencyMs} ms`} · {c.promptTokens}+{c.completionTokens} tokens · ${c.costUsd.toFixed(5)}{c.errorMessage ? ` · ${c.errorMessage}` : ""}</summary>
                 <h3 className="mt-2 text-xs font-semibold text-slate-600">Request (prompt)</h3>
                 <Json label="request" value={c.request} />
                 <h3 className="mt-2 text-xs font-semibold text-slate-600">Raw response</h3>
                 <Json label="response" value={c.response ?? "(no response)"} />
               </details>
+              {c.rejection ? <p className="mt-1 whitespace-pre-wrap text-sm text-amber-900">rejected: {c.rejection}</p> : null}
+              {c.attempts > 1 || c.attemptLog.some((a) => !a.ok) ? <AttemptList attempts={c.attemptLog} /> : null}
             </li>
           ))}
         </ol>
