@@ -4,6 +4,7 @@
  * no network, pid, ipc or uts sharing; no env. See docs/sandbox.md.
  */
 import { execFileSync } from "node:child_process";
+import { dirname } from "node:path";
 import { existsSync } from "node:fs";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, PYTHON_DIR } from "./paths";
@@ -108,16 +109,15 @@ export function bwrapCommand(options: SandboxOptions, pythonArgs: string[]): str
 /** Whether to jail the Pyodide sandbox host: always for "on" (failing loudly), when possible for "auto". */
 export function shouldJailHost(mode: "auto" | "on" | "off"): boolean {
   if (mode === "off") return false;
-  const problem = process.execPath.startsWith("/usr/")
-    ? bwrapUnavailable()
-    : `node is not under /usr (${process.execPath})`;
+  const problem = bwrapUnavailable();
   if (problem && mode === "on") throw new Error(`SANDBOX_HOST_BWRAP=on: ${problem}`);
   return problem === null;
 }
 
-/** The Pyodide sandbox host inside a jail: same paths, read-only, no network (Node 20's permission
- * model does not cover the network). */
-export function hostBwrapCommand(nodeArgs: string[], readDirs: string[]): string[] {
-  const binds = readDirs.map((dir): [string, string] => [dir, dir]); // same paths as outside
-  return [BWRAP, ...jailArgs(binds), "--", process.execPath, ...nodeArgs];
+/** The Pyodide sandbox host inside a jail: same paths, read-only, no network. A node outside /usr
+ * (the npm-installed one) is bound read-only at its own path with its package folder. */
+export function hostBwrapCommand(node: string, nodeArgs: string[], readDirs: string[]): string[] {
+  const nodeDir = node.startsWith("/usr/") ? [] : [dirname(dirname(node))];
+  const binds = [...nodeDir, ...readDirs].map((dir): [string, string] => [dir, dir]); // same paths as outside
+  return [BWRAP, ...jailArgs(binds), "--", node, ...nodeArgs];
 }

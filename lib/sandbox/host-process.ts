@@ -11,7 +11,8 @@ import { type CallError, type HarnessRequest, sandboxError } from "./backend";
 import { hostBwrapCommand } from "./bwrap";
 import { readLines, tailOf } from "./line-reader";
 import type { SandboxOptions } from "./options";
-import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR, hardenedNodeArgs } from "./paths";
+import { type HostNode, hardenedNodeArgs } from "./host-node";
+import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR } from "./paths";
 import { type HostMessage, HostMessageSchema, type HostRequest, type SandboxError } from "./sandbox.schema";
 import { SlotChannel } from "./slot-channel";
 
@@ -38,6 +39,7 @@ export class HostProcess {
 
   constructor(
     options: SandboxOptions,
+    node: HostNode,
     pyodide: string,
     snapshotPath: string | null,
     generation: number,
@@ -60,15 +62,20 @@ export class HostProcess {
       },
     };
     const reads = [pyodide, HOST_DIR, PYTHON_DIR, options.cacheDir];
-    const args = [...hardenedNodeArgs(reads, ["--allow-worker"]), HOST_SCRIPT, JSON.stringify(config)];
-    const [command, ...rest] = jailed ? hostBwrapCommand(args, reads) : [process.execPath, ...args];
+    const args = [...hardenedNodeArgs(node, reads, ["--allow-worker"]), HOST_SCRIPT, JSON.stringify(config)];
+    const [command, ...rest] = jailed ? hostBwrapCommand(node.path, args, reads) : [node.path, ...args];
     // env: {} — the host (and so any escape from it) never sees the server's secrets.
-    this.child = spawn(command ?? process.execPath, rest, {
+    this.child = spawn(command ?? node.path, rest, {
       env: EMPTY_ENV,
       stdio: ["pipe", "pipe", "pipe", ...Array<"pipe">(config.pool.slots).fill("pipe")],
     });
     // "pipe" entries are always streams; slot entries are socketpairs (readable and writable).
-    const [stdin, stdout, stderr, ...channels] = this.child.stdio as unknown as [Writable, Readable, Readable, ...Duplex[]];
+    const [stdin, stdout, stderr, ...channels] = this.child.stdio as unknown as [
+      Writable,
+      Readable,
+      Readable,
+      ...Duplex[],
+    ];
     this.stdin = stdin;
     this.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit fails the requests
     // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.

@@ -36,6 +36,9 @@ export const SandboxOptionsSchema = z.object({
   hostInBwrap: z.enum(["auto", "on", "off"]),
   /** python3 for the bwrap backend; must live under /usr, the only tree bound into the jail. */
   python: z.string().min(1),
+  /** Node binary for the Pyodide host; default: one whose permission model denies network
+   * (this process's if >= 25, else the npm-installed node-linux-* package). */
+  hostNode: z.string().min(1).optional(),
 });
 export type SandboxOptions = z.infer<typeof SandboxOptionsSchema>;
 
@@ -86,6 +89,7 @@ const ENV_MAP = {
   ],
   SANDBOX_PYTHON: ["python", z.string()],
   SANDBOX_HOST_BWRAP: ["hostInBwrap", z.enum(["auto", "on", "off"])],
+  SANDBOX_NODE: ["hostNode", z.string()],
 } as const satisfies Record<string, readonly [keyof SandboxOptions, z.ZodType]>;
 
 export const SANDBOX_ENV_VARS = Object.keys(ENV_MAP);

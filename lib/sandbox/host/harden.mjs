@@ -113,14 +113,25 @@ const MODULE_MEMBERS = [
   "FS_preloadFile",
   "FS_createPreloadedFile",
 ];
-const PUBLIC_MEMBERS = ["loadPackage", "loadPackagesFromImports", "mountNodeFS", "mountNativeFS", "registerJsModule"];
+const PUBLIC_MEMBERS = [
+  "loadPackage",
+  "loadPackagesFromImports",
+  "mountNodeFS",
+  "mountNativeFS",
+  "registerJsModule",
+];
 
 function disable(owner, name) {
   const off = () => {
     throw new Error(`sandbox: ${name} is disabled`);
   };
   try {
-    Object.defineProperty(owner, name, { value: off, writable: false, configurable: false, enumerable: false });
+    Object.defineProperty(owner, name, {
+      value: off,
+      writable: false,
+      configurable: false,
+      enumerable: false,
+    });
   } catch {
     try {
       delete owner[name];
@@ -148,7 +159,10 @@ function intrinsicRoots() {
     if (name === "globalThis") continue;
     const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
     const value = descriptor && "value" in descriptor ? descriptor.value : undefined;
-    if ((typeof value === "function" || (typeof value === "object" && value !== null)) && value !== globalThis)
+    if (
+      (typeof value === "function" || (typeof value === "object" && value !== null)) &&
+      value !== globalThis
+    )
       roots.push(value);
   }
   const proto = Object.getPrototypeOf;
@@ -165,7 +179,7 @@ function intrinsicRoots() {
     proto(new Map()[Symbol.iterator]()),
     proto(new Set()[Symbol.iterator]()),
     proto(""[Symbol.iterator]()),
-    proto(/a/[Symbol.matchAll](""),),
+    proto(/a/[Symbol.matchAll]("")),
     proto(proto([][Symbol.iterator]())),
   );
   return roots;
@@ -194,7 +208,8 @@ export function freezeRealm() {
   const queue = intrinsicRoots();
   while (queue.length > 0) {
     const object = queue.pop();
-    if (object === null || (typeof object !== "object" && typeof object !== "function") || seen.has(object)) continue;
+    if (object === null || (typeof object !== "object" && typeof object !== "function") || seen.has(object))
+      continue;
     seen.add(object);
     if (object === globalThis) continue;
     queue.push(Object.getPrototypeOf(object));
@@ -212,7 +227,11 @@ export function freezeRealm() {
   for (const key of Reflect.ownKeys(globalThis)) {
     const descriptor = Object.getOwnPropertyDescriptor(globalThis, key);
     if (!descriptor || !descriptor.configurable) continue;
-    Object.defineProperty(globalThis, key, "value" in descriptor ? { configurable: false, writable: false } : { configurable: false });
+    Object.defineProperty(
+      globalThis,
+      key,
+      "value" in descriptor ? { configurable: false, writable: false } : { configurable: false },
+    );
   }
   Object.preventExtensions(globalThis);
   return seen.size;

@@ -4,8 +4,6 @@
 // free again only once its previous thread has exited, so two threads never read one channel.
 import { Worker } from "node:worker_threads";
 import { SandboxWorker } from "./sandbox-worker.mjs";
-import { READER_HOST } from "./slot-protocol.mjs";
-import { SlotReader } from "./slot-reader.mjs";
 
 const WATCH_INTERVAL_MS = 5;
 
@@ -21,7 +19,6 @@ export class Pool {
     this.readyTimes = [];
     this.freeSlots = Array.from({ length: config.slots }, (_, i) => i);
     this.slotWorkers = new Map();
-    this.readers = this.freeSlots.map((slot) => new SlotReader(slot, () => this.liveWorkerOf(slot)));
     this.watchdog = null;
   }
 
@@ -92,25 +89,14 @@ export class Pool {
     this.freeSlots.push(worker.slot);
   }
 
-  liveWorkerOf(slot) {
-    const worker = this.slotWorkers.get(slot);
-    return worker && !worker.gone ? worker : undefined;
-  }
-
   spawn() {
     const slot = this.freeSlots.pop();
     if (slot === undefined) return false; // a retired thread still holds it: pump() on its exit
     const snapshot = this.shared.getSnapshot();
-    const reader = this.readers[slot];
-    const worker = new SandboxWorker(Worker, this.shared, snapshot, slot, reader.reader);
+    const worker = new SandboxWorker(Worker, this.shared, snapshot, slot);
     this.workers.add(worker);
     this.slotWorkers.set(slot, worker);
-    worker.onResume = () => reader.takeOver();
     worker.onThreadGone = () => {
-      // Killed mid-spin: its `finally` never ran, so give its spin budget back here.
-      if (Atomics.load(worker.spinning, 0) === 1) Atomics.sub(this.shared.spinners, 0, 1);
-      // Nobody reads the slot now (or data forwarded to the dead thread is lost with it): watch it.
-      if (Atomics.load(reader.reader, 0) !== READER_HOST) reader.takeOver();
       this.freeSlotOf(worker);
       this.pump();
     };

@@ -5,10 +5,9 @@
 // Control protocol: JSON lines. stdin: {id, type: "lease"|"release"|"stats", ...}; stdout:
 // {type: "ready"} once, {type: "lost", lease} when a leased worker dies between calls, and
 // {id, ok: true, ...} or {id, ok: false, error} per request. Calls do not use this channel: a
-// lease names a slot, and the server talks to that slot's worker over fd 3 + slot (channel.mjs),
-// which reads the socket itself while calls come quickly and replies on it directly.
+// lease names a slot, and the server talks to that slot's worker over fd 3 + slot (channel.mjs):
+// the leased worker reads its calls there and replies on it directly.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -92,10 +91,6 @@ async function main() {
     getSnapshot,
     onBoot,
     onLeaseLost: (lease) => send(JSON.stringify({ type: "lost", lease })),
-    // How many leased workers may poll for their next call at once (see channel.mjs).
-    spinners: new Int32Array(new SharedArrayBuffer(4)),
-    // cores - 1: on one core a spinning worker would only keep the server from sending the call.
-    maxSpinners: availableParallelism() - 1,
   };
   const pool = new Pool(config.pool, shared);
   pool.start();

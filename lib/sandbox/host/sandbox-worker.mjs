@@ -8,7 +8,7 @@ const SIGINT = 2;
 const BOOT_TIMEOUT_MS = 60_000;
 
 export class SandboxWorker {
-  constructor(Worker, shared, snapshot, slot, reader) {
+  constructor(Worker, shared, snapshot, slot) {
     this.state = "booting";
     this.slot = slot;
     this.key = null;
@@ -17,8 +17,6 @@ export class SandboxWorker {
     this.fatal = false;
     this.onExit = () => {};
     this.onThreadGone = () => {};
-    this.onResume = () => {};
-    this.spinning = new Int32Array(new SharedArrayBuffer(4));
     this.flag = new Int32Array(new SharedArrayBuffer(4));
     this.callState = new Int32Array(new SharedArrayBuffer(4));
     this.callDeadline = new Float64Array(new SharedArrayBuffer(8));
@@ -33,10 +31,6 @@ export class SandboxWorker {
         channelFd: FIRST_SLOT_FD + slot,
         callState: this.callState,
         callDeadline: this.callDeadline,
-        reader,
-        spinners: shared.spinners,
-        maxSpinners: shared.maxSpinners,
-        spinning: this.spinning,
       },
       env: {},
       stdout: true,
@@ -75,8 +69,6 @@ export class SandboxWorker {
       this.dead = true;
       this.bootReject(message.bootError);
       void this.worker.terminate();
-    } else if (message.resume) {
-      this.onResume(); // its spin window passed: the host watches the slot until the next call
     } else if (message.fatal) {
       this.fatal = true; // it already answered with the failure; retired on release
     }
@@ -86,11 +78,6 @@ export class SandboxWorker {
   beginLease(leaseId) {
     this.leaseId = leaseId;
     this.worker.postMessage({ lease: leaseId });
-  }
-
-  /** Data the host read from the slot socket. */
-  forward(data) {
-    this.worker.postMessage({ data });
   }
 
   /** Answers the running call on the worker's behalf, if the host can still claim it. */

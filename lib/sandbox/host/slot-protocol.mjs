@@ -13,15 +13,6 @@ export const KILLED = 3; // the host took the call over (deadline or crash) and 
 
 export const FIRST_SLOT_FD = 3;
 
-// Who reads a slot's socket (an Int32 in shared memory per slot): never both at once, or one
-// line could be split between two readers.
-export const READER_WORKER = 0; // the slot's worker, synchronously, while it spins
-export const READER_HOST = 1; // the host's event loop, which forwards what it reads
-// The host forwarded data the worker has not consumed yet: the worker must not read the socket
-// itself before that message, or later bytes would overtake earlier ones and split a line (seen
-// as ~10 s stalls on large `load` requests, which arrive in several chunks).
-export const READER_FORWARDED = 2;
-
 /** A failure the harness itself could not report (timeout kill, crash, broken runtime). */
 export function failureLine(code, message, terminated, retryable = false) {
   return JSON.stringify({ host_error: { code, message, retryable }, terminated });
@@ -29,8 +20,8 @@ export function failureLine(code, message, terminated, retryable = false) {
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
-/** Writes one whole line. The host's event loop watches the socket, which makes it
- * non-blocking: a large reply can meet a full socket buffer, so wait for the server to drain. */
+/** Writes one whole line. The socket is blocking in the host, so writeSync waits for the server
+ * to drain a large reply; EAGAIN is still handled in case a descriptor is non-blocking. */
 export function writeLine(fd, text) {
   const bytes = Buffer.from(text + "\n", "utf8");
   let offset = 0;

@@ -4,11 +4,17 @@
 // (size-capped inside Python).
 import { parentPort, workerData } from "node:worker_threads";
 import { Channel } from "./channel.mjs";
-import { disableChildProcesses, disablePyodideLoaders, freezeRealm, lockFileSystem, scrubRealm } from "./harden.mjs";
+import {
+  disableChildProcesses,
+  disablePyodideLoaders,
+  freezeRealm,
+  lockFileSystem,
+  scrubRealm,
+} from "./harden.mjs";
 import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
-const { channelFd, callState, callDeadline, reader, spinners, maxSpinners, spinning } = workerData;
+const { channelFd, callState, callDeadline } = workerData;
 const MAX_EARLY_LINES = 16; // a lease has at most one call in flight, then its release
 // Imported by absolute URL: bare-specifier resolution would probe folders the permission model denies.
 const { loadPyodide } = await import(pyodideUrl);
@@ -148,15 +154,14 @@ try {
   const { handle, usedSnapshot } = await start();
   const session = { lease: null, newest: 0, early: [] };
   const channel = new Channel(
-    { fd: channelFd, reader, spinners, maxSpinners, spinning },
+    channelFd,
     (line) => routeLine(handle, session, line),
     () => session.lease !== null,
-    () => parentPort.postMessage({ resume: true }),
   );
   parentPort.on("message", (message) => {
-    if (message.data) return channel.receive(Buffer.from(message.data));
     startLease(handle, session, message.lease);
-    channel.start(); // its first call may already be on the way: no need to sleep first
+    // Until its release line, this thread only reads its slot: the host sends nothing else.
+    if (!channel.serve()) session.lease = null; // the server closed the channel
   });
   parentPort.postMessage({ ready: true, usedSnapshot, bootMs: performance.now() - started });
 } catch (error) {
