@@ -31,8 +31,10 @@ const pyodide = createSandboxRunner({ backend: "pyodide", hostInBwrap: "off", po
 const native = createUnsandboxedNativeRunner({ spareWorkers: 0 });
 afterAll(() => Promise.all([pyodide.close(), native.close()]));
 
-async function* lines(): AsyncGenerator<string> {
-  for (const episode of EPISODES) yield JSON.stringify(episode);
+function lines(): AsyncIterable<string> {
+  return (async function* () {
+    for (const episode of EPISODES) yield await Promise.resolve(JSON.stringify(episode));
+  })();
 }
 
 async function collect(results: AsyncIterable<ReplayResult>): Promise<ReplayResult[]> {
