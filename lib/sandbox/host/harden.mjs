@@ -236,3 +236,28 @@ export function freezeRealm() {
   Object.preventExtensions(globalThis);
   return seen.size;
 }
+
+/** Everything between boot and the first user code, Python side: no stdin, no host file systems,
+ * the JS modules unregistered, the harness loaded and configured, then the Python lockdown.
+ * Returns the harness's `handle`. */
+export function hardenRuntime(py, pythonFiles, limits) {
+  py.setStdin({ error: true });
+  py.unregisterJsModule("js");
+  py.unregisterJsModule("pyodide_js");
+  lockFileSystem(py);
+  py.FS.mkdirTree("/sandbox");
+  for (const [name, text] of Object.entries(pythonFiles)) py.FS.writeFile(`/sandbox/${name}`, text);
+  py.runPython("import sys; sys.path.insert(0, '/sandbox'); import harness");
+  const harness = py.pyimport("harness");
+  const handle = harness.handle;
+  handle(JSON.stringify({ op: "configure", ...limits }));
+  harness.install_lockdown();
+  return handle;
+}
+
+/** The JS side, last before user code: loaders inert, realm scrubbed, intrinsics frozen. */
+export function lockRealm(py) {
+  disablePyodideLoaders(py);
+  scrubRealm([]);
+  freezeRealm(); // last: nothing after this may change an intrinsic
+}

@@ -4,13 +4,7 @@
 // (size-capped inside Python).
 import { parentPort, workerData } from "node:worker_threads";
 import { Channel } from "./channel.mjs";
-import {
-  disableChildProcesses,
-  disablePyodideLoaders,
-  freezeRealm,
-  lockFileSystem,
-  scrubRealm,
-} from "./harden.mjs";
+import { disableChildProcesses, hardenRuntime, lockRealm } from "./harden.mjs";
 import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
@@ -55,23 +49,11 @@ async function start() {
     usedSnapshot = false; // a stale or broken snapshot must not take the sandbox down
     py = await boot(false);
   }
-  py.setStdin({ error: true });
   py.setStdout({ write: discard });
   py.setStderr({ write: discard });
-  py.unregisterJsModule("js");
-  py.unregisterJsModule("pyodide_js");
-  lockFileSystem(py);
-  py.FS.mkdirTree("/sandbox");
-  for (const [name, text] of Object.entries(pythonFiles)) py.FS.writeFile(`/sandbox/${name}`, text);
-  py.runPython("import sys; sys.path.insert(0, '/sandbox'); import harness");
-  const harness = py.pyimport("harness");
-  const handle = harness.handle;
-  handle(JSON.stringify({ op: "configure", ...limits }));
-  harness.install_lockdown();
+  const handle = hardenRuntime(py, pythonFiles, limits);
   py.setInterruptBuffer(interruptBuffer);
-  disablePyodideLoaders(py);
-  scrubRealm([]);
-  freezeRealm(); // last: nothing after this may change an intrinsic
+  lockRealm(py);
   return { handle, usedSnapshot };
 }
 
