@@ -4,7 +4,7 @@
  * the calling (Next.js / worker) process.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Duplex, Readable, Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { Result } from "../core/result";
 import { err, ok } from "../core/result";
 import { type CallError, type HarnessRequest, sandboxError } from "./backend";
@@ -15,6 +15,7 @@ import { type HostNode, hardenedNodeArgs } from "./host-node";
 import { EMPTY_ENV, HOST_DIR, HOST_SCRIPT, PYTHON_DIR } from "./paths";
 import { type HostMessage, HostMessageSchema, type HostRequest, type SandboxError } from "./sandbox.schema";
 import { SlotChannel } from "./slot-channel";
+import { type SocketPair, createSocketPairs } from "./socket-pairs";
 
 export type HostReply = Extract<HostMessage, { id: number; ok: true }>;
 
@@ -37,13 +38,27 @@ export class HostProcess {
   readonly ready: Promise<Result<void, SandboxError>>;
   exited = false;
 
-  constructor(
+  /** Makes the slot sockets (see socket-pairs.ts), then spawns the host. */
+  static async start(
     options: SandboxOptions,
     node: HostNode,
     pyodide: string,
     snapshotPath: string | null,
     generation: number,
     jailed: boolean,
+  ): Promise<HostProcess> {
+    const pairs = await createSocketPairs(slotCount(options));
+    return new HostProcess(options, node, pyodide, snapshotPath, generation, jailed, pairs);
+  }
+
+  private constructor(
+    options: SandboxOptions,
+    node: HostNode,
+    pyodide: string,
+    snapshotPath: string | null,
+    generation: number,
+    jailed: boolean,
+    pairs: SocketPair[],
   ) {
     this.generation = generation;
     const config = {
@@ -65,17 +80,16 @@ export class HostProcess {
     const args = [...hardenedNodeArgs(node, reads, ["--allow-worker"]), HOST_SCRIPT, JSON.stringify(config)];
     const [command, ...rest] = jailed ? hostBwrapCommand(node.path, args, reads) : [node.path, ...args];
     // env: {} — the host (and so any escape from it) never sees the server's secrets.
-    this.child = spawn(command ?? node.path, rest, {
-      env: EMPTY_ENV,
-      stdio: ["pipe", "pipe", "pipe", ...Array<"pipe">(config.pool.slots).fill("pipe")],
-    });
-    // "pipe" entries are always streams; slot entries are socketpairs (readable and writable).
-    const [stdin, stdout, stderr, ...channels] = this.child.stdio as unknown as [
-      Writable,
-      Readable,
-      Readable,
-      ...Duplex[],
-    ];
+    try {
+      this.child = spawn(command ?? node.path, rest, {
+        env: EMPTY_ENV,
+        stdio: ["pipe", "pipe", "pipe", ...pairs.map((pair) => pair.child)],
+      });
+    } finally {
+      for (const pair of pairs) pair.child.destroy(); // the host holds its own copies now
+    }
+    const [stdin, stdout, stderr] = this.child.stdio as unknown as [Writable, Readable, Readable];
+    const channels = pairs.map((pair) => pair.server);
     this.stdin = stdin;
     this.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit fails the requests
     // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.

@@ -21,19 +21,42 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
   const pyodide = pyodideDir();
   const snapshotPath = snapshotFile(options.cacheDir, pyodide);
   let host: HostProcess | null = null;
+  let starting: Promise<HostProcess> | null = null;
   let generation = 0;
   let closed = false;
   const jailed = shouldJailHost(options.hostInBwrap); // decided once: throws early for "on"
   const node = resolveHostNode(options.hostNode);
   assertNoNetwork(node, jailed);
 
+  /** One start at a time, however many callers find the host missing. */
+  function startHost(): Promise<HostProcess> {
+    if (!starting) {
+      if (options.useSnapshot) ensureSnapshot(options, node, pyodide, snapshotPath);
+      starting = HostProcess.start(options, node, pyodide, snapshotPath, ++generation, jailed).then(
+        (started) => {
+          host = started;
+          starting = null;
+          return started;
+        },
+        (error: unknown) => {
+          starting = null;
+          throw error;
+        },
+      );
+    }
+    return starting;
+  }
+
   async function getHost(): Promise<Result<HostProcess, SandboxError>> {
     if (closed) return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox runner is closed"));
-    if (!host || host.exited) {
-      if (options.useSnapshot) ensureSnapshot(options, node, pyodide, snapshotPath);
-      host = new HostProcess(options, node, pyodide, snapshotPath, ++generation, jailed);
+    let current = host;
+    if (!current || current.exited) {
+      try {
+        current = await startHost();
+      } catch (error) {
+        return err(sandboxError("SANDBOX_UNAVAILABLE", `sandbox host failed to start: ${String(error)}`, true));
+      }
     }
-    const current = host;
     const ready = await current.ready;
     return ready.ok ? ok(current) : ready;
   }
@@ -67,6 +90,7 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
     },
     async close() {
       closed = true;
+      await starting?.catch(() => null);
       await host?.close();
     },
   };

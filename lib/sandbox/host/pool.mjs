@@ -97,6 +97,8 @@ export class Pool {
     this.workers.add(worker);
     this.slotWorkers.set(slot, worker);
     worker.onThreadGone = () => {
+      // Killed mid-spin: its `finally` never ran, so give its spin budget back here.
+      if (Atomics.load(worker.spinning, 0) === 1) Atomics.sub(this.shared.spinners, 0, 1);
       this.freeSlotOf(worker);
       this.pump();
     };

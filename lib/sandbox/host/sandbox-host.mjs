@@ -8,6 +8,7 @@
 // lease names a slot, and the server talks to that slot's worker over fd 3 + slot (channel.mjs):
 // the leased worker reads its calls there and replies on it directly.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -91,6 +92,10 @@ async function main() {
     getSnapshot,
     onBoot,
     onLeaseLost: (lease) => send(JSON.stringify({ type: "lost", lease })),
+    // How many leased workers may spin for their next call at once (see channel.mjs); cores - 1:
+    // on one core a spinning worker would only keep the server from sending the call.
+    spinners: new Int32Array(new SharedArrayBuffer(4)),
+    maxSpinners: availableParallelism() - 1,
   };
   const pool = new Pool(config.pool, shared);
   pool.start();

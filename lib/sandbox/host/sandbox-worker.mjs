@@ -17,6 +17,7 @@ export class SandboxWorker {
     this.fatal = false;
     this.onExit = () => {};
     this.onThreadGone = () => {};
+    this.spinning = new Int32Array(new SharedArrayBuffer(4));
     this.flag = new Int32Array(new SharedArrayBuffer(4));
     this.callState = new Int32Array(new SharedArrayBuffer(4));
     this.callDeadline = new Float64Array(new SharedArrayBuffer(8));
@@ -31,6 +32,9 @@ export class SandboxWorker {
         channelFd: FIRST_SLOT_FD + slot,
         callState: this.callState,
         callDeadline: this.callDeadline,
+        spinners: shared.spinners,
+        maxSpinners: shared.maxSpinners,
+        spinning: this.spinning,
       },
       env: {},
       stdout: true,

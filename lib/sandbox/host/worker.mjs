@@ -8,7 +8,7 @@ import { disableChildProcesses, hardenRuntime, lockRealm } from "./harden.mjs";
 import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mjs";
 
 const { wasmModule, snapshot, interruptBuffer, pythonFiles, limits, pyodideUrl } = workerData;
-const { channelFd, callState, callDeadline } = workerData;
+const { channelFd, callState, callDeadline, spinners, maxSpinners, spinning } = workerData;
 const MAX_EARLY_LINES = 16; // a lease has at most one call in flight, then its release
 // Imported by absolute URL: bare-specifier resolution would probe folders the permission model denies.
 const { loadPyodide } = await import(pyodideUrl);
@@ -136,7 +136,7 @@ try {
   const { handle, usedSnapshot } = await start();
   const session = { lease: null, newest: 0, early: [] };
   const channel = new Channel(
-    channelFd,
+    { fd: channelFd, spinners, maxSpinners, spinning },
     (line) => routeLine(handle, session, line),
     () => session.lease !== null,
   );
