@@ -7,7 +7,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { FORMAT_ALIASES } from "../export/export.schema";
 import { formatImportError } from "../import/import.schema";
-import { UsageError, flags, openProject, requiredString } from "./cli-flags";
+import { UsageError, flags, requiredString } from "./cli-flags";
+import { openProject } from "./open-project";
 import type { CliIo } from "./main";
 
 
@@ -23,7 +24,7 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
   const format = FORMAT_ALIASES[requiredString(values, "format")];
   if (!format) throw new UsageError(`--format must be one of ${Object.keys(FORMAT_ALIASES).join(", ")}`);
   const out = requiredString(values, "out");
-  const { db, projectId } = await openProject();
+  const { db, projectId, close } = await openProject();
   try {
     const [{ getDatasetVersionOrThrow }, { writeDatasetExport }, { tarDirectory }] = await Promise.all([import("../datasets/server/find-datasets"), import("../export/server/run-export"), import("../export/tar")]);
     const { dataset, version } = await getDatasetVersionOrThrow(db, projectId, requiredString(values, "dataset"), int(values.version, "version"));
@@ -40,7 +41,7 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
     io.out(`exported ${dataset.name} v${version.version} as ${format}: ${summary.scenarios} scenarios, ${summary.rows} rows, ${summary.files.length} files, ${summary.bytes} bytes → ${out}`);
     return 0;
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 
@@ -58,7 +59,7 @@ export async function runImportCommand(argv: string[], io: CliIo): Promise<numbe
   const files = collectFiles(positionals);
   const [{ createSandboxRunner }, { importFiles }] = await Promise.all([import("../sandbox"), import("../import/server/import-files")]);
   const sandbox = createSandboxRunner();
-  const { db, projectId } = await openProject();
+  const { db, projectId, close } = await openProject();
   try {
     const result = await importFiles(db, sandbox, projectId, files, { className: values.class as string | undefined, envId: values["env-id"] as string | undefined });
     if (!result.ok) {
@@ -68,6 +69,6 @@ export async function runImportCommand(argv: string[], io: CliIo): Promise<numbe
     io.out(`imported ${result.value.environments.length} environments (${result.value.environments.join(", ")}) and ${result.value.scenarios} scenarios`);
     return 0;
   } finally {
-    await Promise.all([db.$disconnect(), sandbox.close()]);
+    await Promise.all([close(), sandbox.close()]);
   }
 }

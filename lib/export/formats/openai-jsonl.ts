@@ -1,7 +1,8 @@
 /**
  * OpenAI chat fine-tuning JSONL: one line per trajectory that passed the SFT filter,
- * `{messages, tools, parallel_tool_calls: false}` (EnvScaler agents call one tool per step).
- * Reasoning text is dropped: the fine-tuning format has no field for it.
+ * `{messages, tools, parallel_tool_calls}`. `parallel_tool_calls` is true exactly on rows where an
+ * assistant message makes more than one call: false tells the fine-tuning job the model calls one
+ * tool per turn, which such a row contradicts. Reasoning text is dropped (no field for it).
  */
 import type { ExportInput, ExportSummary } from "../export.schema";
 import { type ArrayWriter, openJsonl } from "../json-lines";
@@ -20,7 +21,8 @@ export function toOpenAiRow(rawMessages: unknown[], tools: unknown[]) {
     if (m.role === "tool") return { role: "tool", tool_call_id: m.tool_call_id, content: contentString(m.content) };
     return { role: m.role, content: m.content };
   });
-  return { messages: out, tools, parallel_tool_calls: false };
+  const parallel = [...calls.values()].some((c) => c.length > 1);
+  return { messages: out, tools, parallel_tool_calls: parallel };
 }
 
 export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
