@@ -97,7 +97,7 @@ describe("target schemas", () => {
     const files = listFiles(dir);
     for (const f of ["openenv.yaml", "pyproject.toml", "models.py", "client.py", "__init__.py", "README.md", "server/app.py", "server/counter_environment.py", "server/requirements.txt", "server/Dockerfile"]) expect(files).toContain(`counter/${f}`);
     expect(read(dir, "counter/openenv.yaml")).toContain("app: server.app:app");
-    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str | None = None) -> str:");
+    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str = _UNSET) -> str:");
   });
 });
 

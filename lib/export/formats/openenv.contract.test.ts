@@ -78,10 +78,12 @@ describe("TRL environment_factory (trl_env.py)", () => {
         patient_id: { type: "string", description: "The patient." },
         slot: { type: "string", enum: ["am", "pm"], description: "Half day." },
         // Regression: a bare `list` annotation renders as {"type": "object"}.
-        tags: { type: "array", items: { type: "string" }, nullable: true, description: "Labels for the visit." },
+        tags: { type: "array", items: { type: "string" }, description: "Labels for the visit." },
       },
     });
+    // A nullable parameter (["string", "null"]) renders nullable and, being optional, not required.
     expect(byName.update_insurance?.required).toEqual(["patient_id", "provider"]);
+    expect(byName.update_insurance?.properties.plan).toEqual({ type: "string", nullable: true, description: "Plan name, if any." });
   });
 
   it("scores the gold calls 1 with get_reward() on the rollout's instance", async () => {

@@ -4,7 +4,9 @@
  * before verl-project/verl 8c3bee471, `str | list[str]` since) and the chat templates that print
  * it. A nullable type (`["string", "null"]`) becomes its non-null type and the property leaves
  * `required` (optional ⇒ not required); every other keyword (description, enum, items, default…)
- * is kept, so readers that accept more keywords still see them.
+ * is kept, so readers that accept more keywords still see them. A parameter that was required
+ * and nullable (`x: Optional[str]` without a default) may now be omitted: `nullableRequired`
+ * names those, and the generated Python passes None for them when the model leaves them out.
  */
 import type { OpenAiTool } from "../export.schema";
 
@@ -63,6 +65,21 @@ function singleTypeProperties(properties: Schema, required: unknown): { properti
   }
   const req = Array.isArray(required) ? required.filter((r): r is string => typeof r === "string" && !optional.has(r)) : [];
   return { properties: out, required: req };
+}
+
+const isNullable = (prop: unknown) => isObject(prop) && (admittedTypes(prop).includes("null") || prop.nullable === true);
+
+/** Names of the raw schema's properties that are nullable. */
+export function nullableProperties(tool: OpenAiTool): Set<string> {
+  const props = isObject(tool.function.parameters.properties) ? tool.function.parameters.properties : {};
+  return new Set(Object.entries(props).filter(([, p]) => isNullable(p)).map(([n]) => n));
+}
+
+/** Required and nullable in the raw schema: optional after singleTypeTool, None when omitted. */
+export function nullableRequired(tool: OpenAiTool): string[] {
+  const required = tool.function.parameters.required;
+  const nullable = nullableProperties(tool);
+  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string" && nullable.has(r)) : [];
 }
 
 export function singleTypeTool(tool: OpenAiTool): OpenAiTool {

@@ -3,12 +3,14 @@
  * no-argument class whose public methods other than `reset` and `get_reward` are the tools. TRL
  * renders each tool with transformers' `get_json_schema` (utils/chat_template_utils.py), so the
  * annotations are the ones it renders faithfully: `list[str]` (a bare `list` renders as an object),
- * `Literal[...]` for enums, `X | None = None` for optional parameters. `reset(**columns)` loads the
+ * `Literal[...]` for enums, `X | None` only where null is allowed. A parameter the model may omit
+ * defaults to a sentinel, so the environment method's own default applies (or None for a
+ * nullable parameter without one). `reset(**columns)` loads the
  * scenario and returns None: the dataset prompt already holds the task, and TRL appends a returned
  * string to it. `get_reward()` scores the checklist on the final state (environment-owned reward).
  */
 import type { OpenAiTool } from "../export.schema";
-import { singleTypeTool } from "./single-type-schema";
+import { nullableProperties, nullableRequired, singleTypeTool } from "./single-type-schema";
 
 type Prop = { type?: string; description?: string; enum?: unknown[]; items?: Prop; additionalProperties?: unknown };
 
@@ -38,9 +40,15 @@ export function forwarder(rawTool: OpenAiTool): string {
   const params = tool.function.parameters as { properties?: Record<string, Prop>; required?: string[] };
   const props = Object.entries(params.properties ?? {});
   const required = new Set(params.required ?? []);
+  const nullable = nullableProperties(rawTool);
+  const noneWhenOmitted = new Set(nullableRequired(rawTool));
   // Required parameters first: Python forbids a required parameter after a defaulted one.
   const ordered = [...props.filter(([n]) => required.has(n)), ...props.filter(([n]) => !required.has(n))];
-  const signature = ordered.map(([n, p]) => (required.has(n) ? `${n}: ${pyType(p)}` : `${n}: ${pyType(p)} | None = None`));
+  const signature = ordered.map(([n, p]) => {
+    const annotation = `${pyType(p)}${nullable.has(n) ? " | None" : ""}`;
+    if (required.has(n)) return `${n}: ${annotation}`;
+    return `${n}: ${annotation} = ${noneWhenOmitted.has(n) ? "None" : "_UNSET"}`;
+  });
   const args = ordered.map(([n, p]) => `            ${n}: ${docLine(p.description || n)}`);
   const call = `{${ordered.map(([n]) => `"${n}": ${n}`).join(", ")}}`;
   return [
@@ -74,6 +82,8 @@ except ImportError:
     from runtime import Episode, load_scenarios
 
 _SCENARIOS = load_scenarios()
+# Default of parameters the model may omit: left out of the call so the method's own default applies.
+_UNSET = object()
 
 
 class ${cls}:
@@ -90,7 +100,7 @@ class ${cls}:
         return reward
 
     def _call(self, name: str, arguments: dict) -> str:
-        result, _ = self._episode.call(name, {k: v for k, v in arguments.items() if v is not None})
+        result, _ = self._episode.call(name, {k: v for k, v in arguments.items() if v is not _UNSET})
         return json.dumps(result, default=str)
 
 ${tools.map(forwarder).join("\n\n")}

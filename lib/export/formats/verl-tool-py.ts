@@ -143,7 +143,10 @@ class EnvMethodTool(BaseTool):
             create = self._create_kwargs.get(instance_id) or {}
             episode = new_episode(create["env_id"], create["task_id"])
             agent_data.extra_fields[STATE_KEY] = episode
-        text = call_tool(episode, self.name, parameters)
+        arguments = dict(parameters or {})
+        for name in self.config.get("null_when_omitted", []):  # Optional[...] without a default
+            arguments.setdefault(name, None)
+        text = call_tool(episode, self.name, arguments)
         return (ToolResponse(text=text) if ToolResponse else {"text": text}), 0.0, {}
 
     async def release(self, instance_id, **kwargs) -> None:

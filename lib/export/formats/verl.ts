@@ -13,7 +13,7 @@ import { bool, int64, list, root, str, struct } from "../parquet-schema";
 import { type Sink, writeWhole } from "../sink";
 import { ENV_METADATA_FILE, SCENARIO_METADATA_FILE, toEnvItem, toScenarioItem } from "./envscaler";
 import { systemPrompt } from "./system-prompt";
-import { singleTypeTool } from "./single-type-schema";
+import { nullableRequired, singleTypeTool } from "./single-type-schema";
 import { VERL_TOOL_PY } from "./verl-tool-py";
 
 /** One schema per tool name across the dataset; a name reused with another schema is reported. */
@@ -66,7 +66,9 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
 
 export function toolConfigYaml(tools: OpenAiTool[]): string {
   // JSON is YAML flow syntax: the schemas go in verbatim, no YAML emitter needed.
-  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: {"type": "native"}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`);
+  // BaseTool receives `config`: null_when_omitted lists the parameters that lost `required` with their null type.
+  const config = (t: OpenAiTool) => JSON.stringify({ type: "native", ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}) });
+  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`);
   return `# verl tool config: actor_rollout_ref.rollout.multi_turn.tool_config_path\ntools:\n${entries.join("\n")}\n`;
 }
 

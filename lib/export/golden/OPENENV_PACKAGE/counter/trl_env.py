@@ -16,6 +16,8 @@ except ImportError:
     from runtime import Episode, load_scenarios
 
 _SCENARIOS = load_scenarios()
+# Default of parameters the model may omit: left out of the call so the method's own default applies.
+_UNSET = object()
 
 
 class CounterTrlEnv:
@@ -32,7 +34,7 @@ class CounterTrlEnv:
         return reward
 
     def _call(self, name: str, arguments: dict) -> str:
-        result, _ = self._episode.call(name, {k: v for k, v in arguments.items() if v is not None})
+        result, _ = self._episode.call(name, {k: v for k, v in arguments.items() if v is not _UNSET})
         return json.dumps(result, default=str)
 
     def get_count(self) -> str:
@@ -40,7 +42,7 @@ class CounterTrlEnv:
         """
         return self._call("get_count", {})
 
-    def add(self, amount: int, note: str | None = None) -> str:
+    def add(self, amount: int, note: str = _UNSET) -> str:
         """Add to the counter.
 
         Args:
