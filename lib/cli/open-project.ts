@@ -6,10 +6,11 @@
  * joined and left running; one the CLI had to start is migrated first and stopped afterwards.
  */
 import path from "node:path";
+import type { Db } from "../db";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export type CliProject = { db: import("../db").Db; projectId: string; close: () => Promise<void> };
+export type CliProject = { db: Db; projectId: string; close: () => Promise<void> };
 
 export async function openProject(): Promise<CliProject> {
   const [{ createDb }, { getDefaultProject }, { resolveDatabaseUrl }, { deployMigrations }] = await Promise.all([

@@ -42,7 +42,7 @@ beforeAll(async () => {
     for (const sample of samples) {
       const tools = await runner.extractTools(sample.source, sample.meta.env_class_name);
       if (!tools.ok) throw new Error(tools.error.message);
-      envs.push(toEnvironment(sample, tools.value as OpenAiTool[]));
+      envs.push(toEnvironment(sample, tools.value));
     }
     const scenarios = samples.flatMap(toScenarios);
     input = () => ({ dataset: { name: "samples", version: 1, description: "", seed: 1, testRatio: 0, createdAt: "2026-01-01T00:00:00.000Z", stats: {} }, environments: envs, scenarios: iterate(scenarios) });

@@ -27,7 +27,8 @@ function typeOfValue(v: unknown): string {
 function admittedTypes(prop: Schema): string[] {
   if (typeof prop.type === "string") return [prop.type];
   if (Array.isArray(prop.type)) return prop.type.filter((t): t is string => typeof t === "string");
-  const members = [...(Array.isArray(prop.anyOf) ? prop.anyOf : []), ...(Array.isArray(prop.oneOf) ? prop.oneOf : [])].filter(isObject);
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+  const members = [...list(prop.anyOf), ...list(prop.oneOf)].filter(isObject);
   if (members.length) return members.flatMap(admittedTypes);
   if (Array.isArray(prop.enum)) return prop.enum.map((v) => (v === null ? "null" : typeOfValue(v)));
   return [];

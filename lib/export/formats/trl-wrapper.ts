@@ -12,7 +12,7 @@
 import type { OpenAiTool } from "../export.schema";
 import { nullableProperties, nullableRequired, singleTypeTool } from "./single-type-schema";
 
-type Prop = { type?: string; description?: string; enum?: unknown[]; items?: Prop; additionalProperties?: unknown };
+type Prop = { type?: string; description?: string; enum?: unknown[]; items?: Prop; additionalProperties?: Prop | boolean };
 
 const SCALARS: Record<string, string> = { string: "str", integer: "int", number: "float", boolean: "bool" };
 
@@ -28,7 +28,7 @@ export function pyType(prop: Prop): string {
   if (prop.type === "array") return `list[${prop.items && typeof prop.items === "object" ? pyType(prop.items) : "Any"}]`;
   if (prop.type === "object") {
     const extra = prop.additionalProperties;
-    return extra && typeof extra === "object" ? `dict[str, ${pyType(extra as Prop)}]` : "dict";
+    return extra && typeof extra === "object" ? `dict[str, ${pyType(extra)}]` : "dict";
   }
   return SCALARS[prop.type ?? ""] ?? "Any";
 }
