@@ -55,10 +55,10 @@ describe("OpenEnv package (openenv validate, AutoEnv discovery, WebSocket sessio
 type TrlOutcome = { tools: { function: { name: string; parameters: { properties: Record<string, unknown>; required?: string[] } } }[]; prompt: { role: string; content: string }[]; reward: number };
 
 describe("TRL environment_factory (trl_env.py)", () => {
-  async function run(calls: unknown[]) {
+  async function run(calls: unknown[], previous?: unknown[]) {
     const dir = await exportOpenEnv();
     const [row] = readFileSync(path.join(dir, PKG, "trl_dataset.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    return runHarness<TrlOutcome>("trl_harness.py", [path.join(dir, PKG), "ClinicTrlEnv"], { example: row, calls });
+    return runHarness<TrlOutcome>("trl_harness.py", [path.join(dir, PKG), "ClinicTrlEnv"], { example: row, calls, ...(previous ? { previous } : {}) });
   }
 
   it("shows the task once: the dataset prompt holds it and reset() adds nothing", async () => {
@@ -89,5 +89,9 @@ describe("TRL environment_factory (trl_env.py)", () => {
   it("scores the gold calls 1 with get_reward() on the rollout's instance", async () => {
     expect((await run(CLINIC_GOLD)).reward).toBe(1);
     expect((await run([])).reward).toBe(0);
+  });
+
+  it("reset() starts a pooled instance afresh: a previous rollout's work does not count", async () => {
+    expect((await run([], CLINIC_GOLD)).reward).toBe(0);
   });
 });

@@ -53,6 +53,12 @@ describe("verl per-trajectory episode and compute_score", () => {
     expect(out.result).toMatchObject({ checks_passed: 2, checks_total: 2 });
   });
 
+  it("two rollouts of one prompt running side by side keep separate episodes", async () => {
+    const { dir, row } = await exportVerl();
+    const out = runHarness<Outcome & { other_score: number }>("verl_harness.py", [dir], { row, calls: CLINIC_GOLD, interleave: CLINIC_GOLD.slice(0, 1) });
+    expect([out.score, out.other_score]).toEqual([1, 0.5]);
+  });
+
   it("a trajectory that calls no tool, or only half the work, scores below 1", async () => {
     const { dir, row } = await exportVerl();
     expect(runHarness<Outcome>("verl_harness.py", [dir], { row, calls: [] }).score).toBe(0);

@@ -9,7 +9,8 @@ written from (not installed; neither can be installed here):
   (_parse_type_hint, _convert_type_hints_to_json_schema skipping an unannotated self,
   parse_google_format_docstring); the version with Literal, types.UnionType and "null".
 
-usage: python3 trl_harness.py <package_dir> <class_name> < {"example": {...}, "calls": [{"name", "arguments"}]}
+usage: python3 trl_harness.py <package_dir> <class_name> < {"example": {...}, "calls": [{"name", "arguments"}], "previous": [calls]}
+("previous": a rollout the pooled instance ran before this one, as TRL reuses instances across batches)
 prints {"tools": [<rendered schemas>], "prompt": [...], "reward": float, "results": [...]}
 """
 import inspect
@@ -90,6 +91,11 @@ def main() -> None:
     env = getattr(trl_env, class_name)()
     tools = [m for n, m in inspect.getmembers(env, predicate=inspect.ismethod) if n not in ("reset", "get_reward") and not n.startswith("_")]
     example = job["example"]
+    if "previous" in job:
+        env.reset(**example)
+        for c in job["previous"]:
+            getattr(env, c["name"])(**c["arguments"])
+        env.get_reward()
     prompt = list(example["prompt"])
     observation = env.reset(**example)
     if observation is not None:

@@ -10,8 +10,9 @@ verl-project/verl at 1dda039c (2026-08-22). Not verl itself (it cannot be instal
   compute_score(data_source=, solution_str=, ground_truth=, extra_info=)
 - verl/utils/import_utils.py: load_module via spec_from_file_location (custom_reward_function.path)
 
-usage: python3 verl_harness.py <export_dir> < {"row": <parquet row>, "calls": [{"name", "arguments"}], "strict_types": bool}
-prints {"score": ..., "tool_texts": [...], "schema_error": ...}
+usage: python3 verl_harness.py <export_dir> < {"row": <parquet row>, "calls": [{"name", "arguments"}], "strict_types": bool,
+                                              "interleave": [<calls of a concurrent trajectory of the same row>]}
+prints {"score": ..., "tool_texts": [...], "schema_error": ..., "other_score": ...}
 """
 import asyncio
 import importlib.util
@@ -109,6 +110,15 @@ async def call_tool(tools: dict, name: str, args: dict, agent_data: AgentData) -
     return response.text
 
 
+def score(export_dir: str, row: dict, agent_data: AgentData) -> dict:
+    extra_info = dict(row["extra_info"])
+    extra_info.update(agent_data.extra_fields.items())
+    spec = importlib.util.spec_from_file_location("custom_module_reward", f"{export_dir}/envstudio_verl.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.compute_score(data_source=row["data_source"], solution_str="Task Completed", ground_truth=row["reward_model"]["ground_truth"], extra_info=extra_info)
+
+
 def main() -> None:
     export_dir = sys.argv[1]
     job = json.load(sys.stdin)
@@ -121,14 +131,15 @@ def main() -> None:
         return
     row = job["row"]
     agent_data = AgentData(row["extra_info"].get("tools_kwargs") or {})
-    texts = [asyncio.run(call_tool(tools, c["name"], c["arguments"], agent_data)) for c in job["calls"]]
-    extra_info = dict(row["extra_info"])
-    extra_info.update(agent_data.extra_fields.items())
-    spec = importlib.util.spec_from_file_location("custom_module_reward", f"{export_dir}/envstudio_verl.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = module.compute_score(data_source=row["data_source"], solution_str="Task Completed", ground_truth=row["reward_model"]["ground_truth"], extra_info=extra_info)
-    print(json.dumps({"score": result["score"], "result": result, "tool_texts": texts}))
+    other = AgentData(row["extra_info"].get("tools_kwargs") or {})  # a concurrent rollout of the same prompt
+    texts = []
+    for i, c in enumerate(job["calls"]):
+        texts.append(asyncio.run(call_tool(tools, c["name"], c["arguments"], agent_data)))
+        if i < len(job.get("interleave", [])):
+            c2 = job["interleave"][i]
+            asyncio.run(call_tool(tools, c2["name"], c2["arguments"], other))
+    result = score(export_dir, row, agent_data)
+    print(json.dumps({"score": result["score"], "result": result, "tool_texts": texts, "other_score": score(export_dir, row, other)["score"]}))
 
 
 if __name__ == "__main__":
