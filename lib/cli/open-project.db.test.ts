@@ -1,8 +1,10 @@
 /**
  * Without DATABASE_URL the CLI uses the embedded database of ENVSTUDIO_DATA_DIR, as `npm start`
- * does: it joins a running one (and leaves it running), or starts, migrates and stops its own.
+ * does: it joins a running one (and leaves it running), or starts, migrates and stops its own,
+ * unless another process still uses it.
  * Regression: `envstudio dataset|export|import|serve` failed with "DATABASE_URL is not set".
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +14,7 @@ import { createDb } from "../db";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { resolveDatabaseUrl } from "../db/server/resolve-database";
 import { stopEmbeddedPostgres } from "../db/server/embedded-postgres";
+import { registerEmbeddedUser } from "../db/server/embedded-users";
 import { main } from "./main";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-cli-embedded-"));
@@ -73,5 +76,22 @@ describe("CLI database lookup without DATABASE_URL", () => {
     expect(listed.out).toBe("first\tv0\t0 scenarios");
     expect(await isUp(studio.url)).toBe(true);
     await studio.stop();
+  }, 120_000);
+
+  it("leaves the server it started running while another process still uses it", async () => {
+    // Another live process registered as a user (a studio started while the CLI ran, say).
+    const other = spawn("sleep", ["600"], { stdio: "ignore" });
+    try {
+      if (other.pid === undefined) throw new Error("could not start sleep");
+      registerEmbeddedUser(dataDir, other.pid);
+      expect(await cli("dataset", "list")).toMatchObject({ code: 0, err: "" });
+      const check = await resolveDatabaseUrl({ migrate: false, dataDir });
+      expect(check.startedByUs).toBe(false); // still running: the CLI only left it
+      await check.stop();
+    } finally {
+      const exited = new Promise((resolve) => other.once("exit", resolve));
+      other.kill();
+      await exited;
+    }
   }, 120_000);
 });

@@ -12,15 +12,16 @@ import type { Db } from "../db";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** npm start runs in the project folder: a relative data directory is relative to it, not to the cwd. */
+export const cliDataDir = () => path.resolve(ROOT, process.env.ENVSTUDIO_DATA_DIR ?? ".data");
+
 export type CliProject = { db: Db; projectId: string; close: () => Promise<void> };
 
 export async function openProject(): Promise<CliProject> {
   const [{ createDb }, { getDefaultProject }, { resolveDatabaseUrl }, { deployMigrations }] = await Promise.all([
     import("../db"), import("../projects/server/get-default-project"), import("../db/server/resolve-database"), import("../db/migrate"),
   ]);
-  // npm start runs in the project folder: a relative data directory is relative to it.
-  const dataDir = path.resolve(ROOT, process.env.ENVSTUDIO_DATA_DIR ?? ".data");
-  const database = await resolveDatabaseUrl({ migrate: false, dataDir });
+  const database = await resolveDatabaseUrl({ migrate: false, dataDir: cliDataDir() });
   const db = createDb(database.url, 4);
   const close = async () => {
     await db.$disconnect();
