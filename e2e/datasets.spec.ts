@@ -56,7 +56,8 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download" }).click()]);
   expect(download.suggestedFilename()).toBe(`${name}-v1-envscaler-json.tar`);
   const files = untar(readFileSync(await download.path()));
-  const scenarios = JSON.parse(files.get(`${name}-v1-envscaler-json/scenario_metadata.json`) ?? "null") as { env_id: string; task: string }[];
+  // One scenario file per split (EnvScaler ignores `split`).
+  const scenarios = ["train", "test"].flatMap((split) => JSON.parse(files.get(`${name}-v1-envscaler-json/scenario_metadata_${split}.json`) ?? "null") as { env_id: string; task: string }[]);
   expect(scenarios).toHaveLength(total);
   const envs = JSON.parse(files.get(`${name}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string }>;
   expect(Object.keys(envs).sort()).toEqual([...new Set(scenarios.map((s) => s.env_id))].sort());

@@ -20,11 +20,3 @@ export function requiredString(values: Record<string, string | boolean | undefin
   if (typeof value !== "string" || !value) throw new UsageError(`missing --${name}`);
   return value;
 }
-
-/** The database from DATABASE_URL and the default project (what the studio shows). */
-export async function openProject() {
-  const [{ createDb }, { getDefaultProject }] = await Promise.all([import("../db"), import("../projects/server/get-default-project")]);
-  const db = createDb(process.env.DATABASE_URL, 4);
-  const project = await getDefaultProject(db);
-  return { db, projectId: project.id };
-}

@@ -87,7 +87,8 @@ describe("CLI processes and a shared embedded database", () => {
     fs.mkdirSync(notes, { recursive: true });
     fs.writeFileSync(path.join(notes, "environment.py"), "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n");
     fs.writeFileSync(path.join(notes, "scenarios.json"), JSON.stringify([{ task_id: "n1", init_config: { notes: {} }, task: "List the notes.", checklist_with_func: [{ check_item: "Empty?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {}\n" }] }]));
-    const env = { ...cliEnv(dataDir, port), DATABASE_URL: server.url };
+    // No DATABASE_URL: they find the studio's embedded server through ENVSTUDIO_DATA_DIR.
+    const env = cliEnv(dataDir, port);
     const imported = await runToExit(["bin/envstudio.mjs", "import", notes], env);
     expect(imported.exitedByItself, imported.output).toBe(true);
     expect(imported.code, imported.output).toBe(0);

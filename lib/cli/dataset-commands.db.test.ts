@@ -66,7 +66,7 @@ describe("envstudio export", () => {
     expect(result).toMatchObject({ code: 0, err: "" });
     const items = await t.db.datasetItem.count();
     expect(result.out).toContain(`exported cli v1 as ENVSCALER_JSON: ${items} scenarios`);
-    expect(JSON.parse(readFileSync(path.join(out, "scenario_metadata.json"), "utf8"))).toHaveLength(items);
+    expect(["train", "test"].flatMap((split) => JSON.parse(readFileSync(path.join(out, `scenario_metadata_${split}.json`), "utf8")) as unknown[])).toHaveLength(items);
     expect(Object.keys(JSON.parse(readFileSync(path.join(out, "env_metadata.json"), "utf8")) as object).length).toBeGreaterThan(0);
 
     const tar = path.join(dir, "cli.tar");

@@ -8,7 +8,8 @@ import { pipeline } from "node:stream/promises";
 import type { Db } from "../db";
 import { FORMAT_ALIASES } from "../export/export.schema";
 import { formatImportError } from "../import/import.schema";
-import { UsageError, flags, openProject, requiredString } from "./cli-flags";
+import { UsageError, flags, requiredString } from "./cli-flags";
+import { openProject } from "./open-project";
 import type { SandboxRunner } from "../sandbox";
 import type { CliIo } from "./main";
 
@@ -25,7 +26,7 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
   const format = FORMAT_ALIASES[requiredString(values, "format")];
   if (!format) throw new UsageError(`--format must be one of ${Object.keys(FORMAT_ALIASES).join(", ")}`);
   const out = requiredString(values, "out");
-  const { db, projectId } = await openProject();
+  const { db, projectId, close } = await openProject();
   try {
     const [{ getDatasetVersionOrThrow }, { writeDatasetExport }, { tarDirectory }] = await Promise.all([import("../datasets/server/find-datasets"), import("../export/server/run-export"), import("../export/tar")]);
     const { dataset, version } = await getDatasetVersionOrThrow(db, projectId, requiredString(values, "dataset"), int(values.version, "version"));
@@ -42,7 +43,7 @@ export async function runExportCommand(argv: string[], io: CliIo): Promise<numbe
     io.out(`exported ${dataset.name} v${version.version} as ${format}: ${summary.scenarios} scenarios, ${summary.rows} rows, ${summary.files.length} files, ${summary.bytes} bytes → ${out}`);
     return 0;
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 
@@ -60,7 +61,7 @@ export async function runImportCommand(argv: string[], io: CliIo): Promise<numbe
   const files = collectFiles(positionals);
   const [{ createSandboxRunner }, { importFiles }] = await Promise.all([import("../sandbox"), import("../import/server/import-files")]);
   const sandbox = createSandboxRunner();
-  const { db, projectId } = await openProject();
+  const { db, projectId, close } = await openProject();
   try {
     // No queue: the CLI holds a sandbox, so it proves the imported scenarios itself, right away.
     const result = await importFiles(db, { sandbox, send: () => Promise.resolve(null) }, projectId, files, { className: values.class as string | undefined, envId: values["env-id"] as string | undefined });
@@ -73,7 +74,7 @@ export async function runImportCommand(argv: string[], io: CliIo): Promise<numbe
     if (proofRunId) io.out(await proveImport(db, sandbox, projectId, proofRunId, environments));
     return 0;
   } finally {
-    await Promise.all([db.$disconnect(), sandbox.close()]);
+    await Promise.all([close(), sandbox.close()]);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { createDb } from "../db";
 import { resolveDatabaseUrl } from "../db/server/resolve-database";
+import { cliDataDir } from "./open-project";
 import { startWorker } from "../jobs/worker";
 import { getLlmConfig } from "../llm";
 import { buildRunConfig } from "../pipeline/run-config";
@@ -35,7 +36,7 @@ export async function runPipelineCommand(argv: string[], io: CliIo, opts: { poll
   }
   const llm = getLlmConfig();
   if (!llm.baseUrl) io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
-  const { url, stop } = await resolveDatabaseUrl({ migrate: true });
+  const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
   const db = createDb(url, 4);
   const def = createPipelineStepJob(() => db);
   const worker = args.inProcessWorker ? await startWorker(url, [def]) : null;

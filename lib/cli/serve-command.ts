@@ -1,5 +1,6 @@
 /** `envstudio serve` (headless RL environment server) and `envstudio dataset list|create`. */
-import { UsageError, flags, openProject, requiredString } from "./cli-flags";
+import { UsageError, flags, requiredString } from "./cli-flags";
+import { openProject } from "./open-project";
 import type { CliIo } from "./main";
 
 export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -10,9 +11,13 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     import("../envserver/server/load-catalog"), import("../envserver/start-server"), import("../sandbox"),
   ]);
   const opts = serveOptionsFromEnv();
-  const { db, projectId } = await openProject();
-  const catalog = await loadCatalog(db, projectId, requiredString(values, "dataset"), values.version ? Number(values.version) : undefined);
-  await db.$disconnect();
+  const { db, projectId, close } = await openProject();
+  let catalog;
+  try {
+    catalog = await loadCatalog(db, projectId, requiredString(values, "dataset"), values.version ? Number(values.version) : undefined);
+  } finally {
+    await close(); // the catalog is in memory: the server needs no database
+  }
   // One worker per live session: the pool is the real session ceiling, so the server refuses
   // resets beyond it instead of letting them wait for a worker.
   const sandboxOptions = resolveOptions({ poolSize: Math.min(opts.maxSessions, Number(process.env.SANDBOX_POOL_SIZE ?? 8) || 8) });
@@ -33,7 +38,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
 
 export async function runDatasetCommand(argv: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = argv;
-  const { db, projectId } = await openProject();
+  const { db, projectId, close } = await openProject();
   try {
     if (verb === "list") {
       const { findDatasets } = await import("../datasets/server/find-datasets");
@@ -51,6 +56,6 @@ export async function runDatasetCommand(argv: string[], io: CliIo): Promise<numb
     io.out(`created ${v.dataset.name} v${v.version}: ${JSON.stringify(v.stats)}`);
     return 0;
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }

@@ -53,7 +53,8 @@ describe("target schemas", () => {
     const dir = await exportTo("ENVSCALER_JSON");
     const envs = z.record(z.string(), T.EnvScalerEnvItemSchema).parse(JSON.parse(read(dir, "env_metadata.json")));
     expect(Object.keys(envs)).toEqual(["counter"]);
-    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata.json")))).toHaveLength(3);
+    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_train.json")))).toHaveLength(2);
+    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_test.json")))).toHaveLength(1);
   });
 
   it("OpenAI: one fine-tuning row per SFT trajectory, on the scenario's split", async () => {
@@ -94,9 +95,9 @@ describe("target schemas", () => {
   it("OpenEnv: the package layout `openenv init` creates, with TRL tools for every method", async () => {
     const dir = await exportTo("OPENENV_PACKAGE");
     const files = listFiles(dir);
-    for (const f of ["openenv.yaml", "pyproject.toml", "models.py", "client.py", "__init__.py", "README.md", "server/app.py", "server/environment.py", "server/requirements.txt", "server/Dockerfile"]) expect(files).toContain(`counter/${f}`);
+    for (const f of ["openenv.yaml", "pyproject.toml", "models.py", "client.py", "__init__.py", "README.md", "server/app.py", "server/counter_environment.py", "server/requirements.txt", "server/Dockerfile"]) expect(files).toContain(`counter/${f}`);
     expect(read(dir, "counter/openenv.yaml")).toContain("app: server.app:app");
-    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str | None = None) -> str:");
+    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str = _UNSET) -> str:");
   });
 });
 
@@ -113,7 +114,7 @@ describe.runIf(python)("generated Python (python3 on the test machine)", () => {
   it("compiles, and the OpenEnv runtime plays an episode and scores the checklist", async () => {
     const dir = await exportTo("OPENENV_PACKAGE");
     execFileSync("python3", ["-m", "py_compile", ...listFiles(dir).filter((f) => f.endsWith(".py")).map((f) => path.join(dir, f))]);
-    const script = "import sys, json; sys.path.insert(0, sys.argv[1]); from counter.runtime import Episode, load_scenarios\n"
+    const script = "import sys, json; sys.path.insert(0, sys.argv[1] + '/counter'); from runtime import Episode, load_scenarios\n"
       + "e = Episode(load_scenarios()['counter-01']); e.call('add', {'amount': 3}); print(json.dumps(e.finish()))";
     const [, reward] = JSON.parse(execFileSync("python3", ["-c", script, dir], { encoding: "utf8" })) as [unknown, number];
     expect(reward).toBe(1);

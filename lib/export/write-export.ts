@@ -17,8 +17,8 @@ export const WRITERS: Record<ExportFormatName, (input: ExportInput, sink: Sink) 
   OPENENV_PACKAGE: writeOpenEnv,
 };
 
-/** Formats built from trajectories (the others export scenarios). */
-export const TRAJECTORY_FORMATS: ReadonlySet<ExportFormatName> = new Set(["OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT"]);
+/** Formats that read SFT-passing trajectories (EnvScaler writes them beside its scenarios). */
+export const TRAJECTORY_FORMATS: ReadonlySet<ExportFormatName> = new Set(["OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT", "ENVSCALER_JSON"]);
 
 export function writeExport(format: ExportFormatName, input: ExportInput, sink: Sink): Promise<ExportSummary> {
   return WRITERS[format](input, sink);

@@ -2,7 +2,8 @@
  * The public entry of the pure importer: named files in, an ImportPlan (or the first located
  * error) out. Two kinds of input:
  * - EnvScaler JSON: an env metadata file (`*env*metadata*.json` or `env_metadata.json`) and one or
- *   more scenario files (any other `*.json` list, e.g. `rl_scenario_metadata.json`);
+ *   more scenario files (any other `*.json` list, e.g. `rl_scenario_metadata.json`; an EnvScaler
+ *   export's `sft_traj_*.json` trajectory files are not scenarios and are passed over);
  * - a Python environment: `environment.py` (or any single `.py`), `scenarios.json`, optional `meta.json`.
  */
 import path from "node:path";
@@ -16,7 +17,7 @@ export type ReadImportOptions = { maxBytes?: number; className?: string; envId?:
 
 const base = (f: ImportFile) => path.basename(f.name);
 const isEnvMetadata = (f: ImportFile) => /env.*metadata.*\.json$/i.test(base(f)) && !/scenario/i.test(base(f));
-const MANIFESTS = new Set(["envstudio_dataset.json", "envstudio_export.json", "meta.json", "tools.json", "dataset_info.json"]);
+const MANIFESTS = new Set(["envstudio_dataset.json", "envstudio_export.json", "meta.json", "tools.json", "dataset_info.json", "sft_traj_train.json", "sft_traj_test.json"]);
 
 function readScenarioFiles(files: ImportFile[]): Result<{ scenarios: ImportScenario[]; lines: number[]; name: string }, ImportError> {
   const scenarios: ImportScenario[] = [];

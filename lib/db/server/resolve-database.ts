@@ -15,7 +15,8 @@ export class DatabaseConfigError extends Error {
   override name = "DatabaseConfigError";
 }
 
-export type ResolvedDatabase = { url: string; embedded: boolean; stop: () => Promise<void>; applied: string[] };
+/** startedByUs: the embedded server was not running before (false when joining `npm start`'s). */
+export type ResolvedDatabase = { url: string; embedded: boolean; startedByUs: boolean; stop: () => Promise<void>; applied: string[] };
 
 function explainConnectError(url: string, error: unknown): string {
   const e = error as { code?: string; message?: string };
@@ -59,6 +60,7 @@ export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: str
   const configured = process.env.DATABASE_URL?.trim();
   let url: string;
   let embedded = false;
+  let startedByUs = false;
   let stop = async () => {};
   if (configured) {
     if (!/^postgres(ql)?:\/\//.test(configured)) {
@@ -78,11 +80,12 @@ export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: str
         const others = releaseEmbeddedUser(dataDir);
         if (pgServer.startedByUs && others.length === 0) await pgServer.stop();
       };
+      startedByUs = pgServer.startedByUs;
     } catch (error) {
       throw new DatabaseConfigError(error instanceof Error ? error.message : String(error));
     }
     embedded = true;
   }
   const applied = opts.migrate ? await deployMigrations(url) : [];
-  return { url, embedded, stop, applied };
+  return { url, embedded, startedByUs, stop, applied };
 }

@@ -1,15 +1,20 @@
 /**
- * EnvScaler's native pair (envscaler-spec §8): `env_metadata.json`, an object keyed by env_id
- * (what `env_items[env_id]` reads), and `scenario_metadata.json`, a list of scenarios as the RL
- * loaders index them. Studio-only data (domain, versions, gold calls, split) rides along in extra
- * keys EnvScaler ignores, so export → import is lossless.
+ * EnvScaler's native pair (docs/exports.md): `env_metadata.json`, an object keyed by env_id (what
+ * `env_items[env_id]` reads), and one scenario list per split, `scenario_metadata_{train,test}.json`
+ * (EnvScaler's loaders ignore `split`, so a mixed file would train on test scenarios). Studio-only
+ * data (domain, versions, gold calls, split) rides along in extra keys EnvScaler ignores, so
+ * export → import is lossless. SFT-passing trajectories go to `sft_traj_{train,test}.json` for
+ * EnvScaler's SFT scripts (envscaler-sft.ts).
  */
 import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
+import { SFT_TRAJ_FILES, toEnvScalerSftRecord } from "./envscaler-sft";
 
 export const ENV_METADATA_FILE = "env_metadata.json";
+/** The verl export's lookup table (both splits; read only by envstudio_verl.py). */
 export const SCENARIO_METADATA_FILE = "scenario_metadata.json";
+export const SCENARIO_SPLIT_FILES = { TRAIN: "scenario_metadata_train.json", TEST: "scenario_metadata_test.json" } as const;
 export const MANIFEST_FILE = "envstudio_dataset.json";
 
 /** Module head through `__init__` (EnvScaler's `env_class_def`): the lines before the second method. */
@@ -55,16 +60,28 @@ export function toScenarioItem(s: ExportScenario, className: string) {
 }
 
 export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<ExportSummary> {
-  const classes = new Map(input.environments.map((e) => [e.envId, e.className]));
+  const envs = new Map(input.environments.map((e) => [e.envId, e]));
   let bytes = await writeKeyedObject(sink, ENV_METADATA_FILE, input.environments.map((e) => [e.envId, toEnvItem(e)]));
-  const scenarios = openJsonArray(sink, SCENARIO_METADATA_FILE);
+  const scenarios = { TRAIN: openJsonArray(sink, SCENARIO_SPLIT_FILES.TRAIN), TEST: openJsonArray(sink, SCENARIO_SPLIT_FILES.TEST) };
+  const trajectories = { TRAIN: openJsonArray(sink, SFT_TRAJ_FILES.TRAIN), TEST: openJsonArray(sink, SFT_TRAJ_FILES.TEST) };
+  let count = 0;
+  let skipped = 0;
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
-    await scenarios.push(toScenarioItem(s, classes.get(s.envId) ?? ""));
-    await input.onProgress?.(scenarios.count);
+    const env = envs.get(s.envId);
+    await scenarios[s.split].push(toScenarioItem(s, env?.className ?? ""));
+    for (const t of s.trajectories) {
+      const record = env && toEnvScalerSftRecord(t, s, env);
+      if (record) await trajectories[s.split].push(record);
+      else skipped += 1;
+    }
+    await input.onProgress?.(++count);
   }
-  await scenarios.close();
-  bytes += scenarios.bytes;
-  bytes += await writeWhole(sink, MANIFEST_FILE, JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: scenarios.count }, null, 2) + "\n");
-  return { files: [...sink.files], scenarios: scenarios.count, rows: scenarios.count, bytes };
+  for (const f of [...Object.values(scenarios), ...Object.values(trajectories)]) {
+    await f.close();
+    bytes += f.bytes;
+  }
+  const counts = { scenarios: { train: scenarios.TRAIN.count, test: scenarios.TEST.count }, sft_trajectories: { train: trajectories.TRAIN.count, test: trajectories.TEST.count, skipped } };
+  bytes += await writeWhole(sink, MANIFEST_FILE, JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: count, files: counts }, null, 2) + "\n");
+  return { files: [...sink.files], scenarios: count, rows: count, bytes };
 }

@@ -3,6 +3,11 @@
  * `tools` is a JSON string of bare function schemas, plus the `dataset_info.json` entries.
  * LlamaFactory requires human/observation at even indexes (0, 2, …) and gpt/function_call at odd
  * ones; trajectories that cannot be laid out that way are skipped rather than emitted broken.
+ * Parallel calls follow LlamaFactory's own convention (hiyouga/LLaMA-Factory 7e09152,
+ * src/llamafactory/data/converter.py and formatter.py): one function_call whose value is a JSON
+ * list of {name, arguments} with arguments as objects (FunctionFormatter json.dumps them), and one
+ * observation holding the results joined by "\n</tool_response>\n<tool_response>\n", which the
+ * templates' `<tool_response>\n{{content}}\n</tool_response>` slot turns into one block per result.
  */
 import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary, OpenAiTool } from "../export.schema";
@@ -13,6 +18,8 @@ type Turn = { from: "human" | "gpt" | "function_call" | "observation"; value: st
 
 export const bareTools = (tools: OpenAiTool[]) => JSON.stringify(tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })));
 
+export const TOOL_RESPONSE_SEPARATOR = "\n</tool_response>\n<tool_response>\n";
+
 const withThinking = (reasoning: string | null | undefined, text: string) => (reasoning ? `<think>\n${reasoning}\n</think>\n\n${text}` : text);
 const isPrompt = (t: Turn) => t.from === "human" || t.from === "observation";
 
@@ -21,7 +28,7 @@ function toTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
   const turns: Turn[] = [];
   const observations: string[] = [];
   const flush = () => {
-    if (observations.length) turns.push({ from: "observation", value: observations.length === 1 ? (observations[0] as string) : JSON.stringify(observations) });
+    if (observations.length) turns.push({ from: "observation", value: observations.join(TOOL_RESPONSE_SEPARATOR) });
     observations.length = 0;
   };
   for (const m of messages) {

@@ -1,7 +1,8 @@
 /**
  * OpenAI chat fine-tuning JSONL: one line per trajectory that passed the SFT filter,
- * `{messages, tools, parallel_tool_calls: false}` (EnvScaler agents call one tool per step).
- * Reasoning text is dropped: the fine-tuning format has no field for it.
+ * `{messages, tools, parallel_tool_calls}`. `parallel_tool_calls` is true exactly on rows where an
+ * assistant message makes more than one call: false tells the fine-tuning job the model calls one
+ * tool per turn, which such a row contradicts. Reasoning text is dropped (no field for it).
  */
 import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary } from "../export.schema";
@@ -10,7 +11,8 @@ import { toOpenAiMessage } from "../messages";
 import type { Sink } from "../sink";
 
 export function toOpenAiRow(messages: ChatMessage[], tools: unknown[]) {
-  return { messages: messages.map(toOpenAiMessage), tools, parallel_tool_calls: false };
+  const parallel = messages.some((m) => m.role === "assistant" && (m.toolCalls?.length ?? 0) > 1);
+  return { messages: messages.map(toOpenAiMessage), tools, parallel_tool_calls: parallel };
 }
 
 export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<ExportSummary> {

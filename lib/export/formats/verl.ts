@@ -1,9 +1,10 @@
 /**
- * verl agentic multi-turn RL (formats.md §3.5): `data/{train,test}.parquet`, one row per scenario
- * with `prompt`, `reward_model` and `extra_info.tools_kwargs`; `tool_config.yaml` listing every
- * tool with its OpenAI schema; and `envstudio_verl.py`, the BaseTool that runs the environment and
- * scores the checklist. The tool loads init_config and checks by (env_id, task_id) from the
- * shipped `env_metadata.json` / `scenario_metadata.json`, so rows stay small.
+ * verl agentic multi-turn RL (docs/exports.md): `data/{train,test}.parquet`, one row per scenario
+ * for RLHFDataset (`prompt`, `reward_model.ground_truth`, `extra_info.tools_kwargs` and
+ * `extra_info.tool_selection`); `tool_config.yaml` for `multi_turn.tool_config_path` with one
+ * single-typed schema per tool; and `envstudio_verl.py`, the tools plus the `compute_score` reward
+ * function. Init configs and checks are looked up by (env_id, task_id) in the shipped
+ * `env_metadata.json` / `scenario_metadata.json`, so rows stay small.
  */
 import { fileWriter, parquetWriteRows } from "hyparquet-writer";
 import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary, OpenAiTool } from "../export.schema";
@@ -12,6 +13,7 @@ import { bool, int64, list, root, str, struct } from "../parquet-schema";
 import { type Sink, writeWhole } from "../sink";
 import { ENV_METADATA_FILE, SCENARIO_METADATA_FILE, toEnvItem, toScenarioItem } from "./envscaler";
 import { systemPrompt } from "./system-prompt";
+import { nullableRequired, singleTypeTool } from "./single-type-schema";
 import { VERL_TOOL_PY } from "./verl-tool-py";
 
 /** One schema per tool name across the dataset; a name reused with another schema is reported. */
@@ -35,7 +37,7 @@ export function verlSchema(toolNames: string[]) {
     str("data_source"), str("agent_name"), list("prompt", message), str("ability"),
     struct("reward_model", [str("style"), str("ground_truth")]),
     struct("extra_info", [
-      str("split"), int64("index"), str("env_id"), str("task_id"), bool("need_tools_kwargs"),
+      str("split"), int64("index"), str("env_id"), str("task_id"), bool("need_tools_kwargs"), list("tool_selection", str),
       // A parquet group needs at least one child: a dataset without tools has no tools_kwargs.
       ...(toolNames.length ? [struct("tools_kwargs", toolNames.map(toolKwargs))] : []),
       struct("interaction_kwargs", [str("name"), str("task")]),
@@ -50,9 +52,12 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
     agent_name: "tool_agent",
     prompt: [{ role: "system", content: systemPrompt(env) }, { role: "user", content: s.task }],
     ability: "tool_use",
+    // compute_score in envstudio_verl.py reads env_id/task_id; the checklist text is for people.
     reward_model: { style: "rule", ground_truth: JSON.stringify({ env_id: s.envId, task_id: s.taskId, checklist: s.checklist }) },
     extra_info: {
       split: s.split.toLowerCase(), index: BigInt(index), env_id: s.envId, task_id: s.taskId, need_tools_kwargs: true,
+      // ToolAgentLoop exposes only these tools to this row (a dataset may mix environments).
+      tool_selection: env.tools.map((t) => t.function.name),
       tools_kwargs: Object.fromEntries(env.tools.map((t) => [t.function.name, createKwargs])),
       interaction_kwargs: { name: "envstudio_task", task: s.task },
     },
@@ -61,7 +66,9 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
 
 export function toolConfigYaml(tools: OpenAiTool[]): string {
   // JSON is YAML flow syntax: the schemas go in verbatim, no YAML emitter needed.
-  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: {"type": "native", "data_dir": "."}\n    tool_schema: ${JSON.stringify(t)}`);
+  // BaseTool receives `config`: null_when_omitted lists the parameters that lost `required` with their null type.
+  const config = (t: OpenAiTool) => JSON.stringify({ type: "native", ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}) });
+  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`);
   return `# verl tool config: actor_rollout_ref.rollout.multi_turn.tool_config_path\ntools:\n${entries.join("\n")}\n`;
 }
 

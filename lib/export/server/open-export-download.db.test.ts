@@ -47,14 +47,14 @@ describe("openExportDownload", () => {
     expect(d).toMatchObject({ contentType: "application/x-tar", filename: "dl-v1-envscaler-json.tar" });
     const body = await text(d.body);
     expect(body.slice(0, 100)).toMatch(/^dl-v1-envscaler-json\/env_metadata\.json/);
-    expect(body).toContain("dl-v1-envscaler-json/scenario_metadata.json");
+    expect(body).toContain("dl-v1-envscaler-json/scenario_metadata_train.json");
   });
 
   it("serves one named file from the listing, and nothing outside it", async () => {
     const id = await finished("ENVSCALER_JSON");
-    const d = await openExportDownload(t.db, id, "scenario_metadata.json");
-    expect(d).toMatchObject({ contentType: "application/json", filename: "scenario_metadata.json" });
-    expect(JSON.parse(await text(d.body))).toHaveLength(await t.db.datasetItem.count({ where: { datasetVersionId: versionId } }));
+    const d = await openExportDownload(t.db, id, "scenario_metadata_train.json");
+    expect(d).toMatchObject({ contentType: "application/json", filename: "scenario_metadata_train.json" });
+    expect(JSON.parse(await text(d.body))).toHaveLength(await t.db.datasetItem.count({ where: { datasetVersionId: versionId, split: "TRAIN" } }));
     await expect(openExportDownload(t.db, id, "../../etc/passwd")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 

@@ -63,7 +63,7 @@ describe("startExport", () => {
     expect(done).toMatchObject({ status: "SUCCEEDED", errorMessage: null, filePath: path.join(dataDir, "exports", row.id) });
     expect(done.total).toBe(await t.db.datasetItem.count({ where: { datasetVersionId: versionId } }));
     expect(done.processed).toBe(done.total);
-    const scenarios = JSON.parse(readFileSync(path.join(done.filePath ?? "", "scenario_metadata.json"), "utf8")) as unknown[];
+    const scenarios = ["train", "test"].flatMap((split) => JSON.parse(readFileSync(path.join(done.filePath ?? "", `scenario_metadata_${split}.json`), "utf8")) as unknown[]);
     expect(scenarios).toHaveLength(done.total);
     expect(existsSync(path.join(done.filePath ?? "", "env_metadata.json"))).toBe(true);
   });

@@ -108,7 +108,7 @@ describe("imports earn their trust", () => {
     await writeDatasetExport(t.db, (await createDatasetVersion(t.db, { projectId: source, name: "genuine" })).id, "ENVSCALER_JSON", dir);
 
     const { id: projectId } = await createTestProject(t.db, "imported");
-    const files = ["env_metadata.json", "scenario_metadata.json"].map((name) => ({ name, text: readFileSync(path.join(dir, name), "utf8") }));
+    const files = ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"].map((name) => ({ name, text: readFileSync(path.join(dir, name), "utf8") }));
     const result = await importFiles(t.db, { sandbox, send }, projectId, files);
     expect(result.ok).toBe(true);
     if (!result.ok) return;

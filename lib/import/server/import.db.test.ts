@@ -49,7 +49,9 @@ const counts = async () => [await t.db.environment.count(), await t.db.scenario.
 describe("EnvScaler round trip", () => {
   it("export → import → export gives identical env and scenario metadata", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-dst");
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [file(exported, "env_metadata.json"), file(exported, "scenario_metadata.json")]);
+    // The whole export folder: the trajectory files beside the scenarios are passed over.
+    const all = ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json", "sft_traj_train.json", "sft_traj_test.json", "envstudio_dataset.json"];
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, all.map((name) => file(exported, name)));
     expect(result.ok, result.ok ? "" : formatImportError(result.error)).toBe(true);
     // Imports land in review, proof pending: prove them here and accept them as reviewers would.
     await executeProofRun(t.db, result.ok ? result.value.proofRunId! : "", { sandbox, llmFor: createRunLlmFactory(t.db) });
@@ -57,7 +59,7 @@ describe("EnvScaler round trip", () => {
     const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
     const second = path.join(work, "second");
     await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", second);
-    for (const name of ["env_metadata.json", "scenario_metadata.json"]) expect(readFileSync(path.join(second, name), "utf8")).toBe(readFileSync(path.join(exported, name), "utf8"));
+    for (const name of ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"]) expect(readFileSync(path.join(second, name), "utf8")).toBe(readFileSync(path.join(exported, name), "utf8"));
   });
 
   it("imports a Python environment folder with its scenario file (setattr convention), for review", async () => {
@@ -99,7 +101,7 @@ describe("malformed imports leave the database unchanged", () => {
   it.each(cases)("%s: a located error and no rows", async (_name, make, expected) => {
     const { id: projectId } = await createTestProject(t.db, "bad");
     const before = await counts();
-    const files = make(readFileSync(path.join(exported, "env_metadata.json"), "utf8"), readFileSync(path.join(exported, "scenario_metadata.json"), "utf8"));
+    const files = make(readFileSync(path.join(exported, "env_metadata.json"), "utf8"), readFileSync(path.join(exported, "scenario_metadata_train.json"), "utf8"));
     const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, files, _name === "oversized" ? { maxBytes: 1024 } : {});
     expect(result.ok).toBe(false);
     if (!result.ok) expect(formatImportError(result.error)).toMatch(expected);
@@ -112,7 +114,7 @@ describe("malformed imports leave the database unchanged", () => {
     const lastSlug = Object.keys(JSON.parse(envText) as object).at(-1) ?? "";
     await t.db.environment.create({ data: { projectId, slug: lastSlug, name: "taken", origin: "MANUAL" } });
     const before = await counts();
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata.json")]);
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata_train.json"), file(exported, "scenario_metadata_test.json")]);
     expect(!result.ok && formatImportError(result.error)).toMatch(new RegExp(`record ${lastSlug}, field env_id: environment "${lastSlug}" already exists`));
     expect(await counts()).toEqual(before);
   });

@@ -1,1 +1,6 @@
-"""Counter (EnvStudio export)."""
+"""Counter environment (EnvStudio export)."""
+
+from .client import CounterEnv
+from .models import CounterAction, CounterObservation
+
+__all__ = ["CounterAction", "CounterObservation", "CounterEnv"]

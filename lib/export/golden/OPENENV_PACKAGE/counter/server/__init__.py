@@ -1,0 +1,5 @@
+"""Server components."""
+
+from .counter_environment import CounterEnvironment
+
+__all__ = ["CounterEnvironment"]
