@@ -169,3 +169,137 @@ export const CHECK_ATTACKS: string[] = [
   "def check_func(final_state):\n    import js\n    return str(js.process.env)",
   "def check_func(final_state):\n    open('MARKER', 'w').write('x')\n    return open('SECRET_FILE').read() == ''",
 ];
+
+/** Tries to turn a JsProxy `p` (if the attacker ever got one) into a network connection: a getter
+ * on Object.prototype that captures Pyodide's internal objects as `this`, then their socket
+ * members; a thenable and a toPrimitive hook handed to JS; constructor chains. */
+const JS_CHAIN = [
+  "def chain(p, to_js, create_proxy):",
+  "    captured = []",
+  "    def grab(this, *a):",
+  "        captured.append(this)",
+  "    O = p.constructor",
+  "    for name in ('$$', '$$flags', '_pyodide', 'isPyProxy', 'then', 'toJSON', 'length', 'API', 'Module'):",
+  "        try:",
+  "            O.defineProperty(O.prototype, name, to_js({'get': create_proxy(grab, capture_this=True), 'configurable': True}))",
+  "        except Exception:",
+  "            pass",
+  "    to_js({})",
+  "    for obj in captured:",
+  "        for attempt in (lambda: obj.initializeNodeSockFS(), lambda: obj._nodeSock.connect(3, '127.0.0.1', PORT), lambda: obj.SOCKFS.createSocket(2, 1, 0)):",
+  "            try:",
+  "                attempt()",
+  "                return 'ESC' + 'APED via captured this'",
+  "            except Exception:",
+  "                pass",
+  "    try:",
+  "        return 'ESC' + 'APED ' + str(p.constructor.constructor('return process.pid')())",
+  "    except Exception:",
+  "        pass",
+  "    try:",
+  "        O.prototype.then = create_proxy(lambda *a: None)",
+  "        return 'ESC' + 'APED thenable installed'",
+  "    except Exception:",
+  "        pass",
+  "    return 'chain blocked'",
+].join("\n");
+
+/** Any JS object in Python's hands already breaks the rule "no object of the JS realm is
+ * reachable from Python"; the chain then shows what it would lead to. */
+const withChain = (acquire: string) =>
+  `${JS_CHAIN}\n${acquire}\np = to_js({})\nif type(p).__name__.startswith('Js'):\n    return 'ESC' + 'APED JS object reachable: ' + chain(p, to_js, create_proxy)\nreturn 'no JS object'`;
+
+/** A callback that connects to the listener, scheduled to run after the call has returned. */
+const LATER =
+  "def later(*a):\n    import socket\n    socket.create_connection(('127.0.0.1', PORT), timeout=1).close()\n    open('MARKER', 'w').write('x')";
+
+/** The JavaScript-realm escape and its relatives (issue: Pyodide without a jail). */
+export const REALM_ATTACKS: Attack[] = [
+  {
+    name: "builtins tampering aimed at the lockdown, then the FFI",
+    body: withChain(
+      "import builtins\nbuiltins.any = lambda it: False\nbuiltins.all = lambda it: True\nimport _pyodide_core\nto_js, create_proxy = _pyodide_core.to_js, _pyodide_core.create_proxy",
+    ),
+  },
+  {
+    name: "_imp.create_builtin rebuilds _pyodide_core",
+    body: withChain(
+      "import _imp, types\ncore = _imp.create_builtin(types.SimpleNamespace(name='_pyodide_core', origin='built-in'))\nto_js, create_proxy = core.to_js, core.create_proxy",
+    ),
+  },
+  {
+    name: "importlib _builtin_from_name",
+    body: withChain(
+      "import importlib._bootstrap as b\ncore = b._builtin_from_name('_pyodide_core')\nto_js, create_proxy = core.to_js, core.create_proxy",
+    ),
+  },
+  {
+    name: "pyodide.ffi via importlib and sys.modules",
+    body: withChain(
+      "import sys, importlib\nffi = sys.modules.get('pyodide.ffi') or importlib.import_module('pyodide.ffi')\nto_js, create_proxy = ffi.to_js, ffi.create_proxy",
+    ),
+  },
+  {
+    name: "pyodide.code.run_js after the lockdown",
+    body: `import importlib\ncode = importlib.import_module('pyodide.code')\n${WIN}code.run_js('process.pid'))`,
+  },
+  { name: "deep object walk for FFI objects", body: DEEP_WALK() },
+  {
+    name: "asyncio callback after the call returned",
+    body: `${LATER}\nimport asyncio\nloop = asyncio.get_event_loop()\nloop.call_later(0.2, later)\nreturn 'scheduled'`,
+  },
+  {
+    name: "thread connecting after the call returned",
+    body: `${LATER}\nimport threading\nthreading.Timer(0.2, later).start()\nreturn 'scheduled'`,
+  },
+  {
+    name: "raw _socket, bypassing socket.py",
+    body: `import _socket\ns = _socket.socket(2, 1)\ns.connect(('127.0.0.1', PORT))\n${WIN}'raw socket')`,
+  },
+  { name: "os.abort (crash the runtime)", body: "import os\nos.abort()" },
+  {
+    name: "SIGSEGV to itself",
+    body: "import signal, os\ntry:\n    signal.raise_signal(signal.SIGSEGV)\nexcept Exception:\n    pass\nreturn 'alive'",
+  },
+  { name: "huge allocation", body: "x = 'x' * (2 ** 31)\nreturn len(x)" },
+];
+
+/** Walks from many roots (subclasses, modules, builtins, frames) through attributes, closures and
+ * containers, looking for anything of the FFI: JsProxy objects or to_js/create_proxy/run_js. */
+function DEEP_WALK(): string {
+  return [
+    "import sys, builtins, types",
+    "roots = list(sys.modules.values()) + [builtins, sys._getframe()]",
+    "stack = list(object.__subclasses__())",
+    "while stack:",
+    "    c = stack.pop(); roots.append(c)",
+    "    try: stack.extend(type.__subclasses__(c))",
+    "    except Exception: pass",
+    "seen, queue, found = set(), roots, []",
+    "steps = 0",
+    "while queue and steps < 200000:",
+    "    obj = queue.pop(); steps += 1",
+    "    if id(obj) in seen: continue",
+    "    seen.add(id(obj))",
+    "    t = type(obj)",
+    // Python-level stubs of the same names (typing overloads of the docs module) do nothing: only
+    // JS objects and the C functions of the FFI count.
+    "    if (t.__name__.startswith('Js') and t.__name__ != 'JsNull') or (t.__name__ == 'builtin_function_or_method' and getattr(obj, '__name__', None) in ('to_js', 'create_proxy', 'run_js', 'create_once_callable')):",
+    "        found.append(obj)",
+    "    if isinstance(obj, dict): queue.extend(obj.values()); continue",
+    "    if isinstance(obj, (list, tuple, set, frozenset)): queue.extend(obj); continue",
+    "    for attr in ('__dict__', '__globals__', '__closure__', '__defaults__', '__kwdefaults__', '__self__', '__func__', '__wrapped__', 'f_back', 'f_globals', 'f_locals', 'cell_contents', '__mro__'):",
+    "        try: v = getattr(obj, attr)",
+    "        except Exception: continue",
+    "        if v is not None: queue.append(dict(v) if isinstance(v, types.MappingProxyType) else v)",
+    "for f in found:",
+    "    for attempt in (lambda: f({}).constructor, lambda: f.constructor, lambda: f('process.pid')):",
+    "        try:",
+    "            r = attempt()",
+    "        except Exception:",
+    "            continue",
+    "        if type(r).__name__.startswith('Js') or isinstance(r, int):",
+    "            return 'ESC' + 'APED ' + repr(f)[:60]",
+    "return 'walked %d objects, found %d FFI objects, none usable' % (steps, len(found))",
+  ].join("\n");
+}

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHOP_CLASS, SHOP_SOURCE, envWithTool, shopState } from "../fixtures";
 import { type Episode, type SandboxRunner, createSandboxRunner } from "../index";
-import { CHECK_ATTACKS, LOAD_ATTACKS, STEP_ATTACKS } from "./attacks";
+import { CHECK_ATTACKS, LOAD_ATTACKS, REALM_ATTACKS, STEP_ATTACKS } from "./attacks";
 
 const ENV_SECRET = `env-secret-${randomBytes(8).toString("hex")}`;
 const FILE_SECRET = `file-secret-${randomBytes(8).toString("hex")}`;
@@ -37,8 +37,18 @@ const RESOURCE_ATTACKS: { name: string; body: string; expected: string[] }[] = [
   { name: "huge output", body: "return 'x' * 10**7", expected: ["OUTPUT_TOO_LARGE"] },
 ];
 
-for (const backend of ["pyodide", "bwrap"] as const) {
-  describe(`escape battery (${backend})`, () => {
+// Pyodide twice: with its host in the bubblewrap jail, and without (machines lacking bubblewrap),
+// where every defence must hold on its own.
+const MODES = [
+  { label: "pyodide, host jailed", backend: "pyodide", hostInBwrap: "on" },
+  { label: "pyodide, host not jailed", backend: "pyodide", hostInBwrap: "off" },
+  { label: "bwrap", backend: "bwrap", hostInBwrap: "off" },
+] as const;
+const ALL_STEP_ATTACKS = [...STEP_ATTACKS, ...REALM_ATTACKS];
+const ASYNC_WAIT_MS = 300; // payloads scheduled after the call returned get this long per attempt
+
+for (const { label, backend, hostInBwrap } of MODES) {
+  describe(`escape battery (${label})`, () => {
     const marker = join(tmpdir(), `envstudio-escape-${backend}-${randomBytes(6).toString("hex")}`);
     const secretFile = join(tmpdir(), `envstudio-secret-${backend}-${randomBytes(6).toString("hex")}`);
     let runner: SandboxRunner;
@@ -52,7 +62,7 @@ for (const backend of ["pyodide", "bwrap"] as const) {
         .replaceAll("MARKER", marker)
         .replaceAll("SECRET_FILE", secretFile)
         .replaceAll("PORT", String(port));
-    const battery = STEP_ATTACKS.map(
+    const battery = ALL_STEP_ATTACKS.map(
       (a, i) =>
         `    def attack_${i}(self):\n${fill(a.body)
           .split("\n")
@@ -88,6 +98,7 @@ for (const backend of ["pyodide", "bwrap"] as const) {
       port = (server.address() as AddressInfo).port;
       runner = createSandboxRunner({
         backend,
+        hostInBwrap,
         poolSize: 2,
         spareWorkers: 1,
         memoryMiB: 256,
@@ -102,15 +113,20 @@ for (const backend of ["pyodide", "bwrap"] as const) {
       rmSync(marker, { force: true });
     });
 
-    it.each(STEP_ATTACKS.map((a, i) => [a.name, i] as const))("tool attempt: %s", async (_name, index) => {
-      const result = await (await batteryEpisode()).step(`attack_${index}`, {});
-      assertNoEvidence(result);
-      if (!result.ok) {
-        // an attempt may end the episode (e.g. a crash); the next attempt gets a fresh one
-        expect(["TIMEOUT", "MEMORY", "USER_CODE_ERROR"]).toContain(result.error.code);
-        episode = null;
-      }
-    });
+    it.each(ALL_STEP_ATTACKS.map((a, i) => [a.name, i] as const))(
+      "tool attempt: %s",
+      async (_name, index) => {
+        const result = await (await batteryEpisode()).step(`attack_${index}`, {});
+        assertNoEvidence(result);
+        await new Promise((resolve) => setTimeout(resolve, ASYNC_WAIT_MS));
+        assertNoEvidence(result);
+        if (!result.ok) {
+          // an attempt may end the episode (e.g. a crash); the next attempt gets a fresh one
+          expect(["TIMEOUT", "MEMORY", "USER_CODE_ERROR"]).toContain(result.error.code);
+          episode = null;
+        }
+      },
+    );
 
     it.each(LOAD_ATTACKS.map((a, i) => [i, a] as const))("load-time attempt %i", async (_i, source) => {
       const result = await runner.load({ source: fill(source), className: "Env", initialState: {} });
@@ -142,6 +158,35 @@ for (const backend of ["pyodide", "bwrap"] as const) {
         await loaded.value.close();
       },
     );
+
+    it("a victim episode survives attempts to crash or wedge the host", async () => {
+      const victim = await runner.load({
+        source: SHOP_SOURCE,
+        className: SHOP_CLASS,
+        initialState: shopState(),
+      });
+      if (!victim.ok) throw new Error(victim.error.message);
+      const first = await victim.value.step("place_order", { user_id: "U1", product_ids: ["P1"] });
+      expect(first).toMatchObject({ ok: true, value: { observation: { success: true } } });
+      for (const body of ["import os\nos.abort()", "import os\nos._exit(1)", "while True:\n    pass"]) {
+        const attacker = await runner.load({ source: envWithTool(body), className: "Env", initialState: {} });
+        if (attacker.ok) {
+          await attacker.value.step("run", {});
+          await attacker.value.close();
+        }
+      }
+      const second = await victim.value.step("place_order", { user_id: "U2", product_ids: ["P2"] });
+      expect(second).toMatchObject({
+        ok: true,
+        value: { observation: { success: true, order_id: "O000002" } },
+      });
+      await victim.value.close();
+    });
+
+    it("shows no evidence after waiting for anything scheduled asynchronously", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assertNoEvidence(null);
+    });
 
     it("still runs a normal environment afterwards", async () => {
       const loaded = await runner.load({

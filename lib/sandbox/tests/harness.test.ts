@@ -224,7 +224,9 @@ describe("state serialization and diffs", () => {
       ok: true,
       value: { added: [], removed: [], changed: [{ path: ["flags", "on"], old: 1, new: true }] },
     });
-    expect(await ep.check(["def check_func(final_state):\n    return final_state['flags']['on'] is True"])).toEqual({
+    expect(
+      await ep.check(["def check_func(final_state):\n    return final_state['flags']['on'] is True"]),
+    ).toEqual({
       ok: true,
       value: [{ passed: true }],
     });

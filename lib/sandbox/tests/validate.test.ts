@@ -45,4 +45,3 @@ describe("prepared argument validators", () => {
     expect(result.cases - result.with_problems).toBeGreaterThan(100);
   });
 });
-
