@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { EMPTY_ENV } from "./paths";
 
 export type HostNode = {
   path: string;
@@ -23,7 +24,11 @@ const cache = new Map<string, HostNode | null>();
 
 function majorOf(path: string): number | null {
   try {
-    const version = execFileSync(path, ["--version"], { encoding: "utf8", timeout: 10_000, env: {} }).trim();
+    const version = execFileSync(path, ["--version"], {
+      encoding: "utf8",
+      timeout: 10_000,
+      env: EMPTY_ENV,
+    }).trim();
     const match = /^v(\d+)\./.exec(version);
     return match ? Number(match[1]) : null;
   } catch {

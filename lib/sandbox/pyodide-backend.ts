@@ -54,7 +54,9 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
       try {
         current = await startHost();
       } catch (error) {
-        return err(sandboxError("SANDBOX_UNAVAILABLE", `sandbox host failed to start: ${String(error)}`, true));
+        return err(
+          sandboxError("SANDBOX_UNAVAILABLE", `sandbox host failed to start: ${String(error)}`, true),
+        );
       }
     }
     const ready = await current.ready;

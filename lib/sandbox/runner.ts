@@ -4,9 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { type Result, err, ok } from "../core/result";
-import type { Backend, BackendStats } from "./backend";
+import type { Backend, BackendStats, Lease } from "./backend";
 import { type Episode, createEpisode } from "./episode";
 import type { SandboxOptions } from "./options";
+import { recoveringLease } from "./recovering-lease";
 import { parseReply } from "./replies";
 import {
   type Analysis,
@@ -46,6 +47,13 @@ const invalid = (message: string): SandboxError => ({ code: "INVALID_REQUEST", m
 const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex");
 
 export function createRunnerWithBackend(backend: Backend, options: SandboxOptions): SandboxRunner {
+  /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
+  async function durableLease(key: string | null): Promise<Result<Lease, SandboxError>> {
+    const acquire = () => backend.lease(key, options.leaseTimeoutMs);
+    const first = await acquire();
+    return first.ok ? ok(recoveringLease(first.value, acquire)) : first;
+  }
+
   async function load(request: LoadRequest): Promise<Result<Episode, SandboxError>> {
     const input = LoadInputSchema.safeParse(request);
     if (!input.success)
@@ -54,7 +62,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
       );
     const { source, className, initialState, tools: only } = input.data;
     // Workers are reused only for the same source: different untrusted code never shares a realm.
-    const lease = await backend.lease(hash("env", source), options.leaseTimeoutMs);
+    const lease = await durableLease(hash("env", source));
     if (!lease.ok) return lease;
     const reply = parseReply(
       await lease.value.call(
@@ -78,7 +86,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const input = AnalyzeInputSchema.safeParse(request);
     if (!input.success) return err(invalid("analyze needs { source: string, className: string }"));
     // Analysis parses with `ast` and never executes the source, so it may use any fresh worker.
-    const lease = await backend.lease(null, options.leaseTimeoutMs);
+    const lease = await durableLease(null);
     if (!lease.ok) return lease;
     const raw = await lease.value.call(
       { op: "analyze", source: input.data.source, class_name: input.data.className },
@@ -130,7 +138,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     if (!input.success) return err(invalid("runChecks needs { checks: string[], initialState, finalState }"));
     const { checks, initialState, finalState } = input.data;
     // Check code is untrusted too: a worker is reused only for the very same set of checks.
-    const lease = await backend.lease(hash("checks", ...checks), options.leaseTimeoutMs);
+    const lease = await durableLease(hash("checks", ...checks));
     if (!lease.ok) return lease;
     const raw = await lease.value.call(
       { op: "run_checks", checks, initial_state: initialState, final_state: finalState },

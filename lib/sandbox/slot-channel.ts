@@ -89,6 +89,6 @@ export class SlotChannel {
 }
 
 const workerGone = (): CallError => ({
-  ...sandboxError("SANDBOX_UNAVAILABLE", "the episode's worker is gone"),
+  ...sandboxError("SANDBOX_UNAVAILABLE", "the episode's worker is gone", true),
   terminated: true,
 });
