@@ -89,12 +89,32 @@ def op_load(req):
             raise
         except BaseException as e:
             raise Fail("USER_CODE_ERROR", f"loading the environment failed: {_describe(e)}")
+        _preimport(tree)
     tools = {s["function"]["name"]: s for s in schemas if callable(getattr(env, s["function"]["name"], None))}
     validators = {name: compile_arguments(s["function"]["parameters"]) for name, s in tools.items()}
     tracker = StateTracker(env)
     _episode.update(env=env, tools=tools, validators=validators, tracker=tracker,
                     initial=tracker.values, last=tracker.values)
     return {"tools": list(tools.values())}
+
+
+def _preimport(tree):
+    """Imports, during load, every module the source names anywhere (also inside methods), so
+    a tool's first call does not pay a one-time import against its step limit (in wasm a first
+    import can take a second). Modules that fail or are not allowed are left to fail in the tool."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    for name in sorted(names):
+        try:
+            __import__(name)
+        except (KeyboardInterrupt, Deadline, MemoryError):
+            raise
+        except BaseException:
+            pass
 
 
 def _episode_or_fail():
