@@ -97,6 +97,14 @@ await attempt("async function constructor", () =>
 await attempt("process", () => globalThis.process.pid);
 await attempt("getBuiltinModule(net) + connect", () => connectWith(getBuiltin("node:net")));
 await attempt("import(node:net) + connect", async () => connectWith(await import("node:net")));
+await attempt("UDP send (node:dgram)", () => {
+  const dgram = getBuiltin("node:dgram");
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket("udp4");
+    socket.on("error", reject);
+    socket.send("x", Number(port), "127.0.0.1", (error) => (error ? reject(error) : resolve(WIN)));
+  });
+});
 await attempt("fetch", async () => {
   // eslint-disable-next-line no-undef -- removed from the realm; this checks it stays gone
   await fetch(`http://127.0.0.1:${port}/`);
