@@ -19,6 +19,16 @@ import { type SocketPair, createSocketPairs } from "./socket-pairs";
 
 export type HostReply = Extract<HostMessage, { id: number; ok: true }>;
 
+/** What a host process is started with; `jailed`: inside bubblewrap (decided once per runner). */
+export type HostSpec = {
+  options: SandboxOptions;
+  node: HostNode;
+  pyodide: string;
+  snapshotPath: string | null;
+  generation: number;
+  jailed: boolean;
+};
+
 const HOST_START_TIMEOUT_MS = 30_000;
 
 type Pending = { resolve: (message: Result<HostReply, SandboxError & { terminated?: boolean }>) => void };
@@ -39,27 +49,13 @@ export class HostProcess {
   exited = false;
 
   /** Makes the slot sockets (see socket-pairs.ts), then spawns the host. */
-  static async start(
-    options: SandboxOptions,
-    node: HostNode,
-    pyodide: string,
-    snapshotPath: string | null,
-    generation: number,
-    jailed: boolean,
-  ): Promise<HostProcess> {
-    const pairs = await createSocketPairs(slotCount(options));
-    return new HostProcess(options, node, pyodide, snapshotPath, generation, jailed, pairs);
+  static async start(spec: HostSpec): Promise<HostProcess> {
+    const pairs = await createSocketPairs(slotCount(spec.options));
+    return new HostProcess(spec, pairs);
   }
 
-  private constructor(
-    options: SandboxOptions,
-    node: HostNode,
-    pyodide: string,
-    snapshotPath: string | null,
-    generation: number,
-    jailed: boolean,
-    pairs: SocketPair[],
-  ) {
+  private constructor(spec: HostSpec, pairs: SocketPair[]) {
+    const { options, node, pyodide, snapshotPath, generation, jailed } = spec;
     this.generation = generation;
     const config = {
       pyodideDir: pyodide,

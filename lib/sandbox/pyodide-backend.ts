@@ -32,7 +32,14 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
   function startHost(): Promise<HostProcess> {
     if (!starting) {
       if (options.useSnapshot) ensureSnapshot(options, node, pyodide, snapshotPath);
-      starting = HostProcess.start(options, node, pyodide, snapshotPath, ++generation, jailed).then(
+      starting = HostProcess.start({
+        options,
+        node,
+        pyodide,
+        snapshotPath,
+        generation: ++generation,
+        jailed,
+      }).then(
         (started) => {
           host = started;
           starting = null;
