@@ -173,9 +173,13 @@ ${networkPayload(port, 8)}
 `;
 }
 
-/** A check function that runs the payload and passes only when every route was blocked. */
-export function payloadCheck(port: number): string {
-  return `def check_func(final_state):\n${networkPayload(port, 4)}\n    return len(_outcomes) == ${PAYLOAD_ROUTES.length} and not [v for v in _outcomes.values() if not v.startswith("blocked: ")]\n`;
+/**
+ * A check function that runs the payload and passes only when every route was blocked and
+ * `condition` (a Python expression over final_state and initial_state) holds.
+ */
+export function payloadCheck(port: number, condition = "True"): string {
+  const blocked = `len(_outcomes) == ${PAYLOAD_ROUTES.length} and not [v for v in _outcomes.values() if not v.startswith("blocked: ")]`;
+  return `def check_func(final_state):\n${networkPayload(port, 4)}\n    return (${blocked}) and (${condition})\n`;
 }
 
 /** The payload tool's outcomes: one per route, each "blocked: <error>". */
