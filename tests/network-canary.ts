@@ -96,6 +96,15 @@ function routes(port: number): [string, string[]][] {
     ["_socket", ["import _socket", "_k = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)", `_k.connect(("127.0.0.1", ${port}))`]],
     ["urllib", ["import urllib.request", `urllib.request.urlopen("${url}", timeout=1)`]],
     ["js fetch", ["_js = __import__('js')", `_js.fetch("${url}")`]],
+    ["sys.modules js", ["import sys", "_js = sys.modules['js']", `_js.fetch("${url}")`]],
+    ["gc walk to a JsProxy", [
+      "import gc",
+      "_p = [o for o in gc.get_objects() if 'JsProxy' in type(o).__name__]",
+      "if not _p:",
+      "    raise LookupError('no JavaScript object reachable')",
+      "_g = _p[0].globalThis",
+      `_g.fetch("${url}")`,
+    ]],
     ["pyodide_js sockfs", ["import pyodide_js", "_api = pyodide_js._api", "_api.initializeNodeSockFS()", "_fd = _api.Module.SOCKFS.createSocket(2, 1, 0)", `_api._nodeSock.connect(_fd, "127.0.0.1", ${port})`]],
     ["builtins tampering", [
       "import builtins",

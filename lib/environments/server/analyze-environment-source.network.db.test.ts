@@ -1,13 +1,15 @@
 // Issue 11, surface "editor analysis": the live analysis the code editor asks for
 // (analyzeEnvironmentSource, on the product's own sandbox runner, unjailed) gets source with the
 // network payload (tests/network-canary.ts) at module level, in the class body and in methods.
-// Analysis reads the code, it never runs it: it returns the tools, and the loopback listener,
-// checked after a wait for delayed payloads, saw no connection.
+// Analysis reads the code, it never runs it: it returns the tools and marks the forbidden imports,
+// saving the same code (which analyses it again) is refused, and the loopback listener, checked
+// after a wait for delayed payloads, saw no connection.
 import { describe, expect, it } from "vitest";
-import { createEnvironment, createTestProject } from "@/prisma/seed/factories";
+import { createEnvironment, createTestProject, createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { networkPayload, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
 import { analyzeEnvironmentSource } from "./analyze-environment-source";
+import { saveEnvironmentVersion } from "./save-environment-version";
 
 const t = useTestDatabase();
 const canary = useCanary();
@@ -33,6 +35,11 @@ describe("editor analysis: network payload (host not jailed)", () => {
     expect(errors).toContainEqual(expect.objectContaining({ line: 3, message: expect.stringMatching(/import of 'socket' is not allowed/) as unknown }));
     expect(errors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(/'js'/), expect.stringMatching(/'pyodide_js'/), expect.stringMatching(/'threading'/)]));
     expect(analysis.tools.map((tool) => tool.function.name).sort()).toEqual(["add", "reach_out"]);
+    // Saving it runs the same analysis, and is refused on those markers; nothing runs either.
+    const user = await createUser(t.db, { role: "REVIEWER" });
+    const actor = { id: user.id, email: user.email, name: user.name, role: user.role };
+    const save = saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: env.currentVersionId!, source, message: "payload" }, actor, sandbox());
+    await expect(save).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/fix the errors/) as unknown });
     expect(await canary.settle()).toBe(0);
   }, 60_000);
 });
