@@ -4,7 +4,6 @@
 // the tool's normal observation with every route blocked, the check completes, and the loopback
 // listener, checked after a wait for delayed payloads, saw no connection.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tool } from "@/lib/sandbox";
 import { type ChatBody, type FakeOpenAi, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { TEST_MODELS, createTestLlm } from "@/tests/fake-openai/test-llm";
 import { expectEveryRouteBlocked, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
@@ -34,7 +33,7 @@ describe("quality check: network payload (host not jailed)", () => {
     if (!tools.ok) throw new Error(tools.error.message);
     const topic = { task: "Count things", summary: "Counter", introduction: "A counter that can look things up.", usefulness: 8, modelability: 8, analysis: "" };
     const state = { analysis: "", entities: [{ entity: "counter", attributes: ["count"], description: "the count" }], rules: ["count only grows"] };
-    const assembled = { className: "Counter", source, tools: tools.value as Tool[], publicMethods: ["add", "reach_out"] };
+    const assembled = { className: "Counter", source, tools: tools.value, publicMethods: ["add", "reach_out"] };
     const deps = { llm: createTestLlm(fake.url).llm, sandbox: sandbox(), models: TEST_MODELS };
     const quality = await runQualityCheck({ topic, state, assembled, methods: [], initialState: { count: 0 }, rounds: 3, threshold: 0.85 }, deps);
     if (!quality.ok) throw new Error(quality.error.message);
