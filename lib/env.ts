@@ -3,6 +3,7 @@
  * Bad values fail fast with a message naming the variable.
  */
 import { z } from "zod";
+import { EmailSchema } from "./auth/auth.schema";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
@@ -17,9 +18,16 @@ export const EnvSchema = z.object({
   ENVSTUDIO_START_WORKER: z.enum(["0", "1"]).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  ENVSTUDIO_ADMIN_EMAIL: z.string().trim().email().optional(),
+  ENVSTUDIO_ADMIN_EMAIL: EmailSchema.optional(),
   ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ENVSTUDIO_REQUIRE_LOGIN: z.enum(["0", "1"]).optional(),
+  // Comma-separated addresses users reach the studio at (lib/auth/request-guard.ts).
+  ENVSTUDIO_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())), "a comma-separated list of URLs like https://studio.example.org"),
+  ENVSTUDIO_IMPORT_MAX_BYTES: z.coerce.number().int().positive().optional(),
+  ENVSTUDIO_SANDBOX_CALLS_PER_USER: z.coerce.number().int().positive().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
