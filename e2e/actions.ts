@@ -29,8 +29,10 @@ export function serverAction(name: string): ActionRef {
 }
 
 /** The action's reply: `1:{...}` is its return value; an `E{...}` row is an uncaught error. */
-export function actionResult(text: string): { ok?: boolean; error?: unknown } | null {
+export type ActionReply = { ok?: boolean; error?: unknown; message?: string };
+
+export function actionResult(text: string): ActionReply | null {
   const line = text.split("\n").find((l) => l.startsWith("1:"));
   if (!line || line.startsWith("1:E")) return null;
-  return JSON.parse(line.slice(2)) as { ok?: boolean; error?: unknown };
+  return JSON.parse(line.slice(2)) as ActionReply;
 }

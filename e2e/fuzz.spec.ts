@@ -94,7 +94,7 @@ test("malformed input to every API route gets a 4xx with a message and changes n
   for (const text of ['{"x":{"env_id":"x\\u0000"}}', '{"x":{"env_id":"\\ud800"}}', deep(5000)]) {
     const res = await request.post("/api/imports", { multipart: { files: { name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from(text) } } });
     // A refused file is data for the reviewer: 200 with ok: false and a located message.
-    if (res.status() === 200) expect(await res.json(), text.slice(0, 40)).toMatchObject({ ok: false, error: { message: expect.any(String) as string } });
+    if (res.status() === 200) expect(await res.json(), text.slice(0, 40)).toMatchObject({ ok: false, error: { message: expect.any(String) as unknown } });
     else await expectRefused(`POST /api/imports ${text.slice(0, 40)}`, res);
   }
 
@@ -120,8 +120,10 @@ test("malformed arguments to every server action get a 4xx or an { ok: false } w
       const result = actionResult(text);
       expect(result, label).not.toBeNull(); // null: an uncaught error row
       expect(result?.ok, label).toBe(false);
-      const error = result?.error ?? (result as { message?: string } | null)?.message;
-      expect(typeof error === "string" ? error : (error as { message?: string } | undefined)?.message, label).toBeTruthy();
+      // The three reply shapes: runAction's { error: { message } }, { error: "…" }, launch's { message }.
+      const error = result?.error ?? result?.message;
+      const message = typeof error === "string" ? error : (error as { message?: string } | undefined)?.message;
+      expect(message, label).toBeTruthy();
     }
   }
   expect(await rowCounts()).toEqual(before);

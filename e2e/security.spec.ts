@@ -67,7 +67,7 @@ test("a page on another port cannot decide or import in the studio's name, with 
     await attack.close();
   }
   expect((await e2eDb().environment.findUniqueOrThrow({ where: { id: env.id } })).status).toBe("IN_REVIEW");
-  expect(await e2eDb().reviewDecision.count({ where: { environmentId: env.id } })).toBe(0);
+  expect(await e2eDb().reviewDecision.count({ where: { targetId: env.id } })).toBe(0);
   expect(await e2eDb().environment.count()).toBe(environmentsBefore);
 });
 
