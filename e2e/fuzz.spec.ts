@@ -121,7 +121,7 @@ test("malformed arguments to every server action get a 4xx or an { ok: false } w
       expect(result, label).not.toBeNull(); // null: an uncaught error row
       expect(result?.ok, label).toBe(false);
       // The three reply shapes: runAction's { error: { message } }, { error: "…" }, launch's { message }.
-      const error = result?.error ?? result?.message;
+      const error: unknown = result?.error ?? result?.message;
       const message = typeof error === "string" ? error : (error as { message?: string } | undefined)?.message;
       expect(message, label).toBeTruthy();
     }
