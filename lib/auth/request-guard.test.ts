@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { checkBodySize, checkHost, checkWriteOrigin, isSecureRequest, type RequestFacts } from "./request-guard";
 import { findBadJson, findBadUrl, parseCheckedJson } from "./input-guard";
 import { securityHeaders } from "./security-headers";
-import { UserSlots } from "../sandbox/user-slots";
 
 const facts = (over: Partial<RequestFacts>): RequestFacts => ({ method: "POST", host: "127.0.0.1:3000", forwardedHost: null, origin: null, secFetchSite: null, ...over });
 
@@ -72,21 +71,5 @@ describe("security headers and cookies", () => {
     expect(isSecureRequest(null, { ENVSTUDIO_PUBLIC_URL: "https://studio.example.org" })).toBe(true);
     expect(isSecureRequest("https", {})).toBe(true);
     expect(isSecureRequest(null, {})).toBe(false);
-  });
-});
-
-describe("per-user sandbox slots", () => {
-  it("refuses a user's call over the limit with a busy answer while other users' calls run", async () => {
-    const slots = new UserSlots(1);
-    let release = () => {};
-    const held = slots.run("alice", () => new Promise<string>((resolve) => (release = () => resolve("done"))));
-    await expect(slots.run("alice", () => Promise.resolve("second"))).rejects.toMatchObject({ code: "RATE_LIMITED", retryable: true, message: expect.stringMatching(/^Busy: .*Retry/) as string });
-    await expect(slots.run("bob", () => Promise.resolve("bob ran"))).resolves.toBe("bob ran");
-    release();
-    await expect(held).resolves.toBe("done");
-    await expect(slots.run("alice", () => Promise.resolve("again"))).resolves.toBe("again");
-    // A failing call frees its slot too.
-    await expect(slots.run("alice", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    await expect(slots.run("alice", () => Promise.resolve("after failure"))).resolves.toBe("after failure");
   });
 });
