@@ -26,8 +26,8 @@ export const EnvSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())), "a comma-separated list of URLs like https://studio.example.org"),
-  ENVSTUDIO_IMPORT_MAX_BYTES: z.coerce.number().int().positive().optional(),
-  ENVSTUDIO_SANDBOX_CALLS_PER_USER: z.coerce.number().int().positive().optional(),
+  ENVSTUDIO_IMPORT_MAX_BYTES: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
+  ENVSTUDIO_SANDBOX_CALLS_PER_USER: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
