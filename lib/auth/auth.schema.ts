@@ -49,8 +49,9 @@ const SAFE_NEXT_BASE = "http://studio.invalid";
  * and drop tabs/newlines, so `/\evil.example` or `/\t/evil.example` mean `//evil.example`; resolving
  * against a fixed origin and requiring it back catches every such spelling, not just the ones listed.
  */
-export function safeNextPath(next: string | undefined | null): string {
-  if (!next || !next.startsWith("/") || /[\\\p{Cc}]/u.test(next)) return "/";
+export function safeNextPath(next: unknown): string {
+  // `?next=a&next=b` arrives as an array: not a path.
+  if (typeof next !== "string" || !next.startsWith("/") || /[\\\p{Cc}]/u.test(next)) return "/";
   let url: URL;
   try {
     url = new URL(next, SAFE_NEXT_BASE);

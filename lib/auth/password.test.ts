@@ -36,6 +36,7 @@ describe("login policy", () => {
       expect(safeNextPath(next)).toBe("/");
     }
     expect(safeNextPath("/environments/abc/edit#tools")).toBe("/environments/abc/edit#tools");
+    expect(safeNextPath(["/a", "/b"])).toBe("/");
   });
 
   it("accepts the first-start admin's address admin@localhost, refuses non-addresses", () => {
