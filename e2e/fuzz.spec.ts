@@ -131,3 +131,30 @@ test("malformed arguments to every server action get a 4xx or an { ok: false } w
   }
   expect(await rowCounts()).toEqual(before);
 });
+
+test("pages given odd, repeated or malformed parameters render or say not found, never an error page", async ({ page }) => {
+  const env = await e2eDb().environment.findFirstOrThrow({ where: { origin: "SAMPLE", currentVersionId: { not: null } } });
+  const scenario = await e2eDb().scenario.findFirstOrThrow({ where: { environmentId: env.id } });
+  const urls = [
+    `/environments/${env.id}/quality?version=a&version=b`,
+    `/environments/${env.id}/quality?version=nope`,
+    `/environments/${env.id}/versions?a=abc&b=1e20`,
+    `/environments/${env.id}/versions?a=-1&a=2&b=`,
+    `/scenarios/${scenario.id}?trajectory=a&trajectory=b`,
+    `/scenarios/${scenario.id}?trajectory=nope`,
+    "/environments?page=-5&pageSize=x&status=NOPE&q=%F0%9F",
+    "/scenarios?proof=zzz&proof=yyy",
+    "/review?kind=zzz&kind=yyy&status=%5B%5D",
+    "/login?next=a&next=/%5Cevil.example",
+    "/runs/nope",
+    "/trajectories/nope",
+    "/datasets/nope",
+    "/environments/nope/edit",
+    "/runs/nope/steps/zzz",
+  ];
+  for (const url of urls) {
+    await page.goto(url);
+    await expect(page.getByRole("navigation", { name: "Main" }), url).toBeVisible();
+    await expect(page.getByText("This page could not be loaded"), url).toHaveCount(0);
+  }
+});
