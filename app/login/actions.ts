@@ -5,14 +5,14 @@ import { getDb } from "@/lib/db";
 import { LoginInputSchema, safeNextPath } from "@/lib/auth/auth.schema";
 import { SESSION_COOKIE } from "@/lib/auth/login-policy";
 import { clientAddress } from "@/lib/auth/login-throttle";
-import { isHttpsConfigured } from "@/lib/auth/request-guard";
+import { isSecureRequest } from "@/lib/auth/request-guard";
 import { logIn } from "@/lib/auth/server/log-in";
 import { toActionError, type ActionResult } from "@/lib/auth/server/run-action";
 import { deleteSession } from "@/lib/auth/server/sessions";
 
 /** Secure cookies when configured for HTTPS (ENVSTUDIO_PUBLIC_URL), or when a proxy says so. */
 async function isHttps() {
-  return isHttpsConfigured() || (await headers()).get("x-forwarded-proto") === "https";
+  return isSecureRequest((await headers()).get("x-forwarded-proto"));
 }
 
 /** No role check: this is how a visitor gets one. */
