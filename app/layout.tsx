@@ -16,7 +16,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        <NavBar account={<AccountMenu user={user} signedIn={signedIn} />} />
+        <NavBar isAdmin={user?.role === "ADMIN"} account={<AccountMenu user={user} signedIn={signedIn} />} />
         <Providers>
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
         </Providers>

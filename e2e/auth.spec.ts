@@ -30,6 +30,12 @@ test("admin creates a viewer; the viewer sees read-only pages and the server ref
   await page.getByRole("button", { name: "Sign out" }).click();
   await logIn(page, email, "viewer-password-1");
   await expect(page.getByTestId("current-user")).toContainText("viewer");
+  // Accounts are for admins only: no link, and the page itself shows no email or role.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toHaveCount(0);
+  await page.goto("/users");
+  await expect(page.getByText("Only admins can see and manage accounts")).toBeVisible();
+  await expect(page.getByText(E2E_ADMIN.email)).toHaveCount(0);
+  await expect(page.getByTestId("user-row")).toHaveCount(0);
   await page.goto(`/environments/${env.id}/quality`);
   await expect(page.getByText("Viewers cannot accept or reject.")).toBeVisible();
   await page.goto(`/environments/${env.id}/edit`);

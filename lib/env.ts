@@ -3,6 +3,7 @@
  * Bad values fail fast with a message naming the variable.
  */
 import { z } from "zod";
+import { EmailSchema } from "./auth/auth.schema";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
@@ -17,7 +18,7 @@ export const EnvSchema = z.object({
   ENVSTUDIO_START_WORKER: z.enum(["0", "1"]).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  ENVSTUDIO_ADMIN_EMAIL: z.string().trim().email().optional(),
+  ENVSTUDIO_ADMIN_EMAIL: EmailSchema.optional(),
   ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ENVSTUDIO_REQUIRE_LOGIN: z.enum(["0", "1"]).optional(),
   // `envstudio serve` (lib/envserver): token (optional on a loopback bind), limits, idle reaping.
@@ -25,6 +26,13 @@ export const EnvSchema = z.object({
   ENVSTUDIO_SERVE_MAX_SESSIONS: z.coerce.number().int().positive().default(64),
   ENVSTUDIO_SERVE_MAX_STEPS: z.coerce.number().int().positive().default(40),
   ENVSTUDIO_SERVE_IDLE_MS: z.coerce.number().int().min(1000, "must be at least 1000 (ms)").default(300_000),
+  // Comma-separated addresses users reach the studio at (lib/auth/request-guard.ts).
+  ENVSTUDIO_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())), "a comma-separated list of URLs like https://studio.example.org"),
+  ENVSTUDIO_IMPORT_MAX_BYTES: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
+  ENVSTUDIO_SANDBOX_CALLS_PER_USER: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

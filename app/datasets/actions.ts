@@ -7,7 +7,7 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { requireRole } from "@/lib/auth/server/require-role";
-import { errorMessage } from "@/lib/core/errors";
+import { actionErrorMessage } from "@/lib/auth/server/run-action";
 import { type ActionResult, DatasetVersionFormSchema, StartExportFormSchema } from "@/lib/datasets/dataset-form.schema";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { getDb } from "@/lib/db";
@@ -29,7 +29,7 @@ export async function createDatasetVersionAction(input: unknown): Promise<Action
     revalidatePath(`/datasets/${v.datasetId}`);
     return { ok: true, value: { datasetId: v.datasetId, version: v.version } };
   } catch (e) {
-    return { ok: false, error: errorMessage(e) };
+    return { ok: false, error: actionErrorMessage(e) };
   }
 }
 
@@ -41,6 +41,6 @@ export async function startExportAction(input: unknown): Promise<ActionResult<{ 
     const row = await startExport(getDb(), { ...form.data, createdById: user.id });
     return { ok: true, value: { exportId: row.id } };
   } catch (e) {
-    return { ok: false, error: errorMessage(e) };
+    return { ok: false, error: actionErrorMessage(e) };
   }
 }

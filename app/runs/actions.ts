@@ -5,7 +5,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireRole } from "@/lib/auth/server/require-role";
-import { errorMessage } from "@/lib/core/errors";
+import { actionErrorMessage } from "@/lib/auth/server/run-action";
 import { getDb } from "@/lib/db";
 import { type ActionResult, StartRunFormSchema } from "@/lib/pipeline/run-form.schema";
 import { cancelRun, rerunStep } from "@/lib/pipeline/server/control-run";
@@ -23,7 +23,7 @@ export async function startRunAction(input: unknown): Promise<ActionResult<{ run
     revalidatePath("/runs");
     return { ok: true, value: { runId: run.id } };
   } catch (e) {
-    return { ok: false, error: errorMessage(e) };
+    return { ok: false, error: actionErrorMessage(e) };
   }
 }
 
@@ -36,7 +36,7 @@ export async function cancelRunAction(input: unknown): Promise<ActionResult> {
     revalidatePath(`/runs/${parsed.data.runId}`);
     return { ok: true, value: undefined };
   } catch (e) {
-    return { ok: false, error: errorMessage(e) };
+    return { ok: false, error: actionErrorMessage(e) };
   }
 }
 
@@ -49,6 +49,6 @@ export async function rerunStepAction(input: unknown): Promise<ActionResult> {
     revalidatePath(`/runs/${parsed.data.runId}`);
     return { ok: true, value: undefined };
   } catch (e) {
-    return { ok: false, error: errorMessage(e) };
+    return { ok: false, error: actionErrorMessage(e) };
   }
 }

@@ -9,6 +9,7 @@ export type AppErrorCode =
   | "UNAUTHENTICATED"
   | "FORBIDDEN"
   | "UNAVAILABLE"
+  | "RATE_LIMITED"
   | "INTERNAL";
 
 const STATUS: Record<AppErrorCode, number> = {
@@ -18,6 +19,8 @@ const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   UNAVAILABLE: 503,
+  // Too many attempts or too much work in flight for this caller; details.retryAfterSeconds says when.
+  RATE_LIMITED: 429,
   INTERNAL: 500,
 };
 
@@ -30,7 +33,7 @@ export class AppError extends Error {
     super(message, { cause: opts.cause });
     this.name = "AppError";
     this.code = code;
-    this.retryable = opts.retryable ?? code === "UNAVAILABLE";
+    this.retryable = opts.retryable ?? (code === "UNAVAILABLE" || code === "RATE_LIMITED");
     this.details = opts.details;
   }
 

@@ -13,6 +13,7 @@ export type { LoadRequest, SandboxRunner } from "./runner";
 export type { BackendStats } from "./backend";
 export { SANDBOX_ENV_VARS, type SandboxOptions, resolveOptions } from "./options";
 export * from "./sandbox.schema";
+export { UserSlots, userSandboxSlots } from "./user-slots";
 
 /** A runner for the configured backend (env `SANDBOX_*`, then `options`). Throws only for bad
  * configuration (e.g. bwrap requested but unusable); runtime failures are Results. */

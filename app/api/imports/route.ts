@@ -9,7 +9,7 @@ import { importFiles } from "@/lib/import/server/import-files";
 import { sendJob } from "@/lib/jobs/server/send-job";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { getSandboxRunner } from "@/lib/sandbox";
-import { errorResponse, invalidInput } from "../respond";
+import { errorResponse, invalidInput, requireMediaType } from "../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -21,12 +21,16 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(request: Request) {
   try {
-    const form = await request.formData();
+    await requireRole("REVIEWER");
+    // proxy.ts has refused uploads over the one limit (ENVSTUDIO_IMPORT_MAX_BYTES) with 413.
+    requireMediaType(request, "multipart/form-data");
+    const form = await request.formData().catch(() => {
+      throw new AppError("INVALID_INPUT", "The upload is not well-formed multipart/form-data.");
+    });
     const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined });
     if (!opts.success) throw invalidInput(opts.error);
     const uploads = form.getAll("files").filter((f): f is File => typeof f !== "string");
     if (uploads.length === 0) throw new AppError("INVALID_INPUT", "Choose at least one file to import.");
-    await requireRole("REVIEWER");
     // `paths` repeats each file's relative path: multipart filenames lose folders in some clients.
     const paths = form.getAll("paths");
     const files = await Promise.all(uploads.map(async (f, i) => ({ name: typeof paths[i] === "string" && paths[i] ? paths[i] : f.name, text: await f.text() })));

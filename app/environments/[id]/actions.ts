@@ -2,8 +2,8 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { getDb } from "@/lib/db";
-import { isAppError } from "@/lib/core/errors";
 import { requireRole } from "@/lib/auth/server/require-role";
+import { actionErrorMessage } from "@/lib/auth/server/run-action";
 import { sendJob } from "@/lib/jobs/server/send-job";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { LaunchGenerationSchema, LaunchProofSchema, LaunchRolloutsSchema } from "@/lib/scenarios/scenario-launch.schema";
@@ -15,16 +15,16 @@ export type LaunchResult = { ok: true; runId: string } | { ok: false; message: s
 async function launch<T>(input: unknown, schema: z.ZodType<T>, run: (data: T, projectId: string, actor: { id: string | null }) => Promise<{ runId: string }>): Promise<LaunchResult> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => i.message).join("; ") };
-  const user = await requireRole("REVIEWER");
   try {
+    const user = await requireRole("REVIEWER");
     const db = getDb();
     const project = await getDefaultProject(db);
     const { runId } = await run(parsed.data, project.id, user);
     revalidatePath("/environments/[id]", "page");
     return { ok: true, runId };
   } catch (error) {
-    if (isAppError(error)) return { ok: false, message: error.message };
-    throw error;
+    // Expected refusals carry their message; anything else is logged, never shown (no internals).
+    return { ok: false, message: actionErrorMessage(error) };
   }
 }
 

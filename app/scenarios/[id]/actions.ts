@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db";
 import { runAction } from "@/lib/auth/server/run-action";
-import { getSandboxRunner } from "@/lib/sandbox";
+import { getSandboxRunner, userSandboxSlots } from "@/lib/sandbox";
 import { RunBenchInputSchema } from "@/lib/scenarios/bench.schema";
 import { runValidatorBench } from "@/lib/scenarios/server/run-validator-bench";
 import { reproveAfterEdit } from "@/lib/scenarios/server/reprove-after-edit";
@@ -10,7 +10,9 @@ import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-vers
 import { SaveValidatorVersionInputSchema } from "@/lib/scenarios/validator.schema";
 
 export async function runBenchAction(raw: unknown) {
-  return runAction(raw, RunBenchInputSchema, "REVIEWER", (input) => runValidatorBench(getDb(), input, getSandboxRunner()));
+  return runAction(raw, RunBenchInputSchema, "REVIEWER", (input, user) =>
+    userSandboxSlots().run(user.id ?? user.email, () => runValidatorBench(getDb(), input, getSandboxRunner())),
+  );
 }
 
 export async function saveValidatorVersionAction(raw: unknown) {

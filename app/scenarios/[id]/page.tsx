@@ -16,11 +16,12 @@ import { ValidatorBench } from "@/components/scenarios/validator-bench";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/states";
 import { orNotFound } from "@/app/or-not-found";
+import { firstParam, type SearchValue } from "@/app/search-param";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Scenario" };
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ trajectory?: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ trajectory?: SearchValue }> };
 
 /** The scenario page: proof evidence, validator test bench, trajectories, decision and audit log. */
 async function load(id: string) {
@@ -34,7 +35,7 @@ async function load(id: string) {
 export default async function ScenarioPage({ params, searchParams }: Props) {
   const user = await currentUser();
   const { scenario, audit, detail } = await load((await params).id);
-  const { trajectory } = await searchParams;
+  const trajectory = firstParam((await searchParams).trajectory);
   const canEdit = roleAtLeast(user.role, "REVIEWER");
   const hasGold = z.array(z.unknown()).catch([]).parse(scenario.goldCalls).length > 0;
   return (

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { type AppErrorCode, isAppError } from "@/lib/core/errors";
+import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "@/lib/db/unstorable-text";
 import type { RoleName } from "../roles";
 import { requireRole, type SessionUser } from "./require-role";
 
@@ -14,9 +15,13 @@ export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: Actio
 
 export function toActionError(error: unknown): ActionError {
   if (isAppError(error)) return { code: error.code, message: error.message, details: error.details };
+  if (isUnstorableTextError(error)) return { code: "INVALID_INPUT", message: UNSTORABLE_TEXT_MESSAGE };
   console.error(error);
   return { code: "INTERNAL", message: "Internal error; the details are in the server log." };
 }
+
+/** For actions that answer `{ ok: false, error: string }`: the message, without internals. */
+export const actionErrorMessage = (error: unknown) => toActionError(error).message;
 
 export async function runAction<S extends z.ZodType, T>(
   raw: unknown,

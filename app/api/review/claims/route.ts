@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { requireRole } from "@/lib/auth/server/require-role";
 import { ClaimInputSchema } from "@/lib/review/review.schema";
 import { claimItem, releaseClaim } from "@/lib/review/server/claims";
-import { errorResponse, invalidInput } from "../../respond";
+import { errorResponse, invalidInput, readJsonBody } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: NextRequest) {
   try {
     const user = await requireRole("REVIEWER");
-    const input = ClaimInputSchema.safeParse(await request.json().catch(() => null));
+    const input = ClaimInputSchema.safeParse(await readJsonBody(request));
     if (!input.success) throw invalidInput(input.error);
     return NextResponse.json(await claimItem(getDb(), input.data, user));
   } catch (error) {
@@ -26,7 +26,7 @@ export async function POST(request: NextRequest) {
 export async function DELETE(request: NextRequest) {
   try {
     const user = await requireRole("REVIEWER");
-    const input = ClaimInputSchema.safeParse(await request.json().catch(() => null));
+    const input = ClaimInputSchema.safeParse(await readJsonBody(request));
     if (!input.success) throw invalidInput(input.error);
     return NextResponse.json(await releaseClaim(getDb(), input.data, user));
   } catch (error) {

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { requireRole } from "@/lib/auth/server/require-role";
 import { DecideItemInputSchema } from "@/lib/review/review.schema";
 import { decideItem } from "@/lib/review/server/decide-item";
-import { errorResponse, invalidInput } from "../../respond";
+import { errorResponse, invalidInput, readJsonBody } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: NextRequest) {
   try {
     const user = await requireRole("REVIEWER");
-    const input = DecideItemInputSchema.safeParse(await request.json().catch(() => null));
+    const input = DecideItemInputSchema.safeParse(await readJsonBody(request));
     if (!input.success) throw invalidInput(input.error);
     return NextResponse.json(await decideItem(getDb(), input.data, user), { status: 201 });
   } catch (error) {

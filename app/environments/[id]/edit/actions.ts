@@ -5,7 +5,7 @@ import { runAction } from "@/lib/auth/server/run-action";
 import { AnalyzeSourceInputSchema, SaveEnvironmentVersionInputSchema } from "@/lib/environments/edit.schema";
 import { analyzeEnvironmentSource } from "@/lib/environments/server/analyze-environment-source";
 import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
-import { getSandboxRunner } from "@/lib/sandbox";
+import { getSandboxRunner, userSandboxSlots } from "@/lib/sandbox";
 import { reproveAfterEdit } from "@/lib/scenarios/server/reprove-after-edit";
 
 export async function saveEnvironmentVersionAction(raw: unknown) {
@@ -17,7 +17,9 @@ export async function saveEnvironmentVersionAction(raw: unknown) {
   });
 }
 
-/** Parses in the sandbox process (never executes the code); reviewers only, as it costs sandbox time. */
+/** Parses in the sandbox process (never executes the code); reviewers only, one call per user at a time, as it costs sandbox time. */
 export async function analyzeSourceAction(raw: unknown) {
-  return runAction(raw, AnalyzeSourceInputSchema, "REVIEWER", (input) => analyzeEnvironmentSource(getDb(), input, getSandboxRunner()));
+  return runAction(raw, AnalyzeSourceInputSchema, "REVIEWER", (input, user) =>
+    userSandboxSlots().run(user.id ?? user.email, () => analyzeEnvironmentSource(getDb(), input, getSandboxRunner())),
+  );
 }

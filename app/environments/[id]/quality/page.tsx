@@ -10,16 +10,17 @@ import { ProbeTable } from "@/components/review/probe-table";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
 import { loadEnvironmentHead } from "../../load-environment";
+import { firstParam, type SearchValue } from "@/app/search-param";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Quality review" };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-export default async function QualityPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ version?: string }> }) {
+export default async function QualityPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ version?: SearchValue }> }) {
   const user = await currentUser();
   const env = await loadEnvironmentHead((await params).id);
-  const versionId = (await searchParams).version ?? env.currentVersion.id;
+  const versionId = firstParam((await searchParams).version) ?? env.currentVersion.id;
   const { checks, versionsWithChecks, audit } = await getQualityReview(getDb(), env.projectId, env.id, versionId);
   const canReview = roleAtLeast(user.role, "REVIEWER");
   const [latest, ...older] = checks;

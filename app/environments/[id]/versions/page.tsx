@@ -6,11 +6,12 @@ import { findEnvironmentVersions } from "@/lib/environments/server/get-environme
 import { VersionDiff } from "@/components/environments/version-diff";
 import { Card } from "@/components/ui/states";
 import { loadEnvironmentHead } from "../../load-environment";
+import { intParam, type SearchValue } from "@/app/search-param";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Versions" };
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ a?: string; b?: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ a?: SearchValue; b?: SearchValue }> };
 
 export default async function VersionsPage({ params, searchParams }: Props) {
   await currentUser();
@@ -18,8 +19,8 @@ export default async function VersionsPage({ params, searchParams }: Props) {
   const versions = await findEnvironmentVersions(getDb(), env.id);
   const q = await searchParams;
   const head = env.currentVersion.version;
-  const b = Number(q.b ?? head);
-  const a = Number(q.a ?? (versions.find((v) => v.version < b)?.version ?? b));
+  const b = intParam(q.b) ?? head;
+  const a = intParam(q.a) ?? versions.find((v) => v.version < b)?.version ?? b;
   const pair = await getDb().environmentVersion.findMany({ where: { environmentId: env.id, version: { in: [a, b] } }, select: { version: true, source: true } });
   const source = (v: number) => pair.find((p) => p.version === v)?.source ?? "";
   return (
