@@ -17,6 +17,7 @@ import { type GoldCall, type LoadResult, drive } from "./serve-load";
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
 const DURATION_MS = Number(process.env.BENCH_SERVE_MS ?? 6000);
+const WARM_MS = Number(process.env.BENCH_SERVE_WARM_MS ?? 8000);
 const PYTHON = "/usr/bin/python3"; // Debian's python3, where python3-fastapi installs
 const ROOT = path.join(import.meta.dirname, "..");
 const SAMPLE = path.join(ROOT, "prisma/seed/samples/library-lending");
@@ -83,8 +84,10 @@ export async function main() {
     for (const mode of modes) {
       const server = await mode.start();
       servers.set(mode.name, server);
-      // Untimed warm-up: every session plays an episode, so every sandbox worker has booted.
-      const warm = await drive(server.url, gold, SESSIONS, 0, 1);
+      // Untimed warm-up: every session plays episodes for a while, so every sandbox worker has
+      // booted and V8 has finished optimizing the hot wasm code (for ~4 s after the first episodes
+      // of 32 fresh Pyodide workers a step took ~12 ms instead of ~0.6 ms).
+      const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1);
       // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
       // 31 other sessions' steps on 2 cores.
       const solo = await drive(server.url, gold, 1, 2000);
