@@ -38,7 +38,7 @@ export function scenarioFile(): { file: string; gold: GoldCall[] } {
 /** Spawns a server that prints its port (a bare number or {"port"}) as its first stdout line. */
 async function startChild(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
-  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error(`${name} exited before listening`);
   const line = String(first.value);
   const port = line.startsWith("{") ? (JSON.parse(line) as { port: number }).port : Number(line);
@@ -73,7 +73,7 @@ export async function main() {
   const { file, gold } = scenarioFile();
   const node = (backend: string) => startChild(`envstudio serve ${backend}`, process.execPath, ["--import", "tsx", "bench/serve-child.ts", file], { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) });
   const modes: Mode[] = [
-    { name: "peer", start: () => startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], { PATH: process.env.PATH }) },
+    { name: "peer", start: () => startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], { ...process.env }) },
     { name: "pyodide", start: () => node("pyodide") },
     { name: "bwrap", start: () => node("bwrap") },
   ];
