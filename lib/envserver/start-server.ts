@@ -46,6 +46,21 @@ export function servePoolSize(maxSessions: number, env: Record<string, string | 
   return Math.min(maxSessions, cap);
 }
 
+/** Episodes a worker serves before it is recycled, under `envstudio serve` (50 elsewhere). */
+export const SERVE_EPISODES_PER_WORKER = 1000;
+
+/**
+ * The sandbox options `envstudio serve` starts with (SANDBOX_* variables still apply). Every reset
+ * runs the source into a fresh module and builds a fresh instance (docs/sandbox.md, warm reset), so
+ * a worker may serve many episodes of its source: recycling every 50 booted a worker about twice
+ * a second at 32 sessions (bench serve: bwrap 1.48× → 1.66× the peer, Pyodide 0.59× → 0.70×).
+ * SANDBOX_MAX_EPISODES_PER_WORKER, when set, wins.
+ */
+export function serveSandboxOptions(maxSessions: number, env: Record<string, string | undefined> = process.env): { poolSize: number; maxEpisodesPerWorker?: number } {
+  const poolSize = servePoolSize(maxSessions, env);
+  return env.SANDBOX_MAX_EPISODES_PER_WORKER ? { poolSize } : { poolSize, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER };
+}
+
 export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, opts: ServeOptions) {
   const policy = accessPolicy(opts.host, opts.token, () => randomBytes(24).toString("base64url"));
   const sessions = createSessions(catalog, sandbox, opts);
