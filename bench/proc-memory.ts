@@ -40,3 +40,29 @@ export function pythonRssBytes(): number {
     if (info.comm.startsWith("python3") && isDescendant(pid)) max = Math.max(max, rssOf(pid));
   return max;
 }
+
+function pssOf(pid: string): number {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return match?.[1] ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Memory of a process and all its descendants, as PSS (shared pages split between sharers, so
+ * N python3 processes that share libpython are not counted N times, as a sum of RSS would). */
+export function treePssBytes(rootPid: number): number {
+  const children = new Map<string, string[]>();
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    const info = parentOf(pid);
+    if (info) children.set(info.ppid, [...(children.get(info.ppid) ?? []), pid]);
+  }
+  let total = 0;
+  const stack = [String(rootPid)];
+  for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
+    total += pssOf(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}

@@ -1,116 +1,140 @@
 /**
- * `npm run bench -- serve`: steps/s and step latency (p50/p99) with 32 concurrent sessions on the
- * EnvStudio environment server (sandboxed, over WebSocket and over HTTP), against a baseline of
- * the same environment served natively by a minimal python3 http.server in the same run.
+ * `npm run bench -- serve`: `envstudio serve` (Pyodide, the default, and bwrap) against a peer
+ * that serves the same class natively with FastAPI + uvicorn (one worker), as an OpenEnv server
+ * does. library-lending-01: reset + 12 gold tool calls + submit, 32 concurrent WebSocket sessions,
+ * one load generator (bench/serve-load.ts) for all, 5 interleaved rounds, ratios per round.
+ * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import WebSocket from "ws";
-import type { Catalog } from "../lib/envserver/catalog";
-import { startEnvServer } from "../lib/envserver/start-server";
-import { COUNTER_ENV, COUNTER_SOURCE } from "../lib/export/testing/fixture";
-import { createSandboxRunner } from "../lib/sandbox";
-import { percentile, round, writeResult } from "./bench-util";
+import { round, writeResult } from "./bench-util";
+import { treePssBytes } from "./proc-memory";
+import { type GoldCall, type LoadResult, drive } from "./serve-load";
 
-const SESSIONS = 32;
-const STEPS_PER_EPISODE = 10;
-const DURATION_MS = Number(process.env.BENCH_SERVE_MS ?? 8000);
-const CHECK = "def check_func(final_state):\n    return final_state['count'] == initial_state['count'] + 10\n";
-const INIT = { count: 0, log: [] };
-const catalog: Catalog = { name: "bench", scenarios: [{ id: "counter/c1", envId: "counter", taskId: "c1", task: "Add 1 ten times.", source: COUNTER_SOURCE, className: "Counter", tools: COUNTER_ENV.tools, initialState: INIT, checks: [CHECK] }] };
+const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
+const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
+const DURATION_MS = Number(process.env.BENCH_SERVE_MS ?? 6000);
+const WARM_MS = Number(process.env.BENCH_SERVE_WARM_MS ?? 8000);
+const PYTHON = "/usr/bin/python3"; // Debian's python3, where python3-fastapi installs
+const ROOT = path.join(import.meta.dirname, "..");
+const SAMPLE = path.join(ROOT, "prisma/seed/samples/library-lending");
 
-type Stepper = { reset(): Promise<void>; step(tool: string, args: object): Promise<{ reward: number | null }>; close(): void | Promise<void> };
-type Run = { steps: number; latencies: number[]; rewards: number[] };
+type Server = { name: string; child: ChildProcess; url: string };
+type Mode = { name: string; start: () => Promise<Server> };
 
-/** Every session plays episodes until the deadline, and at least `minEpisodes` each. */
-async function drive(make: () => Promise<Stepper>, durationMs = DURATION_MS, minEpisodes = 0): Promise<Run & { stepsPerSecond: number; p50: number; p99: number }> {
-  const run: Run = { steps: 0, latencies: [], rewards: [] };
-  const deadline = performance.now() + durationMs;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: SESSIONS }, async () => {
-    const client = await make();
-    for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
-      await client.reset();
-      for (let i = 0; i < STEPS_PER_EPISODE; i++) {
-        const t0 = performance.now();
-        await client.step("add", { amount: 1 });
-        run.latencies.push(performance.now() - t0);
-        run.steps++;
-      }
-      run.rewards.push((await client.step("submit", {})).reward ?? -1);
-    }
-    await client.close();
-  }));
-  const seconds = (performance.now() - start) / 1000;
-  const sorted = [...run.latencies].sort((a, b) => a - b);
-  return { ...run, stepsPerSecond: round(run.steps / seconds), p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2) };
+export function scenarioFile(): { file: string; gold: GoldCall[] } {
+  const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
+  const [first] = JSON.parse(readFileSync(path.join(SAMPLE, "scenarios.json"), "utf8")) as { task: string; init_config: Record<string, unknown>; checklist_with_func: { check_func: string }[]; gold_calls: GoldCall[] }[];
+  if (!first) throw new Error("library-lending has no scenario");
+  const source = readFileSync(path.join(SAMPLE, "environment.py"), "utf8");
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-serve-")), "scenario.json");
+  writeFileSync(file, JSON.stringify([source, meta.env_class_name, first.init_config, first.checklist_with_func.map((c) => c.check_func), first.task]));
+  return { file, gold: first.gold_calls };
 }
 
-function httpClient(base: string, headers: Record<string, string>): Promise<Stepper> {
-  let episode = "";
-  let key = "";
-  const post = async (p: string, body: object) => (await (await fetch(base + p, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })).json()) as { reward: number | null; observation: { metadata: { episode_id: string; session_key?: string } } };
-  return Promise.resolve({
-    reset: async () => {
-      const { metadata } = (await post("/reset", {})).observation;
-      episode = metadata.episode_id;
-      key = metadata.session_key ?? "";
-    },
-    step: (tool, args) => post("/step", { episode_id: episode, session_key: key, action: { tool_name: tool, arguments: args } }),
-    close: () => undefined,
-  });
+/** Spawns a server that prints its port (a bare number or {"port"}) as its first stdout line. */
+async function startChild(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error(`${name} exited before listening`);
+  const line = String(first.value);
+  const port = line.startsWith("{") ? (JSON.parse(line) as { port: number }).port : Number(line);
+  return { name, child, url: `ws://127.0.0.1:${port}/ws` };
 }
 
-/** Ends the session with OpenEnv's close message: the server answers by closing the socket once the
- * session's sandbox worker is released, so the next mode starts with every worker free. */
-function closeWs(ws: WebSocket): Promise<void> {
-  return new Promise((resolve) => {
-    ws.once("close", () => resolve());
-    ws.send(JSON.stringify({ type: "close" }));
-  });
+function peerAvailable(): boolean {
+  const probe = spawnSync(PYTHON, ["-c", "import fastapi, uvicorn"], { encoding: "utf8" });
+  if (probe.status === 0) return true;
+  process.stderr.write(`serve bench: the FastAPI + uvicorn peer needs Debian's packages python3-fastapi and python3-uvicorn for ${PYTHON}:\n  apt-get install -y python3-fastapi python3-uvicorn\n${probe.stderr ?? ""}`);
+  return false;
 }
 
-async function wsClient(url: string): Promise<Stepper> {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  const ask = (msg: object) => new Promise<{ data: { reward: number | null } }>((resolve) => {
-    ws.once("message", (d: Buffer) => resolve(JSON.parse(d.toString()) as { data: { reward: number | null } }));
-    ws.send(JSON.stringify(msg));
-  });
-  return { reset: async () => void (await ask({ type: "reset", data: {} })), step: async (tool, args) => (await ask({ type: "step", data: { tool_name: tool, arguments: args } })).data, close: () => closeWs(ws) };
-}
+type Tally = { runs: LoadResult[]; memoryMiB: number[]; soloResetP50Ms: number; untimedFailures: number };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function startBaseline(): Promise<{ port: number; child: ChildProcess }> {
-  const config = path.join(mkdtempSync(path.join(tmpdir(), "bench-serve-")), "env.json");
-  writeFileSync(config, JSON.stringify([COUNTER_SOURCE, "Counter", INIT, [CHECK]]));
-  const child = spawn("python3", [path.join(import.meta.dirname, "baseline-server.py"), config], { stdio: ["ignore", "pipe", "inherit"] });
-  const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
-  return { port: Number(line), child };
+/** One timed run of a mode; memory is the server's process tree (PSS) sampled during the run. */
+async function timedRun(server: Server, gold: GoldCall[], tally: Tally) {
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
+  const timer = setInterval(sample, 500);
+  const result = await drive(server.url, gold, SESSIONS, DURATION_MS);
+  clearInterval(timer);
+  sample();
+  tally.runs.push(result);
+  tally.memoryMiB.push(round(peak / 1024 / 1024));
+  console.log(`  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`);
 }
 
 export async function main() {
-  const sandbox = createSandboxRunner({ poolSize: SESSIONS });
-  const server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: "bench", maxSessions: SESSIONS * 2, sandboxWorkers: SESSIONS, maxSteps: 1000, idleMs: 60_000 });
-  const base = `http://127.0.0.1:${server.port}`;
-  // Warm-up (untimed): every session plays one episode so all sandbox workers have booted before
-  // the clock starts (a 1 ms deadline alone played none, so the first timed mode paid for booting).
-  await drive(() => wsClient(`ws://127.0.0.1:${server.port}/ws?token=bench`), 0, 1);
-  const ws = await drive(() => wsClient(`ws://127.0.0.1:${server.port}/ws?token=bench`));
-  const http = await drive(() => httpClient(base, { authorization: "Bearer bench" }));
-  await server.stop();
-  await sandbox.close();
-  const baseline = await startBaseline();
-  const native = await drive(() => httpClient(`http://127.0.0.1:${baseline.port}`, {}));
-  baseline.child.kill();
-  const allPassed = [...ws.rewards, ...http.rewards, ...native.rewards].every((r) => r === 1);
-  writeResult("serve", {
-    sessions: SESSIONS, backend: sandbox.backend === "bwrap" ? 1 : 0, rewardsAllOne: allPassed ? 1 : 0,
-    wsStepsPerSecond: ws.stepsPerSecond, wsP50Ms: ws.p50, wsP99Ms: ws.p99,
-    httpStepsPerSecond: http.stepsPerSecond, httpP50Ms: http.p50, httpP99Ms: http.p99,
-    baselineStepsPerSecond: native.stepsPerSecond, baselineP50Ms: native.p50, baselineP99Ms: native.p99,
-    wsVsBaseline: round(ws.stepsPerSecond / native.stepsPerSecond, 2),
-  }, { note: "no fixed target; ratio against the native python3 baseline (no isolation) in the same run" });
+  if (!peerAvailable()) process.exit(2);
+  const { file, gold } = scenarioFile();
+  const node = (backend: string) => startChild(`envstudio serve ${backend}`, process.execPath, ["--import", "tsx", "bench/serve-child.ts", file], { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) });
+  const modes: Mode[] = [
+    { name: "peer", start: () => startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], { ...process.env }) },
+    { name: "pyodide", start: () => node("pyodide") },
+    { name: "bwrap", start: () => node("bwrap") },
+  ];
+  const servers = new Map<string, Server>();
+  const tallies = new Map<string, Tally>(modes.map((m) => [m.name, { runs: [], memoryMiB: [], soloResetP50Ms: 0, untimedFailures: 0 }]));
+  const load = [loadavg()[0] ?? 0];
+  try {
+    for (const mode of modes) {
+      const server = await mode.start();
+      servers.set(mode.name, server);
+      // Untimed warm-up: every session plays episodes for a while, so every sandbox worker has
+      // booted and V8 has finished optimizing the hot wasm code (for ~4 s after the first episodes
+      // of 32 fresh Pyodide workers a step took ~12 ms instead of ~0.6 ms).
+      const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1);
+      // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
+      // 31 other sessions' steps on 2 cores.
+      const solo = await drive(server.url, gold, 1, 2000);
+      Object.assign(tallies.get(mode.name)!, { soloResetP50Ms: solo.resetP50Ms, untimedFailures: warm.failures.length + solo.failures.length });
+      console.log(`warm-up ${server.name}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`);
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      console.log(`round ${r + 1}/${ROUNDS}`);
+      // Rotated order, so no mode always runs right after the same other mode.
+      for (let i = 0; i < modes.length; i++) {
+        const mode = modes[(i + r) % modes.length]!;
+        await timedRun(servers.get(mode.name)!, gold, tallies.get(mode.name)!);
+      }
+      load.push(loadavg()[0] ?? 0);
+    }
+  } finally {
+    for (const s of servers.values()) s.child.kill("SIGTERM");
+  }
+  report(tallies, load);
+}
+
+function report(tallies: Map<string, Tally>, load: number[]) {
+  const peer = tallies.get("peer")!;
+  const metrics: Record<string, number> = { sessions: SESSIONS, rounds: ROUNDS, secondsPerRun: DURATION_MS / 1000, loadAvg1mMax: round(Math.max(...load), 2) };
+  const failed: string[] = [];
+  for (const [name, t] of tallies) {
+    const episodes = t.runs.reduce((n, x) => n + x.episodes, 0);
+    const atOne = t.runs.reduce((n, x) => n + x.episodesAtRewardOne, 0);
+    if (atOne !== episodes || t.untimedFailures > 0) failed.push(name);
+    Object.assign(metrics, {
+      [`${name}StepsPerSecond`]: median(t.runs.map((x) => x.stepsPerSecond)),
+      [`${name}ResetP50Ms`]: median(t.runs.map((x) => x.resetP50Ms)),
+      [`${name}ResetP50MsOneSession`]: t.soloResetP50Ms,
+      [`${name}StepP50Ms`]: median(t.runs.map((x) => x.stepP50Ms)),
+      [`${name}MemoryMiB`]: median(t.memoryMiB),
+      [`${name}Episodes`]: episodes,
+      [`${name}EpisodesAtRewardOne`]: atOne,
+    });
+    if (name !== "peer") metrics[`${name}VsPeer`] = round(median(t.runs.map((x, i) => x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1))), 2);
+  }
+  writeResult("serve", metrics, {
+    pyodideVsPeer: ">= 1 (median of per-round ratios of steps/s)", bwrapVsPeer: ">= 1.5",
+    pyodideResetP50MsOneSession: "<= 10 (warm reset)", bwrapResetP50MsOneSession: "<= 10 (warm reset)", episodes: "every episode of every mode at reward 1",
+    note: `figures are medians over ${ROUNDS} interleaved rounds; memory is the server process tree's PSS`,
+  });
+  if (failed.length) {
+    process.stderr.write(`serve bench FAILED: episodes failed in ${failed.join(", ")}\n`);
+    process.exitCode = 1;
+  }
 }

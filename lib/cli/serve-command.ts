@@ -7,7 +7,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const { values } = flags(argv, ["dataset", "version", "port", "host"]);
   const port = Number(values.port ?? 8100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got ${String(values.port)})`);
-  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv }, { createSandboxRunner, resolveOptions }] = await Promise.all([
+  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv, serveSandboxOptions }, { createSandboxRunner, resolveOptions }] = await Promise.all([
     import("../envserver/server/load-catalog"), import("../envserver/start-server"), import("../sandbox"),
   ]);
   const opts = serveOptionsFromEnv();
@@ -18,9 +18,9 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   } finally {
     await close(); // the catalog is in memory: the server needs no database
   }
-  // One worker per live session: the pool is the real session ceiling, so the server refuses
-  // resets beyond it instead of letting them wait for a worker.
-  const sandboxOptions = resolveOptions({ poolSize: Math.min(opts.maxSessions, Number(process.env.SANDBOX_POOL_SIZE ?? 8) || 8) });
+  // One worker per live session, booted as sessions come: the pool is the real session ceiling,
+  // so the server refuses resets beyond it instead of letting them wait for a worker.
+  const sandboxOptions = resolveOptions(serveSandboxOptions(opts.maxSessions));
   const sandbox = createSandboxRunner(sandboxOptions);
   const host = (values.host as string | undefined) ?? "127.0.0.1";
   const server = await startEnvServer(catalog, sandbox, { ...opts, sandboxWorkers: sandboxOptions.poolSize, port, host });

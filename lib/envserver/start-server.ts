@@ -32,6 +32,35 @@ export function serveOptionsFromEnv(env: Record<string, string | undefined> = pr
   return { token: v.ENVSTUDIO_SERVE_TOKEN, maxSessions: v.ENVSTUDIO_SERVE_MAX_SESSIONS, maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS, idleMs: v.ENVSTUDIO_SERVE_IDLE_MS };
 }
 
+/**
+ * Sandbox workers for `envstudio serve`: one per live session, up to ENVSTUDIO_SERVE_MAX_SESSIONS,
+ * so sessions are never refused or kept waiting for a worker below that limit. The pool boots
+ * workers only as sessions need them, so memory follows the load (docs/benchmarks.md: ~90 MiB per
+ * additional Pyodide worker, ~8 MiB per python3 process). SANDBOX_POOL_SIZE caps it.
+ */
+export function servePoolSize(maxSessions: number, env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SANDBOX_POOL_SIZE;
+  if (raw === undefined || raw === "") return maxSessions;
+  const cap = Number(raw);
+  if (!Number.isInteger(cap) || cap <= 0) throw new Error(`Invalid configuration:\n  SANDBOX_POOL_SIZE: expected a positive integer, got ${JSON.stringify(raw)}`);
+  return Math.min(maxSessions, cap);
+}
+
+/** Episodes a worker serves before it is recycled, under `envstudio serve` (50 elsewhere). */
+export const SERVE_EPISODES_PER_WORKER = 1000;
+
+/**
+ * The sandbox options `envstudio serve` starts with (SANDBOX_* variables still apply). Every reset
+ * runs the source into a fresh module and builds a fresh instance (docs/sandbox.md, warm reset), so
+ * a worker may serve many episodes of its source: recycling every 50 booted a worker about twice
+ * a second at 32 sessions (bench serve: bwrap 1.48× → 1.66× the peer, Pyodide 0.59× → 0.70×).
+ * SANDBOX_MAX_EPISODES_PER_WORKER, when set, wins.
+ */
+export function serveSandboxOptions(maxSessions: number, env: Record<string, string | undefined> = process.env): { poolSize: number; maxEpisodesPerWorker?: number } {
+  const poolSize = servePoolSize(maxSessions, env);
+  return env.SANDBOX_MAX_EPISODES_PER_WORKER ? { poolSize } : { poolSize, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER };
+}
+
 export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, opts: ServeOptions) {
   const policy = accessPolicy(opts.host, opts.token, () => randomBytes(24).toString("base64url"));
   const sessions = createSessions(catalog, sandbox, opts);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { serveOptionsFromEnv, startEnvServer } from "../start-server";
+import { SERVE_EPISODES_PER_WORKER, serveOptionsFromEnv, servePoolSize, serveSandboxOptions, startEnvServer } from "../start-server";
 import { WS_CLOSE_IDLE } from "../ws-handler";
 import { counterCatalog, wsSession } from "./harness";
 
@@ -116,5 +116,19 @@ describe("idle reaping", () => {
     expect(serveOptionsFromEnv({ ENVSTUDIO_SERVE_IDLE_MS: "90000" }).idleMs).toBe(90_000);
     expect(serveOptionsFromEnv({}).idleMs).toBe(300_000);
     expect(() => serveOptionsFromEnv({ ENVSTUDIO_SERVE_IDLE_MS: "soon" })).toThrow(/ENVSTUDIO_SERVE_IDLE_MS/);
+  });
+
+  it("sizes the sandbox pool to the session limit unless SANDBOX_POOL_SIZE caps it, and names a bad cap", () => {
+    expect(servePoolSize(64, {})).toBe(64);
+    expect(servePoolSize(32, { SANDBOX_POOL_SIZE: "8" })).toBe(8);
+    expect(servePoolSize(4, { SANDBOX_POOL_SIZE: "8" })).toBe(4);
+    expect(() => servePoolSize(32, { SANDBOX_POOL_SIZE: "lots" })).toThrow(/SANDBOX_POOL_SIZE/);
+  });
+
+  it("recycles serve workers after many episodes (fresh module per reset) unless SANDBOX_MAX_EPISODES_PER_WORKER says otherwise", () => {
+    expect(serveSandboxOptions(32, {})).toEqual({ poolSize: 32, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER });
+    expect(SERVE_EPISODES_PER_WORKER).toBeGreaterThan(50);
+    // Left to resolveOptions, which reads the variable.
+    expect(serveSandboxOptions(32, { SANDBOX_MAX_EPISODES_PER_WORKER: "20" })).toEqual({ poolSize: 32 });
   });
 });

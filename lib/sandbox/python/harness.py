@@ -6,16 +6,15 @@ Ops: load, tools, step, state, diff, check, run_checks, analyze, configure, ping
 Replies: {"ok": true, ...} or {"ok": false, "error": {"code", "message"}}; the codes match
 SandboxError in sandbox.schema.ts.
 """
-import ast
 import json
 import sys
 import types
 
-from analyze import analyze, extract_tools
+from analyze import analyze
 from capture import Capture
 from checks import run_checks
 from jsonstate import StateTracker, diff, dumps, jsonable
-from validate import compile_arguments
+from loadcache import prepare
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
@@ -69,18 +68,14 @@ def op_load(req):
     class_name = _require(req, "class_name", str)
     initial = _require(req, "initial_state", dict, {})
     _episode.clear()
-    try:
-        tree = ast.parse(source, filename="<environment>")
-    except SyntaxError as e:
-        raise Fail("USER_CODE_ERROR", f"SyntaxError at line {e.lineno}, column {e.offset}: {e.msg}")
-    schemas = extract_tools(tree, class_name)
-    if schemas is None:
-        raise Fail("USER_CODE_ERROR", f"class '{class_name}' is not defined at the top level of the source")
+    prepared = prepare(source, class_name, _user_error)
+    # A fresh module per episode: the cached code object re-runs the module body, so class
+    # attributes and module globals mutated by an earlier episode's tools start pristine.
     module = types.ModuleType("environment")
     sys.modules["environment"] = module  # dataclasses and typing look the module up by name
     with Capture():
         try:
-            exec(compile(tree, "<environment>", "exec"), module.__dict__)
+            exec(prepared.code, module.__dict__)
             cls = module.__dict__.get(class_name)
             if not isinstance(cls, type):
                 raise Fail("USER_CODE_ERROR", f"'{class_name}' is not a class")
@@ -89,26 +84,26 @@ def op_load(req):
             raise
         except BaseException as e:
             raise Fail("USER_CODE_ERROR", f"loading the environment failed: {_describe(e)}")
-        _preimport(tree)
-    tools = {s["function"]["name"]: s for s in schemas if callable(getattr(env, s["function"]["name"], None))}
-    validators = {name: compile_arguments(s["function"]["parameters"]) for name, s in tools.items()}
+        if not prepared.preimported:
+            _preimport(prepared.modules)
+            prepared.preimported = True
+    tools = {s["function"]["name"]: s for s in prepared.schemas if callable(getattr(env, s["function"]["name"], None))}
     tracker = StateTracker(env)
-    _episode.update(env=env, tools=tools, validators=validators, tracker=tracker,
+    _episode.update(env=env, tools=tools, validators=prepared.validators, tracker=tracker,
                     initial=tracker.values, last=tracker.values)
     return {"tools": list(tools.values())}
 
 
-def _preimport(tree):
-    """Imports, during load, every module the source names anywhere (also inside methods), so
-    a tool's first call does not pay a one-time import against its step limit (in wasm a first
-    import can take a second). Modules that fail or are not allowed are left to fail in the tool."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-    for name in sorted(names):
+def _user_error(message):
+    raise Fail("USER_CODE_ERROR", message)
+
+
+def _preimport(names):
+    """Imports, during the first load of a source, every module it names anywhere (also inside
+    methods), so a tool's first call does not pay a one-time import against its step limit (in
+    wasm a first import can take a second). Modules that fail or are not allowed are left to
+    fail in the tool."""
+    for name in names:
         try:
             __import__(name)
         except (KeyboardInterrupt, Deadline, MemoryError):
