@@ -1,26 +1,12 @@
 /**
  * Datasets from the browser: make a dataset from the seeded samples (accepted, not necessarily
- * verified: allow-unverified), read its statistics, export it as EnvScaler JSON, watch the job to
+ * proven: a written override lets them in after the preview), read its statistics, export it as EnvScaler JSON, watch the job to
  * the end, download the tar and parse it; then refuse a malformed import with a located error.
  * Creates one uniquely named dataset and no environments (other specs count environments).
  */
 import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
-
-/** The files of a ustar archive (what the download route streams for a folder export). */
-function untar(buf: Buffer): Map<string, string> {
-  const files = new Map<string, string>();
-  for (let at = 0; at + 512 <= buf.length; ) {
-    const header = buf.subarray(at, at + 512);
-    const name = header.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
-    if (!name) break;
-    const prefix = header.subarray(345, 500).toString("utf8").replace(/\0.*$/s, "");
-    const size = parseInt(header.subarray(124, 136).toString("utf8").replace(/\0.*$/s, "").trim(), 8);
-    files.set(prefix ? `${prefix}/${name}` : name, buf.subarray(at + 512, at + 512 + size).toString("utf8"));
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return files;
-}
+import { untar } from "./untar";
 
 test("create a dataset from the samples, export EnvScaler JSON, watch it finish and download it", async ({ page }) => {
   test.setTimeout(120_000);
@@ -30,11 +16,16 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
 
   // Bad input is refused with the rule, before anything is written.
   await form.getByLabel("Name", { exact: true }).fill("not a name!");
-  await form.getByRole("button", { name: "Create dataset" }).click();
+  await form.getByRole("button", { name: "Preview" }).click();
   await expect(form.getByRole("alert")).toContainText("use letters, digits, dot, dash or underscore");
+  await expect(form.getByRole("button", { name: "Create dataset" })).toBeDisabled();
 
   await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  await form.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
+  await form.getByRole("button", { name: "Include them by override" }).click();
+  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "override possible" })).toHaveCount(0);
+  const previewed = Number(/^Includes (\d+)/.exec((await form.getByTestId("preview-summary").textContent()) ?? "")?.[1]);
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(page).toHaveURL(/\/datasets\/[^/]+$/);
   await expect(page.getByRole("heading", { name })).toBeVisible();
@@ -43,12 +34,13 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(version).toContainText("v1");
   const total = Number(await version.getByTestId("stat-scenarios").textContent());
   expect(total).toBeGreaterThan(0);
+  expect(total).toBe(previewed);
   // Split by environment: both sides are non-empty and add up to the total.
   const side = async (id: string) => Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
   expect((await side("stat-train")) + (await side("stat-test"))).toBe(total);
 
   await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
-  await page.getByRole("button", { name: "Export latest version" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const row = page.getByTestId("export-row").first();
   await expect(row.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
   await expect(row.getByTestId("export-progress")).toHaveText(`${total}/${total}`);
@@ -63,9 +55,12 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
 
   // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
   const edit = page.getByRole("form", { name: "New version" });
-  await edit.getByLabel("Allow unverified scenarios").check();
   await edit.getByText(/^Exclude scenarios/).click();
   await edit.getByRole("checkbox").last().check();
+  await edit.getByRole("button", { name: "Preview" }).click();
+  await edit.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
+  await edit.getByRole("button", { name: "Include them by override" }).click();
+  await expect(edit.getByTestId("preview-excluded-row").filter({ hasText: "left out by you" })).toHaveCount(1);
   await edit.getByRole("button", { name: "Create new version" }).click();
   const v2 = page.getByTestId("version-row").first();
   await expect(v2).toContainText("v2");
@@ -77,7 +72,9 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await page.goto("/datasets");
   await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText("v2");
   await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  await form.getByLabel(/Override reason/).fill("e2e");
+  await form.getByRole("button", { name: "Include them by override" }).click();
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(form.getByRole("alert")).toContainText(`"${name}" already exists`);
 });

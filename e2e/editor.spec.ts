@@ -1,22 +1,10 @@
-import type { Page } from "@playwright/test";
 import { createEnvironment } from "../prisma/seed/factories";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
+import { typeAtEnd } from "./monaco";
 
 const created: string[] = [];
 test.afterAll(() => deleteEnvironments(created));
-
-async function typeAtEnd(page: Page, text: string) {
-  const editor = page.getByTestId("code-editor");
-  await editor.locator(".view-lines").click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.press("End");
-  await page.keyboard.press("Enter");
-  // Monaco re-indents after Enter; start the line at column 1 so the text is top level.
-  await page.keyboard.press("Home");
-  await page.keyboard.press("Shift+Home");
-  await page.keyboard.type(text);
-}
 
 test("edit code in Monaco, save a version with tools re-extracted, refuse a stale save with a diff", async ({ page, context }) => {
   const env = await createEnvironment(e2eDb(), await defaultProjectId(), { name: unique("edit-env") });

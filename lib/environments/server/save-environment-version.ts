@@ -80,6 +80,9 @@ async function writeVersion(db: Db, env: { id: string; projectId: string }, base
       data: { currentVersionId: created.id, toolCount: tools.length },
     });
     if (swapped.count === 0) throw await headConflict(tx, (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null);
+    // Acceptance belongs to a version: an edit after acceptance goes back to the review queue,
+    // remembering which version was accepted (lib/review/acceptance.ts).
+    await tx.environment.updateMany({ where: { id: env.id, status: "ACCEPTED" }, data: { status: "IN_REVIEW", acceptedVersionId: base.id } });
     await recordDecision(tx, {
       projectId: env.projectId, actor, targetType: "ENVIRONMENT_VERSION", targetId: created.id, decision: "EDIT", reason: input.message,
       before: { versionId: base.id, version: base.version }, after: { versionId: created.id, version: created.version, toolCount: tools.length },

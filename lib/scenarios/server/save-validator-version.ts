@@ -4,7 +4,7 @@
  * becomes STALE: it was run with the old code ("re-run the proof" belongs to the scenarios issue).
  */
 import { AppError } from "@/lib/core/errors";
-import type { Db } from "@/lib/db";
+import type { Db, Prisma } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
 import { analysisMarkers, hasBlockingMarkers } from "@/lib/environments/markers";
 import { type AnalyzeDeps, isUniqueViolation } from "@/lib/environments/server/save-environment-version";
@@ -18,6 +18,17 @@ async function validatorConflict(db: Db, validatorId: string) {
   return new AppError("CONFLICT", `Not saved: version ${head?.version ?? "?"} by ${author?.email ?? head?.producedBy ?? "someone"} replaced the version you started from. Compare with it below, then re-apply your edit.`, {
     details: head ? { headVersionId: head.id, headVersion: head.version, headSource: head.code, headAuthor: author?.email ?? head.producedBy, headMessage: head.message, headCreatedAt: head.createdAt.toISOString() } : undefined,
   });
+}
+
+/**
+ * The proof is stale; an ACCEPTED scenario goes back to review ("changed since accepted") and
+ * remembers the validator versions that were accepted (the current ones before this edit).
+ */
+async function markScenarioEdited(tx: Prisma.TransactionClient, scenarioId: string, edit: { replaced: string; by: string }) {
+  const scenario = await tx.scenario.findUniqueOrThrow({ where: { id: scenarioId }, select: { status: true, validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } } } });
+  if (scenario.status !== "ACCEPTED") return tx.scenario.update({ where: { id: scenarioId }, data: { proofStatus: "STALE" } });
+  const accepted = scenario.validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId === edit.by ? edit.replaced : v.currentVersionId] : []));
+  return tx.scenario.update({ where: { id: scenarioId }, data: { proofStatus: "STALE", status: "IN_REVIEW", acceptedValidatorVersionIds: accepted } });
 }
 
 export async function saveValidatorVersion(db: Db, input: SaveValidatorVersionInput, actor: SessionUser, deps: AnalyzeDeps) {
@@ -37,11 +48,11 @@ export async function saveValidatorVersion(db: Db, input: SaveValidatorVersionIn
   try {
     return await db.$transaction(async (tx) => {
       const created = await tx.validatorVersion.create({
-        data: { validatorId: validator.id, version: base.version + 1, code: input.code, authorId: actor.id, producedBy: "user", message: input.message },
+        data: { validatorId: validator.id, version: base.version + 1, code: input.code, authorId: actor.id, producedBy: "user", message: input.message, parentVersionId: base.id },
       });
       const swapped = await tx.validator.updateMany({ where: { id: validator.id, currentVersionId: base.id }, data: { currentVersionId: created.id } });
       if (swapped.count === 0) throw new AppError("CONFLICT", "stale");
-      await tx.scenario.update({ where: { id: validator.scenario.id }, data: { proofStatus: "STALE" } });
+      await markScenarioEdited(tx, validator.scenario.id, { replaced: base.id, by: created.id });
       await recordDecision(tx, {
         projectId: validator.scenario.environment.projectId, actor, targetType: "VALIDATOR", targetId: validator.id, decision: "EDIT", reason: input.message,
         before: { versionId: base.id, version: base.version }, after: { versionId: created.id, version: created.version },

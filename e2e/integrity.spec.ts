@@ -1,0 +1,124 @@
+/**
+ * Issue 12, review integrity: what was reviewed and proven is exactly what gets exported.
+ * One environment per test (a copy of a sample, or factory rows), cleaned up afterwards.
+ */
+import { readFileSync } from "node:fs";
+import { createEnvironment, createScenario } from "../prisma/seed/factories";
+import { copySample, defaultProjectId, deleteDatasets, deleteEnvironments, e2eDb, unique } from "./db";
+import { expect, test } from "./fixtures";
+import { typeAtEnd } from "./monaco";
+import { untar } from "./untar";
+
+const environments: string[] = [];
+const datasets: string[] = [];
+test.afterAll(async () => {
+  await deleteDatasets(datasets);
+  await deleteEnvironments(environments);
+});
+
+test("a dataset pins the accepted, proven environment version, and the export holds that code", async ({ page }) => {
+  test.setTimeout(420_000);
+  const env = await copySample("library-lending");
+  environments.push(env.id);
+  // Prove v1 as a reviewer would, from the environment page (real worker and sandbox).
+  await page.goto(`/environments/${env.id}`);
+  const launcher = page.getByTestId("run-launcher");
+  await launcher.getByRole("button", { name: "Prove validators" }).click();
+  await expect(launcher.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 150_000 });
+
+  // Edit to v2: the studio re-proves it, but nobody has accepted v2 yet.
+  await page.goto(`/environments/${env.id}/edit`);
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("class");
+  await typeAtEnd(page, "# pinned-by-e2e");
+  await page.getByLabel("Version message").fill("note for the pin test");
+  await page.getByRole("button", { name: "Save new version" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as version 2");
+
+  const first = unique("pins-a");
+  datasets.push(first);
+  await page.goto("/datasets");
+  const form = page.getByRole("form", { name: "New dataset" });
+  await form.getByLabel("Name", { exact: true }).fill(first);
+  await form.getByLabel(new RegExp(env.slug)).check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  const rows = form.getByTestId("preview-included-row");
+  await expect(rows).toHaveCount(3);
+  for (const row of await rows.all()) await expect(row).toContainText(`${env.slug} v1`);
+  await expect(rows.first()).toContainText("environment changed since accepted: pinned to v1");
+  await expect(form.getByTestId("preview-warning").first()).toContainText("The test split is empty");
+
+  // Accept v2 once its automatic re-proof has verified it; new datasets then pin v2.
+  const db = e2eDb();
+  const v2 = await db.environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 2 } });
+  await expect.poll(() => db.validatorProof.count({ where: { environmentVersionId: v2.id, status: "VERIFIED" } }), { timeout: 150_000 }).toBe(3);
+  await page.goto(`/environments/${env.id}/quality`);
+  await page.getByRole("button", { name: "Accept" }).click();
+  await expect(page.getByRole("status")).toHaveText("Accepted.");
+
+  const second = unique("pins-b");
+  datasets.push(second);
+  await page.goto("/datasets");
+  await form.getByLabel("Name", { exact: true }).fill(second);
+  await form.getByLabel(new RegExp(env.slug)).check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  for (const row of await rows.all()) await expect(row).toContainText(`${env.slug} v2`);
+  await form.getByRole("button", { name: "Create dataset" }).click();
+  await expect(page.getByRole("heading", { name: second })).toBeVisible();
+  await expect(page.getByTestId("pinned-environment")).toHaveText(["v2", "v2", "v2"]);
+  await expect(page.getByTestId("pinned-checks").first()).toHaveText(/^v1( · v1)*$/);
+
+  await page.getByLabel("Export version").selectOption({ label: "v1" });
+  await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const exportRow = page.getByTestId("export-row").first();
+  await expect(exportRow.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), exportRow.getByRole("link", { name: "Download" }).click()]);
+  const files = untar(readFileSync(await download.path()));
+  const envs = JSON.parse(files.get(`${second}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string; envstudio: { version: number } }>;
+  expect(envs[env.slug]?.envstudio.version).toBe(2);
+  expect(envs[env.slug]?.env_class_code).toContain("# pinned-by-e2e");
+});
+
+test("the preview says what is left out and why; an override needs a written reason and is marked", async ({ page }) => {
+  const db = e2eDb();
+  const projectId = await defaultProjectId();
+  const env = await createEnvironment(db, projectId, { status: "ACCEPTED", name: unique("preview-env") });
+  const empty = await createEnvironment(db, projectId, { status: "ACCEPTED", name: unique("empty-env") });
+  environments.push(env.id, empty.id);
+  const proven = await createScenario(db, env.id, { status: "ACCEPTED" });
+  const waiting = await createScenario(db, env.id, { status: "DRAFT" });
+  const failed = await createScenario(db, env.id, { status: "ACCEPTED" });
+  const unproven = await createScenario(db, env.id, { status: "ACCEPTED" });
+  const prove = async (scenarioId: string, status: "VERIFIED" | "FAILED") => {
+    const checks = (await db.validator.findMany({ where: { scenarioId }, orderBy: { position: "asc" } })).map((v) => v.currentVersionId!);
+    await db.validatorProof.create({ data: { scenarioId, environmentVersionId: env.currentVersionId!, validatorVersionIds: checks, status, noop: {}, gold: {}, sensitivity: {} } });
+  };
+  await prove(proven.id, "VERIFIED");
+  await prove(failed.id, "FAILED");
+
+  const name = unique("preview");
+  datasets.push(name);
+  await page.goto("/datasets");
+  const form = page.getByRole("form", { name: "New dataset" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel(new RegExp(env.slug)).check();
+  await form.getByLabel(new RegExp(empty.slug)).check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  await expect(form.getByTestId("preview-summary")).toHaveText("Includes 1 of 4 scenarios");
+  await expect(form.getByTestId("preview-included-row")).toContainText([proven.externalId]);
+  const excluded = form.getByTestId("preview-excluded-row");
+  await expect(excluded.filter({ hasText: waiting.externalId })).toContainText("not accepted (waiting for review)");
+  await expect(excluded.filter({ hasText: failed.externalId })).toContainText("proof failed for environment v1");
+  await expect(excluded.filter({ hasText: unproven.externalId })).toContainText("proof missing for environment v1");
+  await expect(form.getByTestId("preview-warning")).toContainText([`${empty.slug} has no scenarios.`]);
+
+  await form.getByLabel(/Override reason/).fill("trainer smoke test, proofs pending");
+  await form.getByRole("button", { name: "Include them by override" }).click();
+  await expect(form.getByTestId("preview-summary")).toHaveText("Includes 3 of 4 scenarios");
+  await form.getByRole("button", { name: "Create dataset" }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByText("override: trainer smoke test, proofs pending")).toBeVisible();
+  await expect(page.getByTestId("version-item").filter({ hasText: "entered by override" })).toHaveCount(2);
+  const version = await db.datasetVersion.findFirstOrThrow({ where: { dataset: { name } } });
+  expect(await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } })).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
+});
