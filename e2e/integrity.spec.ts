@@ -122,3 +122,62 @@ test("the preview says what is left out and why; an override needs a written rea
   const version = await db.datasetVersion.findFirstOrThrow({ where: { dataset: { name } } });
   expect(await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } })).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
 });
+
+test("an edit after acceptance is back in the queue with its diff; a risky accept needs a reason; undo is a decision", async ({ page }) => {
+  const db = e2eDb();
+  const domain = unique("accepted");
+  const env = await createEnvironment(db, await defaultProjectId(), { status: "ACCEPTED", domain, name: `${domain} env` });
+  environments.push(env.id);
+  const scenario = await createScenario(db, env.id, { status: "IN_REVIEW" });
+  await db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
+
+  await page.goto(`/environments/${env.id}`);
+  await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 1");
+  await page.goto(`/environments/${env.id}/edit`);
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("class Counter");
+  await typeAtEnd(page, "# edited after acceptance");
+  await page.getByLabel("Version message").fill("late fix");
+  await page.getByRole("button", { name: "Save new version" }).click();
+  await expect(page.getByTestId("save-status")).toContainText("Saved as version 2");
+  await page.goto(`/environments/${env.id}`);
+  await expect(page.getByTestId("acceptance")).toContainText("Changed since accepted: version 1 was accepted, the code is now version 2");
+
+  await page.goto(`/review?domain=${domain}`);
+  const items = page.getByTestId("queue-item");
+  await expect(items).toHaveCount(2);
+  await expect(items.first().getByTestId("changed-since-accepted")).toContainText("v1 was accepted, the code is now v2");
+  await expect(items.first().getByRole("link", { name: "diff" })).toHaveAttribute("href", `/environments/${env.id}/versions?a=1&b=2`);
+  await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof failed");
+  await expect(page.getByTestId("claim-state")).toHaveText("yours for 10 min");
+
+  // Accept, undo (u), accept again: the log has all three.
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
+  await expect(page.getByTestId("count-environment")).toHaveText("0");
+  await page.keyboard.press("u");
+  await expect(page.getByTestId("queue-message")).toContainText(`Undone: ${domain} env is back in the queue.`);
+  await expect(page.getByTestId("count-environment")).toHaveText("1");
+  await expect(items).toHaveCount(2);
+  await expect(page.getByTestId("claim-state")).toHaveText("yours for 10 min");
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
+
+  // The failed proof: `a` asks for an override reason instead of accepting.
+  await expect(items).toHaveCount(1);
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("accept-risks")).toContainText("its validator proof failed");
+  await expect(items).toHaveCount(1);
+  await page.getByLabel("Override reason").fill("check 1 is fixed in the next proof run");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("queue-message")).toContainText("Accepted:");
+  await expect(items).toHaveCount(0);
+
+  const log = await db.reviewDecision.findMany({ where: { OR: [{ targetId: env.currentVersionId! }, { targetId: scenario.id }] }, orderBy: { createdAt: "asc" } });
+  const v2 = await db.environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 2 } });
+  const onV2 = await db.reviewDecision.findMany({ where: { targetId: v2.id, decision: { in: ["ACCEPT", "UNDO"] } }, orderBy: { createdAt: "asc" } });
+  expect(onV2.map((d) => d.decision)).toEqual(["ACCEPT", "UNDO", "ACCEPT"]);
+  expect(onV2[0]?.after).toMatchObject({ version: 2 });
+  expect(log.find((d) => d.targetId === scenario.id && d.decision === "ACCEPT")).toMatchObject({ reason: "check 1 is fixed in the next proof run" });
+  await page.goto(`/environments/${env.id}`);
+  await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 2");
+});

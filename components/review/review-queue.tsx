@@ -1,12 +1,13 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { QueueFilters } from "./queue-filters";
-import { claimItem, decideItem, releaseItem } from "./review-api";
+import { ReasonForm } from "./reason-form";
+import { claimItem, decideItem, releaseItem, undoLastDecision } from "./review-api";
 import { useQueueKeys } from "./use-queue-keys";
 
 type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
@@ -28,11 +29,12 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   const [counts, setCounts] = useState(initialCounts);
   const [index, setIndex] = useState(0);
   const [claims, setClaims] = useState<Record<string, Claim>>({});
-  const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState("");
+  // The inline reason prompt: a rejection, or an accept whose risks need a written override.
+  const [asking, setAsking] = useState<"reject" | "accept" | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, setPending] = useState(false);
-  const reasonRef = useRef<HTMLInputElement>(null);
+  // The last decided item and where it was, so an undo puts it back in place.
+  const [lastDecided, setLastDecided] = useState<{ item: QueueItem; at: number } | null>(null);
   const current = items[index];
   const claim = current ? claims[keyOf(current)] : undefined;
 
@@ -51,7 +53,7 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   }, [currentKind, currentId, canDecide]);
 
   const move = (delta: number) => {
-    setRejecting(false);
+    setAsking(null);
     setIndex((i) => Math.min(Math.max(i + delta, 0), Math.max(items.length - 1, 0)));
   };
   const decide = (decision: "ACCEPT" | "REJECT", why = "") => {
@@ -62,8 +64,8 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
     decideItem({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why })
       .then(() => {
         setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
-        setRejecting(false);
-        setReason("");
+        setAsking(null);
+        setLastDecided({ item: current, at: index });
         setItems((list) => list.filter((i) => keyOf(i) !== keyOf(current)));
         setCounts((c) => ({ ...c, [current.kind]: Math.max(0, c[current.kind] - 1) }));
         setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
@@ -71,16 +73,32 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
       .catch((e: Error) => setMessage({ ok: false, text: e.message }))
       .finally(() => setPending(false));
   };
+  const undo = () => {
+    if (!lastDecided || !canDecide || pending) return;
+    setPending(true);
+    undoLastDecision()
+      .then(() => {
+        const { item, at } = lastDecided;
+        setItems((list) => [...list.slice(0, at), item, ...list.slice(at)]);
+        setCounts((c) => ({ ...c, [item.kind]: c[item.kind] + 1 }));
+        setIndex(at);
+        setLastDecided(null);
+        setMessage({ ok: true, text: `Undone: ${item.title} is back in the queue.` });
+      })
+      .catch((e: Error) => setMessage({ ok: false, text: e.message }))
+      .finally(() => setPending(false));
+  };
   useQueueKeys({
     next: () => move(1),
     previous: () => move(-1),
-    accept: () => decide("ACCEPT"),
-    reject: () => {
+    accept: () => {
       if (!canDecide || !current) return;
-      setRejecting(true);
-      setTimeout(() => reasonRef.current?.focus(), 0);
+      if (current.risks.length) setAsking("accept");
+      else decide("ACCEPT");
     },
+    reject: () => canDecide && current && setAsking("reject"),
     edit: () => current && router.push(current.editHref),
+    undo,
   });
 
   const filters = <QueueFilters filter={filter} counts={counts} facets={facets} />;
@@ -95,15 +113,14 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   return (
     <div className="space-y-3">
       {filters}
-      <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit</p>
-      {message ? <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>{message.text}</p> : null}
-      {rejecting ? (
-        <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); if (reason.trim()) decide("REJECT", reason.trim()); }}>
-          <input ref={reasonRef} value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Rejection reason" placeholder="Why reject? (Enter to confirm, Esc to cancel)"
-            onKeyDown={(e) => { if (e.key === "Escape") setRejecting(false); }} className="flex-1 rounded border border-rose-300 px-2 py-1 text-sm" />
-          <button type="submit" disabled={pending || !reason.trim()} className="rounded bg-rose-600 px-3 py-1 text-sm text-white disabled:opacity-50">Reject</button>
-        </form>
+      <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision</p>
+      {message ? (
+        <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>
+          {message.text}
+          {lastDecided && message.ok ? <button type="button" onClick={undo} disabled={pending} className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700">Undo</button> : null}
+        </p>
       ) : null}
+      {asking && current ? <ReasonForm key={`${asking}:${keyOf(current)}`} mode={asking} risks={current.risks} pending={pending} onCancel={() => setAsking(null)} onSubmit={(why) => decide(asking === "reject" ? "REJECT" : "ACCEPT", why)} /> : null}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="queue-list">
         {items.map((item, i) => (
           <li key={keyOf(item)} data-testid="queue-item" aria-current={i === index ? "true" : undefined} onClick={() => setIndex(i)}
@@ -115,6 +132,8 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
               <span className="text-xs text-slate-500">{item.domain} · {item.detail}</span>
               {i === index && claim ? <ClaimBadge claim={claim} /> : null}
             </div>
+            {item.changed ? <p className="mt-1 text-xs text-indigo-800" data-testid="changed-since-accepted">{item.changed.text} · <Link href={item.changed.href} className="underline">diff</Link></p> : null}
+            {item.risks.length ? <p className="mt-1 text-xs text-rose-700" data-testid="item-risks">Needs an override reason to accept: {item.risks.join("; ")}</p> : null}
             {item.reasons.length ? <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">{item.reasons.map((r) => <li key={r}>{r}</li>)}</ul> : null}
           </li>
         ))}

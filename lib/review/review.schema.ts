@@ -71,4 +71,8 @@ export type QueueItem = {
   versionId: string | null;
   href: string;
   editHref: string;
+  /** Why accepting needs a written override reason (failed/pending proof, failing quality). */
+  risks: string[];
+  /** Accepted once, edited since: what changed and where to read the diff. */
+  changed: { text: string; href: string } | null;
 };

@@ -7,6 +7,7 @@ import { parseTools } from "@/lib/environments/environment.schema";
 import { getEnvironmentOrThrow } from "@/lib/environments/server/get-environment";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { CodeViewer } from "@/components/code/code-viewer";
+import { AcceptanceLine } from "@/components/environments/acceptance-line";
 import { ToolTable } from "@/components/environments/tool-table";
 import { SampleBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
@@ -52,6 +53,7 @@ export default async function EnvironmentPage({ params }: Props) {
         <p className="mt-1 text-sm text-slate-500">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
+        <AcceptanceLine environmentId={env.id} status={env.status} currentVersionId={env.currentVersionId} acceptedVersionId={env.acceptedVersionId} versions={env.versions} />
         {version ? (
           <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
             <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link>

@@ -62,7 +62,7 @@ describe("review queue and claims", () => {
     expect((await findReviewQueue(t.db, project.id, { domain: "other" }, alice)).items).toEqual([]);
     // Deciding a trajectory takes it off the queue (the log is its review state).
     await decideItem(t.db, { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" }, alice);
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, alice);
+    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "checked the gold run by hand" }, alice);
     const after = await findReviewQueue(t.db, project.id, {}, alice);
     expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0 });
     expect(after.decidedToday.mine).toBe(2);
