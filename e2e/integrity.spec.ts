@@ -181,3 +181,46 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await page.goto(`/environments/${env.id}`);
   await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 2");
 });
+
+test("a check's checklist text is edited with its code, and a concurrent check edit merges three ways", async ({ page, context }) => {
+  const db = e2eDb();
+  const env = await createEnvironment(db, await defaultProjectId(), { name: unique("check-env") });
+  environments.push(env.id);
+  const code = (x: number, n: number) => `def check_func(final_state):\n    x = ${x}\n    y = 0\n    return final_state.get('count') == ${n}`;
+  // Monaco indents each new line like the one before (and after a colon): type the body flush left.
+  const typed = (x: number, n: number) => `def check_func(final_state):\nx = ${x}\ny = 0\nreturn final_state.get('count') == ${n}`;
+  const scenario = await createScenario(db, env.id, { checks: [code(1, 1)] });
+  await page.goto(`/scenarios/${scenario.id}`);
+  const other = await context.newPage();
+  await other.goto(`/scenarios/${scenario.id}`);
+
+  const card = page.getByTestId("validator").first();
+  await card.getByLabel("Checklist text of check 1").fill("The count is exactly one");
+  await card.locator(".view-lines").click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.insertText(typed(2, 1));
+  await card.getByLabel("Message for check 1").fill("clearer wording, x = 2");
+  await card.getByRole("button", { name: "Save check" }).click();
+  await expect(card.getByRole("status")).toContainText("Saved as version 2");
+
+  const theirs = other.getByTestId("validator").first();
+  await theirs.locator(".view-lines").click();
+  await other.keyboard.press("Control+a");
+  await other.keyboard.insertText(typed(1, 2));
+  await theirs.getByLabel("Message for check 1").fill("count two");
+  await theirs.getByRole("button", { name: "Save check" }).click();
+  await expect(theirs.getByTestId("merge-summary")).toContainText("nothing overlaps");
+  await theirs.getByRole("button", { name: "Use the merged text" }).click();
+  await theirs.getByRole("button", { name: "Save check" }).click();
+  await expect(theirs.getByRole("status")).toContainText("Saved as version 3");
+  await other.close();
+
+  const validator = await db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id }, include: { currentVersion: true } });
+  expect(validator.checkItem).toBe("The count is exactly one");
+  expect(validator.currentVersion?.code).toBe(code(2, 2));
+  const v1 = await db.validatorVersion.findFirstOrThrow({ where: { validatorId: validator.id, version: 1 } });
+  expect(validator.currentVersion?.mergedParentVersionId).toBe(v1.id);
+  expect((await db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual(["The count is exactly one"]);
+  await page.reload();
+  await expect(page.getByTestId("validator").first().getByLabel("Checklist text of check 1")).toHaveValue("The count is exactly one");
+});

@@ -39,7 +39,7 @@ export function ValidatorBench(props: Props) {
       <ol className="space-y-3">
         {validators.map((v) => (
           <ValidatorCard key={v.id} v={v} canEdit={props.canEdit} result={run?.checks.find((c) => c.validatorId === v.id)?.result}
-            onChange={(text) => update(v.id, { text })} onSaved={(base) => update(v.id, { base })} />
+            onChange={(text) => update(v.id, { text })} onSaved={(base, checkItem) => update(v.id, { base, ...(checkItem ? { checkItem } : {}) })} />
         ))}
       </ol>
       <aside className="space-y-3">
