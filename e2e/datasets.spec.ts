@@ -67,6 +67,14 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(v2.getByTestId("stat-scenarios")).toHaveText(String(total - 1));
   await expect(v2.getByTestId("changelog")).toContainText("Since v1: −1 removed");
   await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(String(total));
+  // Any version can be exported, not only the latest.
+  await page.getByLabel("Export version").selectOption({ label: "v1" });
+  await page.getByLabel("Export format").selectOption("HF_DATASET");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const olderExport = page.getByTestId("export-row").first();
+  await expect(olderExport.getByRole("cell").nth(1)).toHaveText("Hugging Face dataset folder");
+  await expect(olderExport.getByRole("cell").first()).toHaveText("v1");
+  await expect(olderExport.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
 
   // The same name again is a conflict, not a silent new version.
   await page.goto("/datasets");

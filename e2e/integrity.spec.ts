@@ -121,6 +121,14 @@ test("the preview says what is left out and why; an override needs a written rea
   await expect(page.getByTestId("version-item").filter({ hasText: "entered by override" })).toHaveCount(2);
   const version = await db.datasetVersion.findFirstOrThrow({ where: { dataset: { name } } });
   expect(await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } })).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
+
+  // No rollouts yet: a trajectory format is refused with the reason instead of an empty file.
+  await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not start the export" })).toContainText(
+    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment versions — run rollouts first.",
+  );
+  expect(await db.export.count({ where: { datasetVersionId: version.id } })).toBe(0);
 });
 
 test("an edit after acceptance is back in the queue with its diff; a risky accept needs a reason; undo is a decision", async ({ page }) => {
