@@ -87,7 +87,30 @@ test("edit code in Monaco, save a version with tools re-extracted, merge a concu
   await page.getByRole("link", { name: "Compare versions" }).click();
   await expect(page).toHaveURL(/\/versions/);
   await expect(page.getByTestId("version-list").locator("li")).toHaveCount(5);
-  await expect(page.getByTestId("version-diff").locator(".view-lines").last()).toContainText("competing edit");
+  // The diff opens at the change (v4 → v5), the unchanged lines above it folded away.
+  await expect(page.getByTestId("version-diff").locator(".view-lines").last()).toContainText("# ending A");
   await page.getByLabel("Left version").selectOption("1");
   await expect(page).toHaveURL(/a=1&b=5/);
+});
+
+test("a version diff opens at the first change, hides unchanged regions and steps from change to change", async ({ page }) => {
+  const db = e2eDb();
+  const body = Array.from({ length: 120 }, (_, i) => `    def method_${i}(self) -> dict:\n        return {"success": True, "data": ${i}}\n`).join("\n");
+  const source = `class Counter:\n${body}`;
+  const env = await createEnvironment(db, await defaultProjectId(), { name: unique("diff-env"), source });
+  created.push(env.id);
+  const edited = source.replace('"data": 90}', '"data": "ninety"}').replace('"data": 110}', '"data": "one-ten"}');
+  await db.environmentVersion.create({ data: { environmentId: env.id, version: 2, className: "Counter", source: edited, sourceHash: "x", producedBy: "test", parentVersionId: env.currentVersionId } });
+
+  await page.goto(`/environments/${env.id}/versions?a=1&b=2`);
+  const diff = page.getByTestId("version-diff");
+  await expect(diff.getByTestId("diff-position")).toHaveText("change 1 of 2");
+  // Opened at the first change (line ~360 of a 360-line file), with the unchanged lines folded away.
+  await expect(diff.locator(".modified .view-lines")).toContainText('"ninety"');
+  await expect(diff.locator(".diff-hidden-lines")).not.toHaveCount(0);
+  await diff.getByRole("button", { name: "Next change" }).click();
+  await expect(diff.getByTestId("diff-position")).toHaveText("change 2 of 2");
+  await expect(diff.locator(".modified .view-lines")).toContainText('"one-ten"');
+  await diff.getByLabel("Hide unchanged regions").uncheck();
+  await expect(diff.locator(".diff-hidden-lines")).toHaveCount(0);
 });

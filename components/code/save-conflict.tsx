@@ -29,7 +29,7 @@ export function SaveConflict({ conflict, base, mine, onMerged, onDiscard }: { co
       <details className="text-xs">
         <summary className="cursor-pointer text-amber-900">Their version against yours</summary>
         <div className="mt-2 overflow-hidden rounded border border-slate-700" data-testid="conflict-diff">
-          <CodeDiff height="18rem" original={conflict.headSource} modified={mine} />
+          <CodeDiff navigable height="18rem" original={conflict.headSource} modified={mine} />
         </div>
       </details>
       <div className="flex gap-2">
