@@ -1,20 +1,22 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { QueueFilters } from "./queue-filters";
+import { QueuePreview } from "./queue-preview";
 import { ReasonForm } from "./reason-form";
-import { claimItem, decideItem, releaseItem, undoLastDecision } from "./review-api";
+import { decideItem, undoLastDecision } from "./review-api";
+import { type Claim, useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
 
-type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
 const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
 type Props = {
   items: QueueItem[]; counts: Record<ReviewKind, number>; filter: QueueFilter; canDecide: boolean;
+  decidedToday: { mine: number; all: number }; claimedByOthers: number;
   facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
 };
 
@@ -23,34 +25,21 @@ type Props = {
  * counts here, and claims/decisions go through route handlers (fetch), so paging with j/k never
  * waits for a page re-render.
  */
-export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide }: Props) {
+export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide, decidedToday, claimedByOthers }: Props) {
   const router = useRouter();
   const [items, setItems] = useState(initial);
   const [counts, setCounts] = useState(initialCounts);
   const [index, setIndex] = useState(0);
-  const [claims, setClaims] = useState<Record<string, Claim>>({});
   // The inline reason prompt: a rejection, or an accept whose risks need a written override.
   const [asking, setAsking] = useState<"reject" | "accept" | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, setPending] = useState(false);
   // The last decided item and where it was, so an undo puts it back in place.
   const [lastDecided, setLastDecided] = useState<{ item: QueueItem; at: number } | null>(null);
+  // Decisions made on this page, so the progress line stays live without a reload.
+  const [decidedHere, setDecidedHere] = useState(0);
   const current = items[index];
-  const claim = current ? claims[keyOf(current)] : undefined;
-
-  // Selecting an item claims it (reviewers only); moving away releases it for others.
-  const currentKind = current?.kind;
-  const currentId = current?.id;
-  useEffect(() => {
-    if (!currentKind || !currentId || !canDecide) return;
-    const item = { kind: currentKind, id: currentId };
-    setClaims((c) => ({ ...c, [keyOf(item)]: { state: "claiming" } }));
-    void claimItem(item).then(
-      (r) => setClaims((c) => ({ ...c, [keyOf(item)]: r.claimed ? { state: "mine" } : { state: "taken", heldBy: r.heldBy } })),
-      (e: Error) => setClaims((c) => ({ ...c, [keyOf(item)]: { state: "taken", heldBy: e.message } })),
-    );
-    return () => void releaseItem(item);
-  }, [currentKind, currentId, canDecide]);
+  const claim = useItemClaim(current, canDecide);
 
   const move = (delta: number) => {
     setAsking(null);
@@ -66,6 +55,7 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
         setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
         setAsking(null);
         setLastDecided({ item: current, at: index });
+        setDecidedHere((n) => n + 1);
         setItems((list) => list.filter((i) => keyOf(i) !== keyOf(current)));
         setCounts((c) => ({ ...c, [current.kind]: Math.max(0, c[current.kind] - 1) }));
         setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
@@ -83,6 +73,7 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
         setCounts((c) => ({ ...c, [item.kind]: c[item.kind] + 1 }));
         setIndex(at);
         setLastDecided(null);
+        setDecidedHere((n) => n - 1);
         setMessage({ ok: true, text: `Undone: ${item.title} is back in the queue.` });
       })
       .catch((e: Error) => setMessage({ ok: false, text: e.message }))
@@ -101,7 +92,16 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
     undo,
   });
 
-  const filters = <QueueFilters filter={filter} counts={counts} facets={facets} />;
+  const waiting = counts.environment + counts.scenario + counts.trajectory;
+  const filters = (
+    <>
+      <p className="text-sm text-slate-500" data-testid="queue-progress">
+        {waiting} waiting · you decided {decidedToday.mine + decidedHere} today ({decidedToday.all + decidedHere} by everyone)
+        {claimedByOthers ? ` · ${claimedByOthers} being reviewed by others` : ""}
+      </p>
+      <QueueFilters filter={filter} counts={counts} facets={facets} />
+    </>
+  );
   if (!items.length) {
     return (
       <div className="space-y-3">
@@ -113,7 +113,7 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   return (
     <div className="space-y-3">
       {filters}
-      <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision</p>
+      {canDecide ? <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision</p> : null}
       {message ? (
         <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>
           {message.text}
@@ -121,6 +121,7 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
         </p>
       ) : null}
       {asking && current ? <ReasonForm key={`${asking}:${keyOf(current)}`} mode={asking} risks={current.risks} pending={pending} onCancel={() => setAsking(null)} onSubmit={(why) => decide(asking === "reject" ? "REJECT" : "ACCEPT", why)} /> : null}
+      <div className="grid items-start gap-3 lg:grid-cols-2">
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="queue-list">
         {items.map((item, i) => (
           <li key={keyOf(item)} data-testid="queue-item" aria-current={i === index ? "true" : undefined} onClick={() => setIndex(i)}
@@ -138,12 +139,14 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
           </li>
         ))}
       </ul>
+      {current ? <QueuePreview item={current} /> : null}
+      </div>
     </div>
   );
 }
 
 function ClaimBadge({ claim }: { claim: Claim }) {
   if (claim.state === "claiming") return <span className="text-xs text-slate-400">claiming…</span>;
-  if (claim.state === "mine") return <span className="text-xs text-emerald-700" data-testid="claim-state">yours for 10 min</span>;
+  if (claim.state === "mine") return <span className="text-xs text-emerald-700" data-testid="claim-state">yours while this page is open</span>;
   return <span className="text-xs text-rose-700" data-testid="claim-state">being reviewed by {claim.heldBy}; press j to skip</span>;
 }

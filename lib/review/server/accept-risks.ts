@@ -4,6 +4,7 @@
  * pressed; decideItem enforces them, so no path accepts such an item in one keystroke.
  */
 import type { Db, Prisma } from "@/lib/db";
+import { type QualityInput, qualitySummary } from "../quality-summary";
 import type { ReviewKind } from "../review.schema";
 
 type Reader = Db | Prisma.TransactionClient;
@@ -16,8 +17,12 @@ const PROOF_RISK: Record<string, string | undefined> = {
 
 export const proofRisks = (proofStatus: string): string[] => (PROOF_RISK[proofStatus] ? [PROOF_RISK[proofStatus]] : []);
 
-export const qualityRisks = (latest: { passed: boolean; passRate: number; threshold: number } | undefined): string[] =>
-  latest && !latest.passed ? [`its quality check is below the threshold (${Math.round(latest.passRate * 100)} % < ${Math.round(latest.threshold * 100)} %)`] : [];
+/** The latest check on the version, recomputed with reviewer overrides (lib/review/quality-summary.ts). */
+export function qualityRisks(latest: QualityInput | undefined): string[] {
+  if (!latest) return [];
+  const q = qualitySummary(latest);
+  return q.passed ? [] : [`its quality check is below the threshold (not-fail rate ${Math.round(q.rate * 100)} % < ${Math.round(q.threshold * 100)} %)`];
+}
 
 export async function acceptRisks(db: Reader, kind: ReviewKind, id: string): Promise<string[]> {
   if (kind === "scenario") {
@@ -27,7 +32,10 @@ export async function acceptRisks(db: Reader, kind: ReviewKind, id: string): Pro
   if (kind === "environment") {
     const env = await db.environment.findUnique({ where: { id }, select: { currentVersionId: true } });
     if (!env?.currentVersionId) return [];
-    const latest = await db.qualityCheck.findFirst({ where: { environmentVersionId: env.currentVersionId }, orderBy: { createdAt: "desc" }, select: { passed: true, passRate: true, threshold: true } });
+    const latest = await db.qualityCheck.findFirst({
+      where: { environmentVersionId: env.currentVersionId }, orderBy: { createdAt: "desc" },
+      select: { threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
+    });
     return qualityRisks(latest ?? undefined);
   }
   return [];

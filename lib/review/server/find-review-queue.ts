@@ -6,6 +6,7 @@
  */
 import type { Db, Prisma } from "@/lib/db";
 import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
+import { reasonSentence, shortTitle } from "../queue-text";
 import { proofRisks, qualityRisks } from "./accept-risks";
 
 export type { QueueItem } from "../review.schema";
@@ -21,7 +22,7 @@ export type ReviewQueue = {
 
 const LIMIT = 200;
 const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
-const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) : []);
+const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 
 export async function findReviewQueue(db: Db, projectId: string, filter: QueueFilter, me: { id: string | null }, now = new Date()): Promise<ReviewQueue> {
   const claims = await db.reviewClaim.findMany({ where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) }, select: { targetId: true } });
@@ -64,14 +65,14 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
       risks: envFacts.risks.get(e.id) ?? [], changed: envFacts.changed.get(e.id) ?? null,
     })),
     ...scenarios.map((s) => ({
-      kind: "scenario" as const, id: s.id, title: s.task.slice(0, 160), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
+      kind: "scenario" as const, id: s.id, title: shortTitle(s.task), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
       domain: s.environment.domain, reasons: reasonsOf(s.proofReasons), runId: s.environment.runId, environmentId: s.environmentId, versionId: s.environmentVersionId,
       href: `/scenarios/${s.id}`, editHref: `/scenarios/${s.id}`, risks: proofRisks(s.proofStatus),
       changed: s.acceptedValidatorVersionIds !== null ? { text: "changed since accepted: its checks or proof changed after a reviewer accepted it", href: `/scenarios/${s.id}` } : null,
     })),
     ...trajectories.map((t) => ({
       kind: "trajectory" as const, id: t.id, title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`, detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
-      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [t.flagReason] : [], runId: t.runId, environmentId: t.scenario.environmentId,
+      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [reasonSentence(t.flagReason)] : [], runId: t.runId, environmentId: t.scenario.environmentId,
       versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, risks: [], changed: null,
     })),
   ];
@@ -93,7 +94,10 @@ type EnvRow = { id: string; currentVersionId: string | null; acceptedVersionId: 
 async function environmentFacts(db: Db, envs: EnvRow[]) {
   const current = envs.flatMap((e) => (e.currentVersionId ? [e.currentVersionId] : []));
   const [checks, accepted] = await Promise.all([
-    db.qualityCheck.findMany({ where: { environmentVersionId: { in: current } }, orderBy: { createdAt: "desc" }, select: { environmentVersionId: true, passed: true, passRate: true, threshold: true } }),
+    db.qualityCheck.findMany({
+      where: { environmentVersionId: { in: current } }, orderBy: { createdAt: "desc" },
+      select: { environmentVersionId: true, threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
+    }),
     db.environmentVersion.findMany({ where: { id: { in: envs.flatMap((e) => (e.acceptedVersionId ? [e.acceptedVersionId] : [])) } }, select: { id: true, version: true } }),
   ]);
   const acceptedNumber = new Map(accepted.map((v) => [v.id, v.version]));

@@ -10,6 +10,7 @@ import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-vers
 import type { Analysis } from "@/lib/sandbox";
 import { createEnvironment, createQualityCheck, createScenario, createTestProject, createTrajectory, createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
+import { claimItem, releaseClaim } from "./claims";
 import { decideItem } from "./decide-item";
 import { findReviewQueue } from "./find-review-queue";
 import { undoLastDecision } from "./undo-decision";
@@ -61,7 +62,7 @@ describe("decisions that are hard to get wrong", () => {
     await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
     const queue = await findReviewQueue(t.db, project.id, {}, actor);
     expect(queue.items.find((i) => i.id === scenario.id)?.risks).toEqual(["its validator proof failed"]);
-    expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual(["its quality check is below the threshold (33 % < 85 %)"]);
+    expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual(["its quality check is below the threshold (not-fail rate 33 % < 85 %)"]);
     await expect(decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("its validator proof failed") as unknown });
     await expect(decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).status).toBe("IN_REVIEW");
@@ -90,5 +91,23 @@ describe("decisions that are hard to get wrong", () => {
     await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
     await saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: env.currentVersionId!, source: "class Counter:\n    x = 1\n", message: "edit" }, actor, sandbox);
     await expect(undoLastDecision(t.db, project.id, actor)).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("a claim is short-lived unless renewed by the page's heartbeat, and a release frees it at once (item 7)", async () => {
+    const { project, actor: alice } = await world();
+    const bobUser = await createUser(t.db, { role: "REVIEWER" });
+    const bob = { id: bobUser.id, email: bobUser.email, name: bobUser.name, role: bobUser.role };
+    const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
+    const item = { kind: "environment" as const, id: env.id };
+    const t0 = Date.now();
+    const at = (s: number) => new Date(t0 + s * 1000);
+    expect(await claimItem(t.db, item, alice, at(0))).toMatchObject({ claimed: true });
+    expect(await claimItem(t.db, item, bob, at(90))).toMatchObject({ claimed: false });
+    expect(await claimItem(t.db, item, alice, at(90))).toMatchObject({ claimed: true });
+    expect(await claimItem(t.db, item, bob, at(200))).toMatchObject({ claimed: false });
+    // A closed tab sends no heartbeat: the claim lapses two minutes after the last one.
+    expect(await claimItem(t.db, item, bob, at(211))).toMatchObject({ claimed: true });
+    expect(await releaseClaim(t.db, item, bob)).toEqual({ released: 1 });
+    expect(await claimItem(t.db, item, alice, at(212))).toMatchObject({ claimed: true });
   });
 });
