@@ -2,9 +2,10 @@
  * Datasets from the browser: make a dataset from the seeded samples (accepted, not necessarily
  * proven: a written override lets them in after the preview), read its statistics, export it as EnvScaler JSON, watch the job to
  * the end, download the tar and parse it; then refuse a malformed import with a located error.
- * Creates one uniquely named dataset and no environments (other specs count environments).
+ * Creates one uniquely named dataset; the environments the re-import test writes are deleted again.
  */
 import { readFileSync } from "node:fs";
+import { deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { untar } from "./untar";
 
@@ -97,4 +98,41 @@ test("a malformed EnvScaler file is refused with its location and nothing is wri
   await expect(alert).toContainText("Import refused: nothing was written");
   await expect(alert).toContainText(/env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/);
   expect(await environments()).toBe(before);
+});
+
+test("re-importing an existing environment offers a new name or a new version, and links to what was imported", async ({ page }) => {
+  const envId = unique("reimport");
+  const source = (doc: string) => `class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        """${doc}"""\n        return {'success': True, 'data': self.notes}\n`;
+  const scenarios = JSON.stringify([{ task_id: "n1", init_config: { notes: {} }, task: "List the notes.", checklist_with_func: [{ check_item: "Listed?", check_func: "def check_func(final_state):\n    return True\n" }] }]);
+  const upload = async (doc: string) => {
+    // A fresh page per upload: React resets the form's fields after the previous submission.
+    await page.goto("/datasets/import");
+    await page.getByLabel("Import files").setInputFiles([
+      { name: "environment.py", mimeType: "text/x-python", buffer: Buffer.from(source(doc)) },
+      { name: "scenarios.json", mimeType: "application/json", buffer: Buffer.from(scenarios) },
+    ]);
+    await page.getByLabel(/Environment id/).fill(envId);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+  };
+  try {
+    await upload("List notes.");
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: envId, exact: true })).toBeVisible();
+
+    await upload("List all notes.");
+    const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
+    await expect(alert).toContainText(`environment "${envId}" already exists`);
+    await alert.getByRole("button", { name: `Import as a new version of ${envId}` }).click();
+    const summary = page.getByTestId("import-summary");
+    await expect(summary).toContainText(`${envId} — new version 2, back in the review queue`);
+    await summary.getByRole("link", { name: envId, exact: true }).click();
+    await expect(page).toHaveURL(/\/environments\/[^/]+$/);
+    await expect(page.getByText(/· version 2 ·/)).toBeVisible();
+
+    await upload("List notes again.");
+    await page.getByRole("form", { name: "Import" }).getByRole("alert").getByRole("button", { name: "Import under a new name" }).click();
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: `${envId}-2` })).toBeVisible();
+  } finally {
+    const envs = await e2eDb().environment.findMany({ where: { slug: { startsWith: envId } }, select: { id: true } });
+    await deleteEnvironments(envs.map((e) => e.id));
+  }
 });

@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request) {
   try {
     const form = await request.formData();
-    const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined });
+    const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined, onExisting: form.get("onExisting") ?? undefined });
     if (!opts.success) throw invalidInput(opts.error);
     const uploads = form.getAll("files").filter((f): f is File => typeof f !== "string");
     if (uploads.length === 0) throw new AppError("INVALID_INPUT", "Choose at least one file to import.");
