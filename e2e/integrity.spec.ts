@@ -3,9 +3,10 @@
  * One environment per test (a copy of a sample, or factory rows), cleaned up afterwards.
  */
 import { readFileSync } from "node:fs";
-import { createEnvironment, createScenario } from "../prisma/seed/factories";
+import { createEnvironment, createScenario, createUser } from "../prisma/seed/factories";
 import { copySample, defaultProjectId, deleteDatasets, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
+import { logIn } from "./login";
 import { typeAtEnd } from "./monaco";
 import { untar } from "./untar";
 
@@ -137,7 +138,11 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   const env = await createEnvironment(db, await defaultProjectId(), { status: "ACCEPTED", domain, name: `${domain} env` });
   environments.push(env.id);
   const scenario = await createScenario(db, env.id, { status: "IN_REVIEW" });
-  await db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
+  const task = "Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report both due dates back to the member in one message.";
+  await db.scenario.update({
+    where: { id: scenario.id },
+    data: { task, proofStatus: "FAILED", proofReasons: [{ code: "FAILS_ON_GOLD", position: 0, message: "check 1 fails after the gold solution (scenario)" }] },
+  });
 
   await page.goto(`/environments/${env.id}`);
   await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 1");
@@ -156,17 +161,28 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await expect(items.first().getByTestId("changed-since-accepted")).toContainText("v1 was accepted, the code is now v2");
   await expect(items.first().getByRole("link", { name: "diff" })).toHaveAttribute("href", `/environments/${env.id}/versions?a=1&b=2`);
   await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof failed");
-  await expect(page.getByTestId("claim-state")).toHaveText("yours for 10 min");
+  await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
+  // Reasons read as sentences, titles end at a word, and the preview pane shows the diff to read.
+  await expect(items.nth(1)).toContainText("Check 1 fails after the gold solution (scenario).");
+  await expect(items.nth(1)).not.toContainText('{"code"');
+  await expect(items.nth(1).getByRole("link").first()).toHaveText("Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report…");
+  const preview = page.getByTestId("queue-preview");
+  await expect(preview.getByTestId("preview-diff-label")).toHaveText("Code diff v1 (accepted) → v2");
+  await expect(preview.getByTestId("preview-diff").locator(".modified .view-lines")).toContainText("edited after acceptance");
+  await expect(preview.getByTestId("preview-quality")).toHaveText("Quality: No quality check on this version.");
+  await expect(page.getByTestId("queue-progress")).toContainText("2 waiting");
 
   // Accept, undo (u), accept again: the log has all three.
   await page.keyboard.press("a");
   await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
   await expect(page.getByTestId("count-environment")).toHaveText("0");
+  await expect(page.getByTestId("queue-progress")).toContainText("1 waiting");
+  await expect(preview.getByTestId("preview-proof")).toContainText("Check 1 fails after the gold solution (scenario).");
   await page.keyboard.press("u");
   await expect(page.getByTestId("queue-message")).toContainText(`Undone: ${domain} env is back in the queue.`);
   await expect(page.getByTestId("count-environment")).toHaveText("1");
   await expect(items).toHaveCount(2);
-  await expect(page.getByTestId("claim-state")).toHaveText("yours for 10 min");
+  await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
   await page.keyboard.press("a");
   await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
 
@@ -231,4 +247,77 @@ test("a check's checklist text is edited with its code, and a concurrent check e
   expect((await db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual(["The count is exactly one"]);
   await page.reload();
   await expect(page.getByTestId("validator").first().getByLabel("Checklist text of check 1")).toHaveValue("The count is exactly one");
+});
+
+test("a closed queue tab releases its claim at once, so another reviewer gets the item", async ({ page, browser }) => {
+  const db = e2eDb();
+  const domain = unique("claims");
+  const env = await createEnvironment(db, await defaultProjectId(), { status: "IN_REVIEW", domain, name: `${domain} env` });
+  environments.push(env.id);
+  await page.goto(`/review?domain=${domain}`);
+  await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
+
+  const bob = await createUser(db, { role: "REVIEWER" });
+  const other = await browser.newContext();
+  const bobPage = await other.newPage();
+  await logIn(bobPage, bob.email, bob.password);
+  await bobPage.goto(`/review?domain=${domain}`);
+  await expect(bobPage.getByTestId("queue-progress")).toContainText("1 being reviewed by others");
+  await expect(bobPage.getByText("Nothing waiting for review")).toBeVisible();
+
+  await page.close({ runBeforeUnload: true });
+  await expect(async () => {
+    await bobPage.reload();
+    await expect(bobPage.getByTestId("queue-item")).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(bobPage.getByTestId("claim-state")).toHaveText("yours while this page is open");
+  await other.close();
+});
+
+test("viewers see no control they cannot use; an admin resets a user's password", async ({ page, browser }) => {
+  const db = e2eDb();
+  const projectId = await defaultProjectId();
+  const viewer = await createUser(db, { role: "VIEWER" });
+  await page.goto("/users");
+  const row = page.getByTestId("user-row").filter({ hasText: viewer.email });
+  await row.getByRole("button", { name: "Reset password" }).click();
+  await row.getByLabel(`New password for ${viewer.email}`).fill("a brand new password");
+  await row.getByRole("button", { name: "Set password" }).click();
+  await expect(row.getByRole("status")).toHaveText(`Password reset for ${viewer.email}.`);
+
+  const env = await createEnvironment(db, projectId, { status: "ACCEPTED", name: unique("viewer-env") });
+  environments.push(env.id);
+  const scenario = await createScenario(db, env.id, { status: "ACCEPTED" });
+  const name = unique("viewer-ds");
+  datasets.push(name);
+  const dataset = await db.dataset.create({ data: { projectId, name, versions: { create: { version: 1, seed: 1 } } } });
+
+  const context = await browser.newContext();
+  const v = await context.newPage();
+  await logIn(v, viewer.email, "a brand new password");
+  await v.goto(`/environments/${env.id}`);
+  await expect(v.getByRole("heading", { name: env.name })).toBeVisible();
+  for (const button of ["Prove validators", "Generate", "Run rollouts"]) await expect(v.getByRole("button", { name: button })).toHaveCount(0);
+  for (const link of ["Edit code", "Tool playground"]) await expect(v.getByRole("link", { name: link })).toHaveCount(0);
+  await v.goto("/runs");
+  await expect(v.getByRole("heading", { name: "Runs", exact: true })).toBeVisible();
+  await expect(v.getByText("New SkelBuilder run")).toHaveCount(0);
+  await v.goto("/datasets");
+  await expect(v.getByRole("heading", { name: "Datasets", exact: true, level: 1 })).toBeVisible();
+  await expect(v.getByRole("form", { name: "New dataset" })).toHaveCount(0);
+  await expect(v.getByRole("link", { name: "Import environments and scenarios" })).toHaveCount(0);
+  await v.goto(`/datasets/${dataset.id}`);
+  await expect(v.getByRole("heading", { name })).toBeVisible();
+  await expect(v.getByRole("button", { name: "Export", exact: true })).toHaveCount(0);
+  await expect(v.getByRole("form", { name: "New version" })).toHaveCount(0);
+  await v.goto("/datasets/import");
+  await expect(v.getByText("Importing needs the reviewer role.")).toBeVisible();
+  await expect(v.getByRole("button", { name: "Import", exact: true })).toHaveCount(0);
+  await v.goto(`/scenarios/${scenario.id}`);
+  await expect(v.getByTestId("validator")).toHaveCount(1);
+  await expect(v.getByRole("button", { name: "Run checks" })).toHaveCount(0);
+  await v.goto("/review");
+  await expect(v.getByRole("heading", { name: "Review queue" })).toBeVisible();
+  await expect(v.getByText(/^Keys:/)).toHaveCount(0);
+  await context.close();
 });

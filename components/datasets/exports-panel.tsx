@@ -26,7 +26,7 @@ function Progress({ e }: { e: ExportView }) {
 }
 
 /** Any version can be exported (newest first in the picker, the latest preselected). */
-export function ExportsPanel({ datasetId, versions, initial }: { datasetId: string; versions: { id: string; version: number }[]; initial: ExportView[] }) {
+export function ExportsPanel({ datasetId, versions, initial, canExport }: { datasetId: string; versions: { id: string; version: number }[]; initial: ExportView[]; canExport: boolean }) {
   const client = useQueryClient();
   const [format, setFormat] = useState<ExportFormatName>("ENVSCALER_JSON");
   const [versionId, setVersionId] = useState(versions[0]?.id ?? "");
@@ -48,6 +48,7 @@ export function ExportsPanel({ datasetId, versions, initial }: { datasetId: stri
 
   return (
     <div className="space-y-3">
+      {canExport ? (
       <div className="flex flex-wrap items-end gap-2">
         <label className="text-sm">Format
           <select aria-label="Export format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormatName)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
@@ -61,6 +62,7 @@ export function ExportsPanel({ datasetId, versions, initial }: { datasetId: stri
         </label>
         <button type="button" onClick={start} disabled={pending || !versionId} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Export</button>
       </div>
+      ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}
       {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}
       {query.data.length === 0 ? <EmptyState title="No exports yet">Pick a version and a format, then export.</EmptyState> : (

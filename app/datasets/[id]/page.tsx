@@ -5,6 +5,8 @@ import { isAppError } from "@/lib/core/errors";
 import { findEligibleEnvironments, getDatasetDetail } from "@/lib/datasets/server/get-dataset-detail";
 import { findVersionItems } from "@/lib/datasets/server/find-version-items";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { findDatasetExports } from "@/lib/export/server/find-exports";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ExportsPanel } from "@/components/datasets/exports-panel";
@@ -33,7 +35,8 @@ async function load(id: string, shownVersion: number | null) {
 }
 
 export default async function DatasetPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ v?: string }> }) {
-  const [{ id }, { v }] = await Promise.all([params, searchParams]);
+  const [{ id }, { v }, user] = await Promise.all([params, searchParams, currentUser()]);
+  const canEdit = roleAtLeast(user.role, "REVIEWER");
   const { dataset, versions, latestItems, environments, exports, shown, items } = await load(id, v ? Number(v) : null);
   const latest = versions[0];
   return (
@@ -53,10 +56,12 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               <VersionItems datasetId={dataset.id} versions={versions.map((x) => x.version)} shown={shown.version} items={items} />
             </Card>
           ) : null}
-          <Card title="Exports"><ExportsPanel datasetId={dataset.id} versions={versions.map((x) => ({ id: x.id, version: x.version }))} initial={exports} /></Card>
-          <Card title={`New version (from v${latest.version})`}>
-            <NewVersionForm name={dataset.name} seed={latest.seed} testRatio={latest.testRatio} environments={environments} items={latestItems} />
-          </Card>
+          <Card title="Exports"><ExportsPanel datasetId={dataset.id} versions={versions.map((x) => ({ id: x.id, version: x.version }))} initial={exports} canExport={canEdit} /></Card>
+          {canEdit ? (
+            <Card title={`New version (from v${latest.version})`}>
+              <NewVersionForm name={dataset.name} seed={latest.seed} testRatio={latest.testRatio} environments={environments} items={latestItems} />
+            </Card>
+          ) : null}
         </>
       ) : null}
     </div>
