@@ -4,10 +4,10 @@
  */
 import { FORMAT_LABELS } from "./export-view";
 import type { ExportFormatName } from "./export.schema";
-import { TRAJECTORY_FORMATS } from "./write-export";
+import { SFT_ROW_FORMATS } from "./write-export";
 
 export function emptyExportReason(format: ExportFormatName, datasetVersion: number): string {
-  if (TRAJECTORY_FORMATS.has(format)) {
+  if (SFT_ROW_FORMATS.has(format)) {
     return `${FORMAT_LABELS[format]} is built from trajectories; dataset version ${datasetVersion} has none that passed the SFT filter on its pinned environment versions — run rollouts first.`;
   }
   return `${FORMAT_LABELS[format]} would be empty: dataset version ${datasetVersion} has no scenarios.`;

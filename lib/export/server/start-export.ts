@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db";
 import { enqueue, ensureQueues, startBoss } from "@/lib/jobs/boss";
 import { emptyExportReason } from "../empty-export";
 import { ExportFormatSchema } from "../export.schema";
-import { TRAJECTORY_FORMATS } from "../write-export";
+import { SFT_ROW_FORMATS } from "../write-export";
 import { countSftTrajectories } from "./count-export-rows";
 import { exportJob } from "./export-job";
 
@@ -33,7 +33,7 @@ export async function startExport(db: Db, raw: z.input<typeof StartExportInputSc
   const version = await db.datasetVersion.findUnique({ where: { id: input.datasetVersionId }, select: { version: true } });
   if (!version) throw new AppError("NOT_FOUND", "Dataset version was not found.");
   // Refused up front with the reason, rather than a job that "succeeds" with an empty file.
-  if (TRAJECTORY_FORMATS.has(input.format) && (await countSftTrajectories(db, input.datasetVersionId)) === 0) {
+  if (SFT_ROW_FORMATS.has(input.format) && (await countSftTrajectories(db, input.datasetVersionId)) === 0) {
     throw new AppError("INVALID_INPUT", emptyExportReason(input.format, version.version));
   }
   const row = await db.export.create({ data: { datasetVersionId: input.datasetVersionId, format: input.format, createdById: input.createdById ?? null } });
