@@ -118,6 +118,8 @@ test("re-importing an existing environment offers a new name or a new version, a
   try {
     await upload("List notes.");
     await expect(page.getByTestId("import-summary").getByRole("link", { name: envId, exact: true })).toBeVisible();
+    // Nothing imported is trusted: the summary links to the proof run that proves it here.
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: "proof run" })).toHaveAttribute("href", /^\/runs\/[^/]+$/);
 
     await upload("List all notes.");
     const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
