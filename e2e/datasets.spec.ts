@@ -1,26 +1,13 @@
 /**
  * Datasets from the browser: make a dataset from the seeded samples (accepted, not necessarily
- * verified: allow-unverified), read its statistics, export it as EnvScaler JSON, watch the job to
+ * proven: a written override lets them in after the preview), read its statistics, export it as EnvScaler JSON, watch the job to
  * the end, download the tar and parse it; then refuse a malformed import with a located error.
- * Creates one uniquely named dataset and no environments (other specs count environments).
+ * Creates one uniquely named dataset; the environments the re-import test writes are deleted again.
  */
 import { readFileSync } from "node:fs";
+import { deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
-
-/** The files of a ustar archive (what the download route streams for a folder export). */
-function untar(buf: Buffer): Map<string, string> {
-  const files = new Map<string, string>();
-  for (let at = 0; at + 512 <= buf.length; ) {
-    const header = buf.subarray(at, at + 512);
-    const name = header.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
-    if (!name) break;
-    const prefix = header.subarray(345, 500).toString("utf8").replace(/\0.*$/s, "");
-    const size = parseInt(header.subarray(124, 136).toString("utf8").replace(/\0.*$/s, "").trim(), 8);
-    files.set(prefix ? `${prefix}/${name}` : name, buf.subarray(at + 512, at + 512 + size).toString("utf8"));
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return files;
-}
+import { untar } from "./untar";
 
 test("create a dataset from the samples, export EnvScaler JSON, watch it finish and download it", async ({ page }) => {
   test.setTimeout(120_000);
@@ -30,11 +17,16 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
 
   // Bad input is refused with the rule, before anything is written.
   await form.getByLabel("Name", { exact: true }).fill("not a name!");
-  await form.getByRole("button", { name: "Create dataset" }).click();
+  await form.getByRole("button", { name: "Preview" }).click();
   await expect(form.getByRole("alert")).toContainText("use letters, digits, dot, dash or underscore");
+  await expect(form.getByRole("button", { name: "Create dataset" })).toBeDisabled();
 
   await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  await form.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
+  await form.getByRole("button", { name: "Include them by override" }).click();
+  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "override possible" })).toHaveCount(0);
+  const previewed = Number(/^Includes (\d+)/.exec((await form.getByTestId("preview-summary").textContent()) ?? "")?.[1]);
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(page).toHaveURL(/\/datasets\/[^/]+$/);
   await expect(page.getByRole("heading", { name })).toBeVisible();
@@ -43,12 +35,13 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(version).toContainText("v1");
   const total = Number(await version.getByTestId("stat-scenarios").textContent());
   expect(total).toBeGreaterThan(0);
+  expect(total).toBe(previewed);
   // Split by environment: both sides are non-empty and add up to the total.
   const side = async (id: string) => Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
   expect((await side("stat-train")) + (await side("stat-test"))).toBe(total);
 
   await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
-  await page.getByRole("button", { name: "Export latest version" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const row = page.getByTestId("export-row").first();
   await expect(row.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
   await expect(row.getByTestId("export-progress")).toHaveText(`${total}/${total}`);
@@ -64,21 +57,34 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
 
   // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
   const edit = page.getByRole("form", { name: "New version" });
-  await edit.getByLabel("Allow unverified scenarios").check();
   await edit.getByText(/^Exclude scenarios/).click();
   await edit.getByRole("checkbox").last().check();
+  await edit.getByRole("button", { name: "Preview" }).click();
+  await edit.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
+  await edit.getByRole("button", { name: "Include them by override" }).click();
+  await expect(edit.getByTestId("preview-excluded-row").filter({ hasText: "left out by you" })).toHaveCount(1);
   await edit.getByRole("button", { name: "Create new version" }).click();
   const v2 = page.getByTestId("version-row").first();
   await expect(v2).toContainText("v2");
   await expect(v2.getByTestId("stat-scenarios")).toHaveText(String(total - 1));
   await expect(v2.getByTestId("changelog")).toContainText("Since v1: −1 removed");
   await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(String(total));
+  // Any version can be exported, not only the latest.
+  await page.getByLabel("Export version").selectOption({ label: "v1" });
+  await page.getByLabel("Export format").selectOption("HF_DATASET");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const olderExport = page.getByTestId("export-row").first();
+  await expect(olderExport.getByRole("cell").nth(1)).toHaveText("Hugging Face dataset folder");
+  await expect(olderExport.getByRole("cell").first()).toHaveText("v1");
+  await expect(olderExport.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
 
   // The same name again is a conflict, not a silent new version.
   await page.goto("/datasets");
   await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText("v2");
   await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("Allow unverified scenarios").check();
+  await form.getByRole("button", { name: "Preview" }).click();
+  await form.getByLabel(/Override reason/).fill("e2e");
+  await form.getByRole("button", { name: "Include them by override" }).click();
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(form.getByRole("alert")).toContainText(`"${name}" already exists`);
 });
@@ -93,4 +99,43 @@ test("a malformed EnvScaler file is refused with its location and nothing is wri
   await expect(alert).toContainText("Import refused: nothing was written");
   await expect(alert).toContainText(/env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/);
   expect(await environments()).toBe(before);
+});
+
+test("re-importing an existing environment offers a new name or a new version, and links to what was imported", async ({ page }) => {
+  const envId = unique("reimport");
+  const source = (doc: string) => `class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        """${doc}"""\n        return {'success': True, 'data': self.notes}\n`;
+  const scenarios = JSON.stringify([{ task_id: "n1", init_config: { notes: {} }, task: "List the notes.", checklist_with_func: [{ check_item: "Listed?", check_func: "def check_func(final_state):\n    return True\n" }] }]);
+  const upload = async (doc: string) => {
+    // A fresh page per upload: React resets the form's fields after the previous submission.
+    await page.goto("/datasets/import");
+    await page.getByLabel("Import files").setInputFiles([
+      { name: "environment.py", mimeType: "text/x-python", buffer: Buffer.from(source(doc)) },
+      { name: "scenarios.json", mimeType: "application/json", buffer: Buffer.from(scenarios) },
+    ]);
+    await page.getByLabel(/Environment id/).fill(envId);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+  };
+  try {
+    await upload("List notes.");
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: envId, exact: true })).toBeVisible();
+    // Nothing imported is trusted: the summary links to the proof run that proves it here.
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: "proof run" })).toHaveAttribute("href", /^\/runs\/[^/]+$/);
+
+    await upload("List all notes.");
+    const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
+    await expect(alert).toContainText(`environment "${envId}" already exists`);
+    await alert.getByRole("button", { name: `Import as a new version of ${envId}` }).click();
+    const summary = page.getByTestId("import-summary");
+    await expect(summary).toContainText(`${envId} — new version 2, back in the review queue`);
+    await summary.getByRole("link", { name: envId, exact: true }).click();
+    await expect(page).toHaveURL(/\/environments\/[^/]+$/);
+    await expect(page.getByText(/· version 2 ·/)).toBeVisible();
+
+    await upload("List notes again.");
+    await page.getByRole("form", { name: "Import" }).getByRole("alert").getByRole("button", { name: "Import under a new name" }).click();
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: `${envId}-2` })).toBeVisible();
+  } finally {
+    const envs = await e2eDb().environment.findMany({ where: { slug: { startsWith: envId } }, select: { id: true } });
+    await deleteEnvironments(envs.map((e) => e.id));
+  }
 });

@@ -34,3 +34,21 @@ export async function deleteEnvironments(ids: string[]): Promise<void> {
   await db.scenario.deleteMany({ where: { environmentId: { in: ids } } });
   await db.environment.deleteMany({ where: { id: { in: ids } } });
 }
+
+/** A uniquely named copy of a sample environment (accepted, with its scenarios and gold calls). */
+export async function copySample(sampleSlug: string): Promise<{ id: string; slug: string; name: string }> {
+  const { loadSamples } = await import("../prisma/seed/load-samples");
+  const { seedSamples } = await import("../prisma/seed/seed-samples");
+  const sample = loadSamples().find((s) => s.slug === sampleSlug);
+  if (!sample) throw new Error(`no sample ${sampleSlug}`);
+  const slug = unique(sampleSlug);
+  const name = `${sample.meta.environment_summary} ${slug}`;
+  await seedSamples(e2eDb(), { projectId: await defaultProjectId(), samples: [{ ...sample, slug, meta: { ...sample.meta, environment_summary: name } }], toolsFor: () => Promise.resolve([]) });
+  const env = await e2eDb().environment.findUniqueOrThrow({ where: { projectId_slug: { projectId: await defaultProjectId(), slug } } });
+  return { id: env.id, slug, name };
+}
+
+/** Datasets made from test environments go first: their items restrict deleting scenarios. */
+export async function deleteDatasets(names: string[]): Promise<void> {
+  await e2eDb().dataset.deleteMany({ where: { name: { in: names } } });
+}

@@ -72,19 +72,25 @@ test("malformed input to every API route gets a 4xx with a message and changes n
     "/environments/a%00b",
     "/scenarios/%ED%A0%80",
     "/runs/x%00/steps/y",
+    "/api/review/preview?kind=nope&id=x",
+    "/api/review/preview?kind=environment&id=a%00b",
+    "/api/review/preview?kind=environment",
   ];
   for (const url of gets) await expectRefused(`GET ${url}`, await request.get(url));
   // Broken UTF-8 in a query decodes to U+FFFD (the URL standard's lenient rule): an answer, not a 500.
   for (const url of ["/api/environments?q=%ED%A0%80", "/api/environments?domain=%E0%A4%A"]) expect((await request.get(url)).status(), url).toBeLessThan(500);
 
   const jsonBodies = ["not json", "{", deep(5000), '{"kind":"environment","id":"a\\u0000b","decision":"ACCEPT","reason":"r"}', '{"kind":"environment","id":"\\ud800","decision":"ACCEPT","reason":"r"}', "[]", "null", '{"kind":"nope"}', '{"kind":"environment","id":1}'];
-  for (const url of ["/api/review/decisions", "/api/review/claims"]) {
+  for (const url of ["/api/review/decisions", "/api/review/claims", "/api/review/claims/release"]) {
     for (const method of ["post", "delete"] as const) {
-      if (url.endsWith("decisions") && method === "delete") continue;
+      if (!url.endsWith("/claims") && method === "delete") continue;
       await expectRefused(`${method} ${url} text/plain`, await request[method](url, { headers: { "content-type": "text/plain" }, data: '{"kind":"environment","id":"x"}' }));
       for (const body of jsonBodies) await expectRefused(`${method} ${url} ${body.slice(0, 40)}`, await request[method](url, { headers: { "content-type": "application/json" }, data: body }));
     }
   }
+  // Undo takes no arguments: only bodies it cannot read are fed to it (a readable one would undo).
+  await expectRefused("post /api/review/undo text/plain", await request.post("/api/review/undo", { headers: { "content-type": "text/plain" }, data: "{}" }));
+  for (const body of ["not json", "{", deep(5000), '"\ud800"']) await expectRefused(`post /api/review/undo ${body.slice(0, 40)}`, await request.post("/api/review/undo", { headers: { "content-type": "application/json" }, data: body }));
 
   const imports: [string, Record<string, string>, string][] = [
     ["text/plain", { "content-type": "text/plain" }, "x"],

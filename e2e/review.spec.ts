@@ -15,8 +15,12 @@ test("quality review: override a probe verdict, accept with a reason, find both 
   const probes = page.getByTestId("probe");
   await expect(probes).toHaveCount(3);
   await expect(probes.nth(1)).toContainText("judge says FAIL");
+  // One metric against its threshold, recomputed after the override (issue 12 item 8).
+  await expect(page.getByTestId("quality-summary")).toContainText("not-fail rate 67 % (2 of 3 probe calls not failing) against the threshold 85 %: ✗ below threshold");
   await probes.nth(1).getByRole("button", { name: "Override → PASS" }).click();
   await expect(probes.nth(1).getByTestId("reviewer-verdict")).toContainText("PASS");
+  await expect(page.getByTestId("quality-summary")).toContainText("not-fail rate 100 % (3 of 3 probe calls not failing, after 1 reviewer override) against the threshold 85 %: ✓ passed");
+  await expect(probes.nth(1).getByRole("button", { name: "Override → PASS" })).toHaveCount(0);
   await probes.nth(0).getByRole("button", { name: "Confirm" }).click();
   await expect(probes.nth(0).getByTestId("reviewer-verdict")).toContainText("PASS");
 
@@ -26,7 +30,7 @@ test("quality review: override a probe verdict, accept with a reason, find both 
   const log = page.getByTestId("audit-entry");
   await expect(log.first()).toContainText("accept");
   await expect(log.first()).toContainText("judge misread the refund rule");
-  await expect(log.first()).toContainText('{"status":"IN_REVIEW"} → {"status":"ACCEPTED"');
+  await expect(log.first()).toContainText('{"status":"IN_REVIEW","acceptedVersionId":null} → {"status":"ACCEPTED","version":1,');
   await expect(page.getByTestId("audit-log")).toContainText("override");
   await expect(page.getByTestId("audit-log")).toContainText("confirm");
   expect((await db.environment.findUniqueOrThrow({ where: { id: env.id } })).status).toBe("ACCEPTED");
@@ -49,8 +53,8 @@ test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidde
   await expect(page.getByTestId("count-trajectory")).toHaveText("1");
   const items = page.getByTestId("queue-item");
   await expect(items).toHaveCount(4);
-  await expect(items.nth(2)).toContainText("gold run fails check 1");
-  await expect(page.getByTestId("claim-state")).toHaveText("yours for 10 min");
+  await expect(items.nth(2)).toContainText("Gold run fails check 1.");
+  await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
 
   // Another reviewer on the same filtered queue does not get the claimed first item.
   const bob = await createUser(db, { role: "REVIEWER" });

@@ -76,6 +76,13 @@ test("JSON routes refuse other content types; writes from another origin are ref
   const plain = await request.post("/api/review/decisions", { headers: { "content-type": "text/plain" }, data: body });
   expect(plain.status()).toBe(415);
   expect(await plain.text()).toContain("Send application/json");
+  // The queue's undo and beacon release are JSON writes like the others.
+  for (const url of ["/api/review/undo", "/api/review/claims/release"]) {
+    const res = await request.post(url, { headers: { "content-type": "text/plain" }, data: '{"kind":"environment","id":"x"}' });
+    expect(res.status(), url).toBe(415);
+    const foreignWrite = await request.post(url, { headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" }, data: '{"kind":"environment","id":"x"}' });
+    expect(foreignWrite.status(), url).toBe(403);
+  }
   const foreign = await request.post("/api/review/claims", { headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" }, data: body });
   expect(foreign.status()).toBe(403);
   expect(await foreign.text()).toContain("Cross-site request refused");

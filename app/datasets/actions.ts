@@ -9,7 +9,8 @@ import type { z } from "zod";
 import { requireRole } from "@/lib/auth/server/require-role";
 import { actionErrorMessage } from "@/lib/auth/server/run-action";
 import { type ActionResult, DatasetVersionFormSchema, StartExportFormSchema } from "@/lib/datasets/dataset-form.schema";
-import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { createDatasetVersion, previewDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import type { DatasetPlan } from "@/lib/datasets/plan";
 import { getDb } from "@/lib/db";
 import { startExport } from "@/lib/export/server/start-export";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -28,6 +29,20 @@ export async function createDatasetVersionAction(input: unknown): Promise<Action
     revalidatePath("/datasets");
     revalidatePath(`/datasets/${v.datasetId}`);
     return { ok: true, value: { datasetId: v.datasetId, version: v.version } };
+  } catch (e) {
+    return { ok: false, error: actionErrorMessage(e) };
+  }
+}
+
+/** What a new version would hold (included, excluded with reasons, warnings), without making it. */
+export async function previewDatasetVersionAction(input: unknown): Promise<ActionResult<DatasetPlan>> {
+  const form = DatasetVersionFormSchema.safeParse(input);
+  if (!form.success) return { ok: false, error: issues(form.error) };
+  try {
+    await requireRole("REVIEWER");
+    const db = getDb();
+    const project = await getDefaultProject(db);
+    return { ok: true, value: await previewDatasetVersion(db, { ...form.data, projectId: project.id }) };
   } catch (e) {
     return { ok: false, error: actionErrorMessage(e) };
   }

@@ -4,6 +4,8 @@ import { DatasetStatsSchema } from "@/lib/datasets/dataset.schema";
 import { findDatasets } from "@/lib/datasets/server/find-datasets";
 import { findEligibleEnvironments } from "@/lib/datasets/server/get-dataset-detail";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { NewDatasetForm } from "@/components/datasets/new-dataset-form";
 import { Card, EmptyState } from "@/components/ui/states";
@@ -12,6 +14,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Datasets" };
 
 export default async function DatasetsPage() {
+  const canEdit = roleAtLeast((await currentUser()).role, "REVIEWER");
   const db = getDb();
   const project = await getDefaultProject(db);
   const [datasets, environments] = await Promise.all([findDatasets(db, project.id), findEligibleEnvironments(db, project.id)]);
@@ -19,7 +22,7 @@ export default async function DatasetsPage() {
     <div className="space-y-4">
       <div className="flex items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Datasets</h1>
-        <Link href="/datasets/import" className="ml-auto text-sm text-indigo-700 underline">Import environments and scenarios</Link>
+        {canEdit ? <Link href="/datasets/import" className="ml-auto text-sm text-indigo-700 underline">Import environments and scenarios</Link> : null}
       </div>
       <Card title="Datasets">
         {datasets.length === 0 ? <EmptyState title="No datasets yet">Create one below from accepted environments and scenarios.</EmptyState> : (
@@ -42,7 +45,7 @@ export default async function DatasetsPage() {
           </table>
         )}
       </Card>
-      <Card title="New dataset"><NewDatasetForm environments={environments} /></Card>
+      {canEdit ? <Card title="New dataset"><NewDatasetForm environments={environments} /></Card> : null}
     </div>
   );
 }

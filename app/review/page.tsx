@@ -21,17 +21,11 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const db = getDb();
   const project = await getDefaultProject(db);
   const queue = await findReviewQueue(db, project.id, filter.data, user);
-  const waiting = queue.counts.environment + queue.counts.scenario + queue.counts.trajectory;
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
-        <p className="text-sm text-slate-500" data-testid="queue-progress">
-          {waiting} waiting · you decided {queue.decidedToday.mine} today ({queue.decidedToday.all} by everyone)
-          {queue.claimedByOthers ? ` · ${queue.claimedByOthers} being reviewed by others` : ""}
-        </p>
-      </div>
-      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} counts={queue.counts} filter={filter.data} facets={queue.facets} canDecide={roleAtLeast(user.role, "REVIEWER")} />
+      <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
+      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} counts={queue.counts} filter={filter.data} facets={queue.facets} canDecide={roleAtLeast(user.role, "REVIEWER")}
+        decidedToday={queue.decidedToday} claimedByOthers={queue.claimedByOthers} />
     </div>
   );
 }

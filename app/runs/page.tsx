@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { listRuns } from "@/lib/pipeline/server/get-run";
 import { getLlmConfig } from "@/lib/llm";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -12,6 +14,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
+  const user = await currentUser();
   const db = getDb();
   const project = await getDefaultProject(db);
   const runs = await listRuns(db, project.id);
@@ -19,11 +22,13 @@ export default async function RunsPage() {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Runs</h1>
-      <Card title="New SkelBuilder run">
-        <NewRunForm defaults={{ modelMain: cfg.defaultModel, modelCheck: cfg.checkModel, modelEmbedding: cfg.embeddingModel ?? "", endpointConfigured: cfg.baseUrl !== null }} />
-      </Card>
+      {roleAtLeast(user.role, "REVIEWER") ? (
+        <Card title="New SkelBuilder run">
+          <NewRunForm defaults={{ modelMain: cfg.defaultModel, modelCheck: cfg.checkModel, modelEmbedding: cfg.embeddingModel ?? "", endpointConfigured: cfg.baseUrl !== null }} />
+        </Card>
+      ) : null}
       <Card title="Recent runs">
-        {runs.length === 0 ? <EmptyState title="No runs yet">Start one above: type an idea or upload tasks.</EmptyState> : (
+        {runs.length === 0 ? <EmptyState title="No runs yet">A reviewer starts one from an idea or uploaded tasks.</EmptyState> : (
           <table className="w-full text-left text-sm" data-testid="runs-table">
             <thead><tr className="text-slate-500"><th>Run</th><th>Status</th><th>Environments</th><th>Tokens</th><th>Cost</th><th>Started</th></tr></thead>
             <tbody>{runs.map((r) => (

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { createUserAction, updateUserAction } from "@/app/users/actions";
+import { ResetPassword } from "./reset-password";
 import { ROLES, type RoleName } from "@/lib/auth/roles";
 import { Card } from "@/components/ui/states";
 
@@ -25,7 +26,7 @@ export function UserAdmin({ users, canManage, meId }: { users: Row[]; canManage:
       {error ? <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{error}</p> : null}
       <Card title={`Accounts (${users.length})`}>
         <table className="w-full text-left text-sm" data-testid="user-table">
-          <thead className="text-xs uppercase text-slate-500"><tr><th className="py-1">Email</th><th>Name</th><th>Role</th><th>Status</th></tr></thead>
+          <thead className="text-xs uppercase text-slate-500"><tr><th className="py-1">Email</th><th>Name</th><th>Role</th><th>Status</th>{canManage ? <th>Password</th> : null}</tr></thead>
           <tbody className="divide-y divide-slate-100">
             {users.map((u) => (
               <tr key={u.id} data-testid="user-row">
@@ -43,6 +44,7 @@ export function UserAdmin({ users, canManage, meId }: { users: Row[]; canManage:
                     {u.disabled ? "Disabled · enable" : "Active · disable"}
                   </button>
                 </td>
+                {canManage ? <td><ResetPassword userId={u.id} email={u.email} /></td> : null}
               </tr>
             ))}
           </tbody>

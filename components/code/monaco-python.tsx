@@ -6,7 +6,7 @@ import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/python/register";
 import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } from "@monaco-editor/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CodeMarker } from "@/lib/environments/markers";
 
 self.MonacoEnvironment = {
@@ -74,29 +74,62 @@ function diffKey(original = "", modified = ""): string {
  * computation can race an in-place update and throw ("startLineNumber … cannot be after
  * endLineNumberExclusive …"). The few models a conflict view creates are left to the page.
  */
-export function MonacoDiff(props: DiffEditorProps) {
+export function MonacoDiff({ navigable = false, ...props }: DiffEditorProps & { navigable?: boolean }) {
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const [changes, setChanges] = useState<{ at: number; total: number }>({ at: 0, total: 0 });
+  const [hideUnchanged, setHideUnchanged] = useState(true);
+  const step = (target: "next" | "previous") => {
+    const editor = editorRef.current;
+    if (!editor || changes.total === 0) return;
+    editor.goToDiff(target);
+    setChanges((c) => ({ ...c, at: target === "next" ? (c.at % c.total) + 1 : ((c.at + c.total - 2) % c.total) + 1 }));
+  };
   return (
-    <DiffEditor
-      key={diffKey(props.original, props.modified)}
-      // @monaco-editor/react disposes the models before resetting the widget on unmount, which
-      // Monaco reports as an error; keeping them lets the widget release them in order.
-      keepCurrentOriginalModel
-      keepCurrentModifiedModel
-      language="python"
-      theme="vs-dark"
-      {...props}
-      // No gutter menu or revert icons: they are edit actions (meaningless in a read-only diff), and
-      // the gutter menu re-evaluates its actions after a remount disposed the context keys
-      // ("AbstractContextKeyService has been disposed", seen as a page error in e2e/editor.spec.ts).
-      options={{
-        ...BASE_OPTIONS,
-        readOnly: true,
-        originalEditable: false,
-        renderSideBySide: true,
-        renderGutterMenu: false,
-        renderMarginRevertIcon: false,
-        ...props.options,
-      }}
-    />
+    <div>
+      {navigable ? (
+        <div className="flex flex-wrap items-center gap-2 border-b border-slate-700 bg-slate-800 px-2 py-1 text-xs text-slate-200" data-testid="diff-toolbar">
+          <button type="button" onClick={() => step("previous")} className="rounded border border-slate-500 px-2">Previous change</button>
+          <button type="button" onClick={() => step("next")} className="rounded border border-slate-500 px-2">Next change</button>
+          <span data-testid="diff-position">{changes.total ? `change ${changes.at} of ${changes.total}` : "no changes"}</span>
+          <label className="ml-auto flex items-center gap-1">
+            <input type="checkbox" checked={hideUnchanged} onChange={(e) => setHideUnchanged(e.target.checked)} /> Hide unchanged regions
+          </label>
+        </div>
+      ) : null}
+      <DiffEditor
+        key={diffKey(props.original, props.modified)}
+        // @monaco-editor/react disposes the models before resetting the widget on unmount, which
+        // Monaco reports as an error; keeping them lets the widget release them in order.
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        language="python"
+        theme="vs-dark"
+        {...props}
+        onMount={(editor, m) => {
+          editorRef.current = editor;
+          // Open at the first change once the diff is computed, not at line 1 of a long file.
+          const once = editor.onDidUpdateDiff(() => {
+            once.dispose();
+            const total = editor.getLineChanges()?.length ?? 0;
+            setChanges({ at: total ? 1 : 0, total });
+            if (total) editor.revealFirstDiff();
+          });
+          props.onMount?.(editor, m);
+        }}
+        // No gutter menu or revert icons: they are edit actions (meaningless in a read-only diff), and
+        // the gutter menu re-evaluates its actions after a remount disposed the context keys
+        // ("AbstractContextKeyService has been disposed", seen as a page error in e2e/editor.spec.ts).
+        options={{
+          ...BASE_OPTIONS,
+          readOnly: true,
+          originalEditable: false,
+          renderSideBySide: true,
+          renderGutterMenu: false,
+          renderMarginRevertIcon: false,
+          hideUnchangedRegions: { enabled: navigable && hideUnchanged },
+          ...props.options,
+        }}
+      />
+    </div>
   );
 }

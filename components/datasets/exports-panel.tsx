@@ -25,9 +25,11 @@ function Progress({ e }: { e: ExportView }) {
   );
 }
 
-export function ExportsPanel({ datasetId, latestVersionId, initial }: { datasetId: string; latestVersionId: string; initial: ExportView[] }) {
+/** Any version can be exported (newest first in the picker, the latest preselected). */
+export function ExportsPanel({ datasetId, versions, initial, canExport }: { datasetId: string; versions: { id: string; version: number }[]; initial: ExportView[]; canExport: boolean }) {
   const client = useQueryClient();
   const [format, setFormat] = useState<ExportFormatName>("ENVSCALER_JSON");
+  const [versionId, setVersionId] = useState(versions[0]?.id ?? "");
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   // Poll while any export is queued or running; all terminal → stop.
@@ -38,7 +40,7 @@ export function ExportsPanel({ datasetId, latestVersionId, initial }: { datasetI
 
   function start() {
     startTransition(async () => {
-      const result = await startExportAction({ datasetVersionId: latestVersionId, format });
+      const result = await startExportAction({ datasetVersionId: versionId, format });
       setError(result.ok ? null : result.error);
       await client.invalidateQueries({ queryKey: ["exports", datasetId] });
     });
@@ -46,17 +48,24 @@ export function ExportsPanel({ datasetId, latestVersionId, initial }: { datasetI
 
   return (
     <div className="space-y-3">
+      {canExport ? (
       <div className="flex flex-wrap items-end gap-2">
         <label className="text-sm">Format
           <select aria-label="Export format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormatName)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
             {EXPORT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
           </select>
         </label>
-        <button type="button" onClick={start} disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Export latest version</button>
+        <label className="text-sm">Version
+          <select aria-label="Export version" value={versionId} onChange={(e) => setVersionId(e.target.value)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
+            {versions.map((v) => <option key={v.id} value={v.id}>v{v.version}</option>)}
+          </select>
+        </label>
+        <button type="button" onClick={start} disabled={pending || !versionId} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Export</button>
       </div>
+      ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}
       {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}
-      {query.data.length === 0 ? <EmptyState title="No exports yet">Pick a format and export the latest version.</EmptyState> : (
+      {query.data.length === 0 ? <EmptyState title="No exports yet">Pick a version and a format, then export.</EmptyState> : (
         <table className="w-full text-left text-sm" data-testid="exports-table">
           <thead><tr className="text-slate-500"><th>Version</th><th>Format</th><th>Status</th><th>Progress</th><th>Size</th><th /></tr></thead>
           <tbody>{query.data.map((e) => (

@@ -18,7 +18,10 @@ export function ImportForm() {
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  async function submit(form: FormData) {
+  const [lastForm, setLastForm] = useState<FormData | null>(null);
+
+  async function submit(form: FormData, onExisting: "refuse" | "rename" | "new-version" = "refuse") {
+    setLastForm(form);
     const body = new FormData();
     // A folder pick brings every file in it; only these kinds take part in an import.
     for (const f of files.filter((f) => /\.(json|py)$/.test(f.name))) {
@@ -29,6 +32,7 @@ export function ImportForm() {
       const value = form.get(key);
       if (typeof value === "string" && value) body.append(key, value);
     }
+    body.append("onExisting", onExisting);
     setPending(true);
     setFailure(null);
     try {
@@ -49,7 +53,7 @@ export function ImportForm() {
   }
 
   return (
-    <form action={submit} className="space-y-3" aria-label="Import">
+    <form action={(form) => submit(form)} className="space-y-3" aria-label="Import">
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block text-sm">EnvScaler JSON or environment files (env metadata + scenario files, or environment.py + scenarios.json [+ meta.json])
           <input type="file" multiple accept=".json,.py" aria-label="Import files" className="mt-1 block" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
@@ -70,12 +74,23 @@ export function ImportForm() {
       </button>
       {failure ? <ErrorState title="Import failed" message={failure} /> : null}
       {reply && !reply.ok ? (
-        <ErrorState title="Import refused: nothing was written" message={reply.error.located} />
+        <ErrorState title="Import refused: nothing was written" message={reply.error.located}
+          action={reply.error.existing && lastForm ? (
+            <div className="flex flex-wrap gap-2">
+              <button type="button" disabled={pending} onClick={() => void submit(lastForm, "rename")} className="rounded border border-rose-300 bg-white px-3 py-1 text-sm">Import under a new name</button>
+              <button type="button" disabled={pending} onClick={() => void submit(lastForm, "new-version")} className="rounded border border-rose-300 bg-white px-3 py-1 text-sm">Import as a new version of {reply.error.record}</button>
+            </div>
+          ) : undefined} />
       ) : null}
       {reply?.ok ? (
         <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800" data-testid="import-summary">
-          Imported {reply.summary.environments.length} environments ({reply.summary.environments.join(", ")}) and {reply.summary.scenarios} scenarios, all waiting for review. Find them on the Environments page.
-          {reply.summary.proofRunId ? <> Their validators are being proven in the sandbox (<Link className="underline" href={`/runs/${reply.summary.proofRunId}`}>proof run</Link>); until then they cannot enter a dataset as verified.</> : null}
+          Imported {reply.summary.environments.length} environment(s) and {reply.summary.scenarios} new scenario(s), all waiting for review:
+          <ul className="mt-1 list-disc pl-5">
+            {reply.summary.imported.map((i) => (
+              <li key={i.id}><Link href={`/environments/${i.id}`} className="underline">{i.slug}</Link>{i.asNewVersion ? ` — new version ${i.version}, back in the review queue` : " — new environment"}</li>
+            ))}
+          </ul>
+          {reply.summary.proofRunId ? <p>Their validators are being proven in the sandbox (<Link className="underline" href={`/runs/${reply.summary.proofRunId}`}>proof run</Link>); until then they cannot enter a dataset as verified.</p> : null}
         </div>
       ) : null}
     </form>

@@ -1,30 +1,32 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState } from "react";
 import { createDatasetVersionAction } from "@/app/datasets/actions";
 import { ErrorState } from "@/components/ui/states";
+import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
 import { SplitFields, inputClass, splitValues } from "./split-fields";
+import { useDatasetDraft } from "./use-dataset-draft";
 
 export function NewDatasetForm({ environments }: { environments: EligibleEnvironment[] }) {
   const router = useRouter();
+  const ref = useRef<HTMLFormElement>(null);
   const [selected, setSelected] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const draft = useDatasetDraft(ref, (form) => ({
+    name: form.get("name"), description: form.get("description") || undefined, ...splitValues(form),
+    environments: selected.length ? selected : undefined, isNew: true,
+  }));
 
-  function submit(form: FormData) {
-    startTransition(async () => {
-      const result = await createDatasetVersionAction({
-        name: form.get("name"), description: form.get("description") || undefined, ...splitValues(form),
-        environments: selected.length ? selected : undefined, isNew: true,
-      });
-      if (!result.ok) return setError(result.error);
+  function submit() {
+    draft.startTransition(async () => {
+      const result = await createDatasetVersionAction(draft.payload());
+      if (!result.ok) return draft.setError(result.error);
       router.push(`/datasets/${result.value.datasetId}`);
     });
   }
 
   return (
-    <form action={submit} className="space-y-3" aria-label="New dataset">
+    <form ref={ref} action={submit} onChange={draft.onFormChange} className="space-y-3" aria-label="New dataset">
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block text-sm">Name
           <input name="name" required className={inputClass} placeholder="library-v1" />
@@ -34,11 +36,15 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
         </label>
       </div>
       <SplitFields />
-      <EnvironmentPicker environments={environments} selected={selected} onChange={setSelected} />
-      {error ? <ErrorState title="Could not create the dataset" message={error} /> : null}
-      <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
-        {pending ? "Creating…" : "Create dataset"}
-      </button>
+      <EnvironmentPicker environments={environments} selected={selected} onChange={(ids) => { setSelected(ids); draft.reset(); }} />
+      {draft.plan ? <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} /> : null}
+      {draft.error ? <ErrorState title="Could not create the dataset" message={draft.error} /> : null}
+      <div className="flex gap-2">
+        <button type="button" onClick={() => draft.preview()} disabled={draft.pending} className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50">Preview</button>
+        <button type="submit" disabled={draft.pending || !draft.plan?.included.length} title={draft.plan ? undefined : "Preview first"} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          {draft.pending ? "Working…" : "Create dataset"}
+        </button>
+      </div>
     </form>
   );
 }

@@ -1,35 +1,38 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState } from "react";
 import { createDatasetVersionAction } from "@/app/datasets/actions";
 import { ErrorState } from "@/components/ui/states";
+import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
 import { SplitFields, splitValues } from "./split-fields";
+import { useDatasetDraft } from "./use-dataset-draft";
 
 export type EditableItem = { scenarioId: string; key: string; task: string; split: "TRAIN" | "TEST" };
 
-/** Editing never changes a version: it makes the next one from the current choices. */
+/** Editing never changes a version: it makes the next one from the current choices, previewed first. */
 export function NewVersionForm({ name, seed, testRatio, environments, items }: { name: string; seed: number; testRatio: number; environments: EligibleEnvironment[]; items: EditableItem[] }) {
   const router = useRouter();
+  const ref = useRef<HTMLFormElement>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [excluded, setExcluded] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const draft = useDatasetDraft(ref, (form) => ({ name, ...splitValues(form), environments: selected.length ? selected : undefined, excludeScenarioIds: excluded }));
 
-  function submit(form: FormData) {
-    startTransition(async () => {
-      const result = await createDatasetVersionAction({ name, ...splitValues(form), environments: selected.length ? selected : undefined, excludeScenarioIds: excluded });
-      if (!result.ok) return setError(result.error);
-      setError(null);
+  function submit() {
+    draft.startTransition(async () => {
+      const result = await createDatasetVersionAction(draft.payload());
+      if (!result.ok) return draft.setError(result.error);
+      draft.setError(null);
+      draft.reset();
       setExcluded([]);
       router.refresh();
     });
   }
 
   return (
-    <form action={submit} className="space-y-3" aria-label="New version">
+    <form ref={ref} action={submit} onChange={draft.onFormChange} className="space-y-3" aria-label="New version">
       <SplitFields seed={seed} testRatio={testRatio} />
-      <EnvironmentPicker environments={environments} selected={selected} onChange={setSelected} />
+      <EnvironmentPicker environments={environments} selected={selected} onChange={(ids) => { setSelected(ids); draft.reset(); }} />
       <details className="text-sm">
         <summary className="cursor-pointer font-medium text-slate-700">Exclude scenarios ({excluded.length} of {items.length} excluded)</summary>
         <ul className="mt-1 max-h-64 space-y-0.5 overflow-auto">
@@ -44,10 +47,14 @@ export function NewVersionForm({ name, seed, testRatio, environments, items }: {
           ))}
         </ul>
       </details>
-      {error ? <ErrorState title="Could not make a new version" message={error} /> : null}
-      <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
-        {pending ? "Creating…" : "Create new version"}
-      </button>
+      {draft.plan ? <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} /> : null}
+      {draft.error ? <ErrorState title="Could not make a new version" message={draft.error} /> : null}
+      <div className="flex gap-2">
+        <button type="button" onClick={() => draft.preview()} disabled={draft.pending} className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50">Preview</button>
+        <button type="submit" disabled={draft.pending || !draft.plan?.included.length} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          {draft.pending ? "Working…" : "Create new version"}
+        </button>
+      </div>
     </form>
   );
 }

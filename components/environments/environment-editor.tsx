@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
-import type { HeadConflict } from "@/lib/environments/edit.schema";
+import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
@@ -19,6 +19,8 @@ export function EnvironmentEditor(props: Props) {
   const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [tools, setTools] = useState<Tool[]>(props.tools);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
+  // Set after a three-way merge until saved: the saved version then records both parents.
+  const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [saving, startSaving] = useTransition();
   const [revision, setRevision] = useState(0);
@@ -40,8 +42,9 @@ export function EnvironmentEditor(props: Props) {
 
   const save = () =>
     startSaving(async () => {
-      const result = await saveEnvironmentVersionAction({ environmentId: props.environmentId, baseVersionId: base.id, source: text, message });
+      const result = await saveEnvironmentVersionAction({ environmentId: props.environmentId, baseVersionId: base.id, source: text, message, mergeBaseVersionId: merge?.startedFromId });
       if (result.ok) {
+        setMerge(null);
         setBase({ id: result.value.versionId, version: result.value.version, source: text });
         setTools(result.value.tools);
         setMarkers(result.value.markers);
@@ -61,24 +64,29 @@ export function EnvironmentEditor(props: Props) {
       {conflict ? (
         <SaveConflict
           conflict={conflict}
+          base={base.source}
           mine={text}
-          onRebase={() => {
+          onMerged={(merged) => {
+            setMerge({ startedFromId: merge?.startedFromId ?? base.id, startedFromVersion: merge?.startedFromVersion ?? base.version, headVersion: conflict.headVersion });
             setBase({ id: conflict.headVersionId, version: conflict.headVersion, source: conflict.headSource });
+            setText(merged);
+            setRevision((r) => r + 1);
             setConflict(null);
-            setStatus({ tone: "ok", text: `Your text now sits on top of version ${conflict.headVersion}; review it and save again.` });
+            setStatus({ tone: "ok", text: `Merged with version ${conflict.headVersion}; review the result and save.` });
           }}
           onDiscard={() => {
             setBase({ id: conflict.headVersionId, version: conflict.headVersion, source: conflict.headSource });
             setText(conflict.headSource);
             setRevision((r) => r + 1);
             setConflict(null);
+            setMerge(null);
             setStatus(null);
           }}
         />
       ) : null}
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="text-slate-500" data-testid="editor-base">
-          Editing on top of version {base.version}{dirty ? " · unsaved changes" : ""}
+          Editing on top of version {base.version}{merge ? ` (merged with your edit of version ${merge.startedFromVersion})` : ""}{dirty ? " · unsaved changes" : ""}
         </span>
         <Link href={`/environments/${props.environmentId}/versions`} className="text-indigo-700 hover:underline">Compare versions</Link>
       </div>

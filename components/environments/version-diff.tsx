@@ -21,7 +21,7 @@ export function VersionDiff(props: { environmentId: string; versions: number[]; 
         {picker("Right version", props.b, (b) => go(props.a, b))}
       </div>
       <div className="overflow-hidden rounded-lg border border-slate-700" data-testid="version-diff">
-        <CodeDiff height="32rem" original={props.original} modified={props.modified} />
+        <CodeDiff navigable height="32rem" original={props.original} modified={props.modified} />
       </div>
     </div>
   );

@@ -38,8 +38,9 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
             ) : <span className="text-xs text-slate-400">not reviewed</span>}
             {canReview ? (
               <span className="ml-auto flex gap-1">
-                <button type="button" disabled={pending} onClick={() => review(p.id, p.verdict)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50">Confirm</button>
-                {VERDICTS.filter((v) => v !== p.verdict).map((v) => (
+                {/* Only what would change something: no "Confirm" once confirmed, no override already applied. */}
+                {p.reviewerVerdict !== p.verdict ? <button type="button" disabled={pending} onClick={() => review(p.id, p.verdict)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50">Confirm</button> : null}
+                {VERDICTS.filter((v) => v !== p.verdict && v !== p.reviewerVerdict).map((v) => (
                   <button key={v} type="button" disabled={pending} onClick={() => review(p.id, v)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50">
                     Override → {v}
                   </button>

@@ -14,3 +14,4 @@ export const claimItem = (item: ClaimInput) => call<ClaimReply>("POST", "/api/re
 /** keepalive: a release sent while the tab closes still reaches the server. */
 export const releaseItem = (item: ClaimInput) => call<{ released: number }>("DELETE", "/api/review/claims", item).catch(() => undefined);
 export const decideItem = (input: Omit<DecideItemInput, "reason"> & { reason?: string }) => call<{ decisionId: string }>("POST", "/api/review/decisions", input);
+export const undoLastDecision = () => call<{ decisionId: string; kind: string; id: string }>("POST", "/api/review/undo", {});

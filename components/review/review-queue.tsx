@@ -1,19 +1,22 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { QueueFilters } from "./queue-filters";
-import { claimItem, decideItem, releaseItem } from "./review-api";
+import { QueuePreview } from "./queue-preview";
+import { ReasonForm } from "./reason-form";
+import { decideItem, undoLastDecision } from "./review-api";
+import { type Claim, useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
 
-type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
 const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
 type Props = {
   items: QueueItem[]; counts: Record<ReviewKind, number>; filter: QueueFilter; canDecide: boolean;
+  decidedToday: { mine: number; all: number }; claimedByOthers: number;
   facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
 };
 
@@ -22,36 +25,24 @@ type Props = {
  * counts here, and claims/decisions go through route handlers (fetch), so paging with j/k never
  * waits for a page re-render.
  */
-export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide }: Props) {
+export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide, decidedToday, claimedByOthers }: Props) {
   const router = useRouter();
   const [items, setItems] = useState(initial);
   const [counts, setCounts] = useState(initialCounts);
   const [index, setIndex] = useState(0);
-  const [claims, setClaims] = useState<Record<string, Claim>>({});
-  const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState("");
+  // The inline reason prompt: a rejection, or an accept whose risks need a written override.
+  const [asking, setAsking] = useState<"reject" | "accept" | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, setPending] = useState(false);
-  const reasonRef = useRef<HTMLInputElement>(null);
+  // The last decided item and where it was, so an undo puts it back in place.
+  const [lastDecided, setLastDecided] = useState<{ item: QueueItem; at: number } | null>(null);
+  // Decisions made on this page, so the progress line stays live without a reload.
+  const [decidedHere, setDecidedHere] = useState(0);
   const current = items[index];
-  const claim = current ? claims[keyOf(current)] : undefined;
-
-  // Selecting an item claims it (reviewers only); moving away releases it for others.
-  const currentKind = current?.kind;
-  const currentId = current?.id;
-  useEffect(() => {
-    if (!currentKind || !currentId || !canDecide) return;
-    const item = { kind: currentKind, id: currentId };
-    setClaims((c) => ({ ...c, [keyOf(item)]: { state: "claiming" } }));
-    void claimItem(item).then(
-      (r) => setClaims((c) => ({ ...c, [keyOf(item)]: r.claimed ? { state: "mine" } : { state: "taken", heldBy: r.heldBy } })),
-      (e: Error) => setClaims((c) => ({ ...c, [keyOf(item)]: { state: "taken", heldBy: e.message } })),
-    );
-    return () => void releaseItem(item);
-  }, [currentKind, currentId, canDecide]);
+  const claim = useItemClaim(current, canDecide);
 
   const move = (delta: number) => {
-    setRejecting(false);
+    setAsking(null);
     setIndex((i) => Math.min(Math.max(i + delta, 0), Math.max(items.length - 1, 0)));
   };
   const decide = (decision: "ACCEPT" | "REJECT", why = "") => {
@@ -62,8 +53,9 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
     decideItem({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why })
       .then(() => {
         setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
-        setRejecting(false);
-        setReason("");
+        setAsking(null);
+        setLastDecided({ item: current, at: index });
+        setDecidedHere((n) => n + 1);
         setItems((list) => list.filter((i) => keyOf(i) !== keyOf(current)));
         setCounts((c) => ({ ...c, [current.kind]: Math.max(0, c[current.kind] - 1) }));
         setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
@@ -71,19 +63,45 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
       .catch((e: Error) => setMessage({ ok: false, text: e.message }))
       .finally(() => setPending(false));
   };
+  const undo = () => {
+    if (!lastDecided || !canDecide || pending) return;
+    setPending(true);
+    undoLastDecision()
+      .then(() => {
+        const { item, at } = lastDecided;
+        setItems((list) => [...list.slice(0, at), item, ...list.slice(at)]);
+        setCounts((c) => ({ ...c, [item.kind]: c[item.kind] + 1 }));
+        setIndex(at);
+        setLastDecided(null);
+        setDecidedHere((n) => n - 1);
+        setMessage({ ok: true, text: `Undone: ${item.title} is back in the queue.` });
+      })
+      .catch((e: Error) => setMessage({ ok: false, text: e.message }))
+      .finally(() => setPending(false));
+  };
   useQueueKeys({
     next: () => move(1),
     previous: () => move(-1),
-    accept: () => decide("ACCEPT"),
-    reject: () => {
+    accept: () => {
       if (!canDecide || !current) return;
-      setRejecting(true);
-      setTimeout(() => reasonRef.current?.focus(), 0);
+      if (current.risks.length) setAsking("accept");
+      else decide("ACCEPT");
     },
+    reject: () => canDecide && current && setAsking("reject"),
     edit: () => current && router.push(current.editHref),
+    undo,
   });
 
-  const filters = <QueueFilters filter={filter} counts={counts} facets={facets} />;
+  const waiting = counts.environment + counts.scenario + counts.trajectory;
+  const filters = (
+    <>
+      <p className="text-sm text-slate-500" data-testid="queue-progress">
+        {waiting} waiting · you decided {decidedToday.mine + decidedHere} today ({decidedToday.all + decidedHere} by everyone)
+        {claimedByOthers ? ` · ${claimedByOthers} being reviewed by others` : ""}
+      </p>
+      <QueueFilters filter={filter} counts={counts} facets={facets} />
+    </>
+  );
   if (!items.length) {
     return (
       <div className="space-y-3">
@@ -95,15 +113,15 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   return (
     <div className="space-y-3">
       {filters}
-      <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit</p>
-      {message ? <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>{message.text}</p> : null}
-      {rejecting ? (
-        <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); if (reason.trim()) decide("REJECT", reason.trim()); }}>
-          <input ref={reasonRef} value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Rejection reason" placeholder="Why reject? (Enter to confirm, Esc to cancel)"
-            onKeyDown={(e) => { if (e.key === "Escape") setRejecting(false); }} className="flex-1 rounded border border-rose-300 px-2 py-1 text-sm" />
-          <button type="submit" disabled={pending || !reason.trim()} className="rounded bg-rose-600 px-3 py-1 text-sm text-white disabled:opacity-50">Reject</button>
-        </form>
+      {canDecide ? <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision</p> : null}
+      {message ? (
+        <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>
+          {message.text}
+          {lastDecided && message.ok ? <button type="button" onClick={undo} disabled={pending} className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700">Undo</button> : null}
+        </p>
       ) : null}
+      {asking && current ? <ReasonForm key={`${asking}:${keyOf(current)}`} mode={asking} risks={current.risks} pending={pending} onCancel={() => setAsking(null)} onSubmit={(why) => decide(asking === "reject" ? "REJECT" : "ACCEPT", why)} /> : null}
+      <div className="grid items-start gap-3 lg:grid-cols-2">
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="queue-list">
         {items.map((item, i) => (
           <li key={keyOf(item)} data-testid="queue-item" aria-current={i === index ? "true" : undefined} onClick={() => setIndex(i)}
@@ -115,16 +133,20 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
               <span className="text-xs text-slate-500">{item.domain} · {item.detail}</span>
               {i === index && claim ? <ClaimBadge claim={claim} /> : null}
             </div>
+            {item.changed ? <p className="mt-1 text-xs text-indigo-800" data-testid="changed-since-accepted">{item.changed.text} · <Link href={item.changed.href} className="underline">diff</Link></p> : null}
+            {item.risks.length ? <p className="mt-1 text-xs text-rose-700" data-testid="item-risks">Needs an override reason to accept: {item.risks.join("; ")}</p> : null}
             {item.reasons.length ? <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">{item.reasons.map((r) => <li key={r}>{r}</li>)}</ul> : null}
           </li>
         ))}
       </ul>
+      {current ? <QueuePreview item={current} /> : null}
+      </div>
     </div>
   );
 }
 
 function ClaimBadge({ claim }: { claim: Claim }) {
   if (claim.state === "claiming") return <span className="text-xs text-slate-400">claiming…</span>;
-  if (claim.state === "mine") return <span className="text-xs text-emerald-700" data-testid="claim-state">yours for 10 min</span>;
+  if (claim.state === "mine") return <span className="text-xs text-emerald-700" data-testid="claim-state">yours while this page is open</span>;
   return <span className="text-xs text-rose-700" data-testid="claim-state">being reviewed by {claim.heldBy}; press j to skip</span>;
 }

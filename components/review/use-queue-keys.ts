@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useRef } from "react";
 
-export type QueueKeyHandlers = { next: () => void; previous: () => void; accept: () => void; reject: () => void; edit: () => void };
+export type QueueKeyHandlers = { next: () => void; previous: () => void; accept: () => void; reject: () => void; edit: () => void; undo: () => void };
 
-/** j/k move, a accepts, r starts a rejection, e opens the editor. Ignored while typing in a field. */
+/** j/k move, a accepts, r starts a rejection, e opens the editor, u undoes. Ignored while typing in a field. */
 export function useQueueKeys(handlers: QueueKeyHandlers) {
   const ref = useRef(handlers);
   ref.current = handlers;
@@ -11,7 +11,7 @@ export function useQueueKeys(handlers: QueueKeyHandlers) {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (e.metaKey || e.ctrlKey || e.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
-      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit" } as const)[e.key];
+      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit", u: "undo" } as const)[e.key];
       if (!action) return;
       e.preventDefault();
       ref.current[action]();

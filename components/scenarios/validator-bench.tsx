@@ -39,10 +39,11 @@ export function ValidatorBench(props: Props) {
       <ol className="space-y-3">
         {validators.map((v) => (
           <ValidatorCard key={v.id} v={v} canEdit={props.canEdit} result={run?.checks.find((c) => c.validatorId === v.id)?.result}
-            onChange={(text) => update(v.id, { text })} onSaved={(base) => update(v.id, { base })} />
+            onChange={(text) => update(v.id, { text })} onSaved={(base, checkItem) => update(v.id, { base, ...(checkItem ? { checkItem } : {}) })} />
         ))}
       </ol>
       <aside className="space-y-3">
+        {props.canEdit ? (
         <fieldset className="space-y-1 rounded border border-slate-200 bg-white p-3">
           <legend className="px-1 text-sm font-semibold text-slate-700">Run the checks against</legend>
           {option("initial", "the initial state (no-op agent)")}
@@ -55,12 +56,12 @@ export function ValidatorBench(props: Props) {
           ) : null}
           {option("custom", "a state I edit")}
           {source === "custom" ? <JsonObjectEditor label="Custom final state" initial="{}" onValid={setCustomState} rows={8} /> : null}
-          <button type="button" onClick={execute} disabled={running || !props.canEdit || (source === "custom" && !customState)}
+          <button type="button" onClick={execute} disabled={running || (source === "custom" && !customState)}
             className="mt-2 w-full rounded bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-500 disabled:opacity-50">
             {running ? "Running in the sandbox…" : "Run checks"}
           </button>
-          {!props.canEdit ? <p className="text-xs text-slate-500">Viewers cannot run checks.</p> : null}
         </fieldset>
+        ) : null}
         {error ? <p role="alert" className="text-sm text-rose-700">{error}</p> : null}
         {run ? (
           <div className="space-y-1" data-testid="bench-summary">

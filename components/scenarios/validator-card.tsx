@@ -1,7 +1,7 @@
 "use client";
 import { useState, useTransition } from "react";
 import { saveValidatorVersionAction } from "@/app/scenarios/[id]/actions";
-import type { HeadConflict } from "@/lib/environments/edit.schema";
+import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { BenchCheck } from "@/lib/scenarios/bench.schema";
 import { CodeEditor } from "@/components/code/code-editor";
@@ -16,23 +16,31 @@ function ResultBadge({ result }: { result: BenchCheck["result"] | undefined }) {
   return result.passed ? <Badge tone="green">passed</Badge> : <Badge tone="amber">failed</Badge>;
 }
 
-/** One checklist item: its check function in an editor, the last bench result, save with locking. */
+/**
+ * One checklist item: its text and its check function, edited in the same place, the last bench
+ * result, save with locking (and a three-way merge when someone saved first).
+ */
 export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
   v: ValidatorState; result: BenchCheck["result"] | undefined; canEdit: boolean;
-  onChange: (text: string) => void; onSaved: (base: ValidatorState["base"]) => void;
+  onChange: (text: string) => void; onSaved: (base: ValidatorState["base"], checkItem?: string) => void;
 }) {
   const [message, setMessage] = useState("");
+  const [checkItem, setCheckItem] = useState(v.checkItem);
+  const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [saving, startSaving] = useTransition();
   const [revision, setRevision] = useState(0);
-  const dirty = v.text !== v.base.code;
+  const dirty = v.text !== v.base.code || checkItem.trim() !== v.checkItem;
   const save = () =>
     startSaving(async () => {
-      const r = await saveValidatorVersionAction({ validatorId: v.id, baseVersionId: v.base.id, code: v.text, message });
+      const r = await saveValidatorVersionAction({ validatorId: v.id, baseVersionId: v.base.id, code: v.text, message, mergeBaseVersionId: merge?.startedFromId,
+        // Only a changed text is sent, so a concurrent edit of the text is not reverted by a code edit.
+        checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined });
       if (r.ok) {
-        onSaved({ id: r.value.versionId, version: r.value.version, code: v.text });
+        onSaved({ id: r.value.versionId, version: r.value.version, code: v.text }, checkItem.trim());
+        setMerge(null);
         setMessage("");
         setMarkers([]);
         setConflict(null);
@@ -45,14 +53,22 @@ export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
   return (
     <li className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="validator">
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <span className="font-medium">{v.position + 1}. {v.checkItem}</span>
+        <span className="font-medium">{v.position + 1}.</span>
+        {canEdit ? (
+          <input value={checkItem} onChange={(e) => setCheckItem(e.target.value)} aria-label={`Checklist text of check ${v.position + 1}`} className="min-w-64 flex-1 rounded border border-slate-300 px-2 py-0.5 text-sm" />
+        ) : <span className="font-medium">{v.checkItem}</span>}
         <span className="text-xs text-slate-500">v{v.base.version}{dirty ? " · edited (not saved)" : ""}</span>
         <span className="ml-auto" data-testid="check-result"><ResultBadge result={result} /></span>
       </div>
       {conflict ? (
-        <SaveConflict conflict={conflict} mine={v.text}
-          onRebase={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(v.text); setConflict(null); }}
-          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setRevision((r) => r + 1); setConflict(null); }} />
+        <SaveConflict conflict={conflict} base={v.base.code} mine={v.text}
+          onMerged={(merged) => {
+            setMerge({ startedFromId: merge?.startedFromId ?? v.base.id, startedFromVersion: merge?.startedFromVersion ?? v.base.version, headVersion: conflict.headVersion });
+            onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource });
+            onChange(merged); setRevision((r) => r + 1); setConflict(null);
+            setStatus(`Merged with version ${conflict.headVersion}; review the result and save.`);
+          }}
+          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setRevision((r) => r + 1); setConflict(null); setMerge(null); }} />
       ) : null}
       <div className="overflow-hidden rounded border border-slate-700">
         <CodeEditor height="9rem" value={v.text} revision={revision} markers={markers} onChange={(t) => onChange(t ?? "")} options={{ readOnly: !canEdit, lineNumbers: "off" }} />

@@ -70,11 +70,14 @@ describe("envstudio export", () => {
     expect(Object.keys(JSON.parse(readFileSync(path.join(out, "env_metadata.json"), "utf8")) as object).length).toBeGreaterThan(0);
 
     const tar = path.join(dir, "cli.tar");
-    expect(await cli("export", "--dataset", "cli", "--version", "1", "--format", "openai", "--out", tar)).toMatchObject({ code: 0, err: "" });
+    expect(await cli("export", "--dataset", "cli", "--version", "1", "--format", "hf", "--out", tar)).toMatchObject({ code: 0, err: "" });
     const bytes = readFileSync(tar);
     expect(bytes.length % 512).toBe(0);
-    expect(bytes.subarray(0, 100).toString("utf8")).toMatch(/^cli-v1-openai_jsonl\//);
+    expect(bytes.subarray(0, 100).toString("utf8")).toMatch(/^cli-v1-hf_dataset\//);
     expect(existsSync(`${tar}.tmp`)).toBe(false);
+    // No trajectories: a trajectory format fails with its reason instead of writing empty files.
+    const empty = await cli("export", "--dataset", "cli", "--format", "openai", "--out", path.join(dir, "openai"));
+    expect(empty).toMatchObject({ code: 1, err: expect.stringContaining("is built from trajectories; dataset version 1 has none") as unknown });
   });
 });
 

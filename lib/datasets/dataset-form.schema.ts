@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ExportFormatSchema } from "../export/export.schema";
 import { CreateDatasetVersionInputSchema } from "./dataset.schema";
 
-export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({ projectId: true, createdById: true });
+/** The studio asks for a written override reason; `allowUnverified` (a fixed reason) is CLI-only. */
+export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({ projectId: true, createdById: true, allowUnverified: true });
 export type DatasetVersionForm = z.input<typeof DatasetVersionFormSchema>;
 
 export const StartExportFormSchema = z.object({ datasetVersionId: z.string().min(1), format: ExportFormatSchema });

@@ -18,7 +18,14 @@ export const CreateDatasetVersionInputSchema = z.object({
   environments: z.array(z.string().min(1)).optional(),
   /** Scenario ids to leave out of this version. */
   excludeScenarioIds: z.array(z.string().min(1)).default([]),
-  /** Accepted scenarios whose validator proof is not VERIFIED are left out unless this is set. */
+  /** Environment id → the version to pin; default: the accepted version. */
+  pins: z.record(z.string().min(1), z.string().min(1)).default({}),
+  /**
+   * A written reason lets in items whose pinned versions are not accepted and proven; they are
+   * marked and the override is logged. Without it such items are left out (with their reason).
+   */
+  overrideReason: z.string().trim().max(2000).optional(),
+  /** CLI `--allow-unverified`: an override with a fixed reason. */
   allowUnverified: z.boolean().default(false),
   /** Creating a dataset (not a new version of one): an existing name is a conflict, not an edit. */
   isNew: z.boolean().default(false),
@@ -52,3 +59,6 @@ export const DatasetChangelogSchema = z.object({
   seedChanged: z.boolean(),
 });
 export type DatasetChangelog = z.infer<typeof DatasetChangelogSchema>;
+
+/** One item of a version as pages show it: pins as version numbers, overrides marked. */
+export type VersionItem = { scenarioId: string; key: string; split: "TRAIN" | "TEST"; environmentVersion: number; validatorVersions: number[]; overridden: boolean };

@@ -55,6 +55,8 @@ describe("target schemas", () => {
     expect(Object.keys(envs)).toEqual(["counter"]);
     expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_train.json")))).toHaveLength(2);
     expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_test.json")))).toHaveLength(1);
+    // Counted without a progress callback too (the CLI and direct exports pass none).
+    expect(JSON.parse(read(dir, "envstudio_dataset.json"))).toMatchObject({ scenarios: 3 });
   });
 
   it("OpenAI: one fine-tuning row per SFT trajectory, on the scenario's split", async () => {

@@ -39,7 +39,13 @@ export type ImportScenario = z.infer<typeof ImportScenarioSchema>;
 
 /** Where an import problem is: the file, and as much of record / line / field as is known. */
 export type ImportLocation = { file: string; line?: number; record?: string; field?: string };
-export type ImportError = ImportLocation & { message: string };
+export type ImportError = ImportLocation & { message: string; /** the env_id already exists: re-import as new slug or new version */ existing?: boolean };
+
+/** What to do when an imported env_id already exists in the project. */
+export const ON_EXISTING = ["refuse", "rename", "new-version"] as const;
+export type OnExisting = (typeof ON_EXISTING)[number];
+/** One environment the import wrote: a new one (maybe under a new slug) or a new version of one. */
+export type ImportedEnvironment = { slug: string; id: string; version: number; asNewVersion: boolean };
 
 export const formatImportError = (e: ImportError) =>
   [e.file + (e.line ? `:${e.line}` : ""), e.record !== undefined ? `record ${e.record}` : "", e.field ? `field ${e.field}` : ""].filter(Boolean).join(", ") + `: ${e.message}`;

@@ -37,8 +37,12 @@ export const QueueFilterSchema = z.object({
 });
 export type QueueFilter = z.infer<typeof QueueFilterSchema>;
 
-/** Claim lifetime: long enough to read an item, short enough that an abandoned tab frees it soon. */
-export const CLAIM_TTL_MS = 10 * 60 * 1000;
+/**
+ * Claim lifetime: short, because an open queue page renews its claim every CLAIM_HEARTBEAT_MS and
+ * a closed one releases it by beacon; a crashed browser frees the item within this time.
+ */
+export const CLAIM_TTL_MS = 2 * 60 * 1000;
+export const CLAIM_HEARTBEAT_MS = 30 * 1000;
 
 export const TARGET_OF: Record<ReviewKind, "ENVIRONMENT_VERSION" | "SCENARIO" | "TRAJECTORY"> = {
   environment: "ENVIRONMENT_VERSION",
@@ -71,4 +75,8 @@ export type QueueItem = {
   versionId: string | null;
   href: string;
   editHref: string;
+  /** Why accepting needs a written override reason (failed/pending proof, failing quality). */
+  risks: string[];
+  /** Accepted once, edited since: what changed and where to read the diff. */
+  changed: { text: string; href: string } | null;
 };

@@ -14,7 +14,7 @@ import { errorResponse, invalidInput, requireMediaType } from "../respond";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/imports (multipart: `files` … with `paths`, optional `className`, `envId`) → a summary, or the first
+ * POST /api/imports (multipart: `files` … with `paths`, optional `className`, `envId`, `onExisting`) → a summary, or the first
  * located error with nothing written. A route rather than a server action: action bodies are
  * capped at 1 MB and EnvScaler's released metadata files are larger. Each part's filename keeps the
  * folder (`library-lending/environment.py`): a Python folder's name is its env_id.
@@ -27,7 +27,7 @@ export async function POST(request: Request) {
     const form = await request.formData().catch(() => {
       throw new AppError("INVALID_INPUT", "The upload is not well-formed multipart/form-data.");
     });
-    const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined });
+    const opts = ImportFormSchema.safeParse({ className: form.get("className") ?? undefined, envId: form.get("envId") ?? undefined, onExisting: form.get("onExisting") ?? undefined });
     if (!opts.success) throw invalidInput(opts.error);
     const uploads = form.getAll("files").filter((f): f is File => typeof f !== "string");
     if (uploads.length === 0) throw new AppError("INVALID_INPUT", "Choose at least one file to import.");

@@ -3,33 +3,41 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/core/errors";
 import { findEligibleEnvironments, getDatasetDetail } from "@/lib/datasets/server/get-dataset-detail";
+import { findVersionItems } from "@/lib/datasets/server/find-version-items";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { currentUser } from "@/lib/auth/server/require-role";
 import { findDatasetExports } from "@/lib/export/server/find-exports";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ExportsPanel } from "@/components/datasets/exports-panel";
 import { NewVersionForm } from "@/components/datasets/new-version-form";
+import { VersionItems } from "@/components/datasets/version-items";
 import { VersionList } from "@/components/datasets/version-list";
 import { Card, EmptyState } from "@/components/ui/states";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dataset" };
 
-async function load(id: string) {
+async function load(id: string, shownVersion: number | null) {
   const db = getDb();
   const project = await getDefaultProject(db);
   try {
     const detail = await getDatasetDetail(db, project.id, id);
-    const [environments, exports] = await Promise.all([findEligibleEnvironments(db, project.id), findDatasetExports(db, detail.dataset.id)]);
-    return { ...detail, environments, exports };
+    const shown = detail.versions.find((v) => v.version === shownVersion) ?? detail.versions[0];
+    const [environments, exports, items] = await Promise.all([
+      findEligibleEnvironments(db, project.id), findDatasetExports(db, detail.dataset.id), shown ? findVersionItems(db, shown.id) : [],
+    ]);
+    return { ...detail, environments, exports, shown, items };
   } catch (e) {
     if (isAppError(e) && e.code === "NOT_FOUND") notFound();
     throw e;
   }
 }
 
-export default async function DatasetPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const { dataset, versions, latestItems, environments, exports } = await load(id);
+export default async function DatasetPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ v?: string }> }) {
+  const [{ id }, { v }, user] = await Promise.all([params, searchParams, currentUser()]);
+  const canEdit = roleAtLeast(user.role, "REVIEWER");
+  const { dataset, versions, latestItems, environments, exports, shown, items } = await load(id, v ? Number(v) : null);
   const latest = versions[0];
   return (
     <div className="space-y-4">
@@ -43,10 +51,17 @@ export default async function DatasetPage({ params }: { params: Promise<{ id: st
       </Card>
       {latest ? (
         <>
-          <Card title="Exports"><ExportsPanel datasetId={dataset.id} latestVersionId={latest.id} initial={exports} /></Card>
-          <Card title={`New version (from v${latest.version})`}>
-            <NewVersionForm name={dataset.name} seed={latest.seed} testRatio={latest.testRatio} environments={environments} items={latestItems} />
-          </Card>
+          {shown ? (
+            <Card title={`Contents of v${shown.version}${shown.overrideReason ? ` · override: ${shown.overrideReason}` : ""}`}>
+              <VersionItems datasetId={dataset.id} versions={versions.map((x) => x.version)} shown={shown.version} items={items} />
+            </Card>
+          ) : null}
+          <Card title="Exports"><ExportsPanel datasetId={dataset.id} versions={versions.map((x) => ({ id: x.id, version: x.version }))} initial={exports} canExport={canEdit} /></Card>
+          {canEdit ? (
+            <Card title={`New version (from v${latest.version})`}>
+              <NewVersionForm name={dataset.name} seed={latest.seed} testRatio={latest.testRatio} environments={environments} items={latestItems} />
+            </Card>
+          ) : null}
         </>
       ) : null}
     </div>

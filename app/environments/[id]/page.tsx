@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { parseTools } from "@/lib/environments/environment.schema";
 import { getEnvironmentOrThrow } from "@/lib/environments/server/get-environment";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { CodeViewer } from "@/components/code/code-viewer";
+import { AcceptanceLine } from "@/components/environments/acceptance-line";
 import { ToolTable } from "@/components/environments/tool-table";
 import { SampleBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
@@ -34,7 +36,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const Rules = z.array(z.string()).catch([]);
 
 export default async function EnvironmentPage({ params }: Props) {
-  await currentUser();
+  const canEdit = roleAtLeast((await currentUser()).role, "REVIEWER");
   const env = await load((await params).id);
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
@@ -52,10 +54,11 @@ export default async function EnvironmentPage({ params }: Props) {
         <p className="mt-1 text-sm text-slate-500">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
+        <AcceptanceLine environmentId={env.id} status={env.status} currentVersionId={env.currentVersionId} acceptedVersionId={env.acceptedVersionId} versions={env.versions} />
         {version ? (
           <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
-            <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link>
-            <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">Tool playground</Link>
+            {canEdit ? <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link> : null}
+            {canEdit ? <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">Tool playground</Link> : null}
             <Link href={`/environments/${env.id}/quality`} className="text-indigo-700 hover:underline">Quality review</Link>
             <Link href={`/environments/${env.id}/versions`} className="text-indigo-700 hover:underline">Versions ({env.versions.length})</Link>
           </nav>
@@ -73,9 +76,11 @@ export default async function EnvironmentPage({ params }: Props) {
       <Card title="Code">
         {version ? <CodeViewer source={version.source} /> : <EmptyState title="No code version yet" />}
       </Card>
-      <Card title="Scenario generation, proof and rollouts">
-        <RunLauncher environmentId={env.id} defaultModel={readLlmConfig().defaultModel} recentRunIds={runs.map((r) => r.id)} actions={{ generate: launchGenerationAction, prove: launchProofAction, rollouts: launchRolloutsAction }} />
-      </Card>
+      {canEdit ? (
+        <Card title="Scenario generation, proof and rollouts">
+          <RunLauncher environmentId={env.id} defaultModel={readLlmConfig().defaultModel} recentRunIds={runs.map((r) => r.id)} actions={{ generate: launchGenerationAction, prove: launchProofAction, rollouts: launchRolloutsAction }} />
+        </Card>
+      ) : null}
       <Card title={`Scenarios (${env.scenarios.length})`}>
         {env.scenarios.length === 0 ? (
           <p className="text-sm text-slate-500">No scenarios yet.</p>

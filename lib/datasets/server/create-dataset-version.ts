@@ -1,37 +1,27 @@
 /**
- * Makes a new immutable dataset version: snapshots the accepted, verified scenarios of accepted
- * environments with their pinned environment and validator versions, splits them by environment,
- * and stores statistics and the changelog against the previous version. One transaction.
+ * Makes a new immutable dataset version from the plan (lib/datasets/plan.ts): every item pinned to
+ * explicit environment and validator versions, accepted and proven unless a written override let
+ * it in (then marked, and the override logged). Splits by environment and stores statistics and the
+ * changelog against the previous version. One transaction.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { type CreateDatasetVersionInput, CreateDatasetVersionInputSchema } from "../dataset.schema";
-import { splitByEnvironment } from "../split";
+import type { DatasetPlan } from "../plan";
 import { computeChangelog, computeStats } from "../stats";
+import { loadDatasetPlan, overrideReasonOf } from "./load-dataset-plan";
 import { loadStatsItems } from "./load-stats-items";
 
-type Candidate = {
-  id: string; externalId: string; task: string; environmentVersionId: string;
-  environment: { id: string; slug: string; domain: string; toolCount: number };
-  validators: { currentVersionId: string | null }[];
-};
+/** What would be made, without making it (the preview). */
+export async function previewDatasetVersion(db: Db, raw: CreateDatasetVersionInput): Promise<DatasetPlan> {
+  return loadDatasetPlan(db, CreateDatasetVersionInputSchema.parse(raw));
+}
 
-async function findCandidates(tx: Prisma.TransactionClient, input: ReturnType<typeof CreateDatasetVersionInputSchema.parse>): Promise<Candidate[]> {
-  const envFilter = input.environments?.length ? { OR: [{ id: { in: input.environments } }, { slug: { in: input.environments } }] } : {};
-  return tx.scenario.findMany({
-    where: {
-      environment: { projectId: input.projectId, status: "ACCEPTED", ...envFilter },
-      status: "ACCEPTED",
-      ...(input.allowUnverified ? {} : { proofStatus: "VERIFIED" as const }),
-      id: { notIn: input.excludeScenarioIds },
-    },
-    select: {
-      id: true, externalId: true, task: true, environmentVersionId: true,
-      environment: { select: { id: true, slug: true, domain: true, toolCount: true } },
-      validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
-    },
-    orderBy: [{ environment: { slug: "asc" } }, { externalId: "asc" }],
-  });
+function nothingToInclude(plan: DatasetPlan): AppError {
+  const reasons = new Map<string, number>();
+  for (const e of plan.excluded) reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
+  const why = [...reasons].map(([r, n]) => `${n} ${r}`).join("; ");
+  return new AppError("INVALID_INPUT", `No accepted, verified scenarios match${why ? ` (${why})` : ""}: accept environments and scenarios and prove their validators first.`);
 }
 
 export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInput) {
@@ -40,27 +30,28 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
     if (input.isNew && (await tx.dataset.findUnique({ where: { projectId_name: { projectId: input.projectId, name: input.name } }, select: { id: true } }))) {
       throw new AppError("CONFLICT", `A dataset named "${input.name}" already exists: open it to make a new version.`);
     }
+    const plan = await loadDatasetPlan(tx, input);
+    if (plan.included.length === 0) throw nothingToInclude(plan);
     const dataset = await tx.dataset.upsert({
       where: { projectId_name: { projectId: input.projectId, name: input.name } },
       create: { projectId: input.projectId, name: input.name, description: input.description ?? "" },
       update: input.description === undefined ? {} : { description: input.description },
     });
-    const candidates = await findCandidates(tx, input);
-    if (candidates.length === 0) throw new AppError("INVALID_INPUT", "No accepted, verified scenarios match: accept environments and scenarios (and verify their validators) first.");
-    const counts = new Map<string, number>();
-    for (const c of candidates) counts.set(c.environment.slug, (counts.get(c.environment.slug) ?? 0) + 1);
-    const sides = splitByEnvironment([...counts].map(([environmentKey, scenarioCount]) => ({ environmentKey, scenarioCount })), input.seed, input.testRatio);
     const previous = await tx.datasetVersion.findFirst({ where: { datasetId: dataset.id }, orderBy: { version: "desc" } });
+    const overridden = plan.included.filter((i) => i.overridden);
     const version = await tx.datasetVersion.create({
-      data: { datasetId: dataset.id, version: (previous?.version ?? 0) + 1, seed: input.seed, testRatio: input.testRatio, createdById: input.createdById ?? null },
+      data: {
+        datasetId: dataset.id, version: (previous?.version ?? 0) + 1, seed: input.seed, testRatio: input.testRatio, createdById: input.createdById ?? null,
+        overrideReason: overridden.length ? overrideReasonOf(input) : null,
+      },
     });
     await tx.datasetItem.createMany({
-      data: candidates.map((c) => ({
-        datasetVersionId: version.id, scenarioId: c.id, environmentVersionId: c.environmentVersionId,
-        validatorVersionIds: c.validators.map((v) => v.currentVersionId).filter((v): v is string => v !== null),
-        split: sides.get(c.environment.slug) ?? "TRAIN",
+      data: plan.included.map((i) => ({
+        datasetVersionId: version.id, scenarioId: i.scenarioId, environmentVersionId: i.environmentVersionId,
+        validatorVersionIds: i.validatorVersionIds, split: i.split, overridden: i.overridden,
       })),
     });
+    if (overridden.length) await logOverride(tx, { projectId: input.projectId, actorId: input.createdById ?? null, versionId: version.id, reason: overrideReasonOf(input) ?? "", items: overridden });
     const items = await loadStatsItems(tx, version.id);
     const before = previous ? { version: previous.version, seed: previous.seed, items: await loadStatsItems(tx, previous.id) } : null;
     return tx.datasetVersion.update({
@@ -69,4 +60,14 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
       include: { dataset: true },
     });
   }, { timeout: 120_000 });
+}
+
+/** The override is a decision like any other: who, why, and exactly which items and pins. */
+async function logOverride(tx: Prisma.TransactionClient, o: { projectId: string; actorId: string | null; versionId: string; reason: string; items: DatasetPlan["included"] }) {
+  await tx.reviewDecision.create({
+    data: {
+      projectId: o.projectId, actorId: o.actorId, targetType: "DATASET_VERSION", targetId: o.versionId, decision: "OVERRIDE", reason: o.reason,
+      after: { items: o.items.map((i) => ({ key: i.key, environmentVersion: i.environmentVersion, validatorVersions: i.validatorVersions, why: i.note })) },
+    },
+  });
 }

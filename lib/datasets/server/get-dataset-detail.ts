@@ -10,7 +10,7 @@ export async function getDatasetDetail(db: Db, projectId: string, idOrName: stri
   const dataset = await getDatasetOrThrow(db, projectId, idOrName);
   const rows = await db.datasetVersion.findMany({ where: { datasetId: dataset.id }, orderBy: { version: "desc" } });
   const versions = rows.map((v) => ({
-    id: v.id, version: v.version, seed: v.seed, testRatio: v.testRatio, createdAt: v.createdAt,
+    id: v.id, version: v.version, seed: v.seed, testRatio: v.testRatio, createdAt: v.createdAt, overrideReason: v.overrideReason,
     stats: DatasetStatsSchema.safeParse(v.stats).data ?? null, changelog: DatasetChangelogSchema.safeParse(v.changelog).data ?? null,
   }));
   const latest = versions[0];
@@ -29,10 +29,13 @@ export async function getDatasetDetail(db: Db, projectId: string, idOrName: stri
   };
 }
 
-/** Accepted environments with their accepted-scenario counts: what a dataset can be made from. */
+/**
+ * Environments with an accepted version (also those edited since: their accepted version can be
+ * pinned) and their accepted-scenario counts: what a dataset can be made from.
+ */
 export async function findEligibleEnvironments(db: Db, projectId: string) {
   const envs = await db.environment.findMany({
-    where: { projectId, status: "ACCEPTED" },
+    where: { projectId, OR: [{ status: "ACCEPTED" }, { acceptedVersionId: { not: null }, status: { not: "REJECTED" } }] },
     orderBy: { slug: "asc" },
     select: { id: true, slug: true, name: true, _count: { select: { scenarios: { where: { status: "ACCEPTED" } } } } },
   });

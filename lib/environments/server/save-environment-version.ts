@@ -47,6 +47,9 @@ export async function saveEnvironmentVersion(db: Db, input: SaveEnvironmentVersi
   if (env.currentVersionId !== input.baseVersionId) throw await headConflict(db, env.currentVersionId);
   const base = env.currentVersion;
   if (base.source === input.source) throw new AppError("INVALID_INPUT", "Nothing to save: the code is unchanged.");
+  if (input.mergeBaseVersionId && !(await db.environmentVersion.findFirst({ where: { id: input.mergeBaseVersionId, environmentId: env.id }, select: { id: true } }))) {
+    throw new AppError("INVALID_INPUT", "The merge names a version of another environment.");
+  }
   // Analysis runs in the sandbox process before the transaction (it may take a while).
   const { analysis, markers } = await analyzeOrThrow(deps, input.source, base.className);
   if (hasBlockingMarkers(markers)) throw new AppError("INVALID_INPUT", "Not saved: fix the errors marked in the code first.", { details: { markers } });
@@ -72,7 +75,7 @@ async function writeVersion(db: Db, env: { id: string; projectId: string }, base
         environmentId: env.id, version: (latest._max.version ?? 0) + 1, className: base.className, source: input.source,
         sourceHash: sha256(input.source), tools: tools as Prisma.InputJsonValue, stateSchema: base.stateSchema as Prisma.InputJsonValue,
         rules: base.rules as Prisma.InputJsonValue, operations: base.operations as Prisma.InputJsonValue, metadata: base.metadata as Prisma.InputJsonValue,
-        producedBy: "user", authorId: actor.id, message: input.message, parentVersionId: base.id,
+        producedBy: "user", authorId: actor.id, message: input.message, parentVersionId: base.id, mergedParentVersionId: input.mergeBaseVersionId ?? null,
       },
     });
     const swapped = await tx.environment.updateMany({
@@ -80,9 +83,13 @@ async function writeVersion(db: Db, env: { id: string; projectId: string }, base
       data: { currentVersionId: created.id, toolCount: tools.length },
     });
     if (swapped.count === 0) throw await headConflict(tx, (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null);
+    // Acceptance belongs to a version: an edit after acceptance goes back to the review queue,
+    // remembering which version was accepted (lib/review/acceptance.ts).
+    await tx.environment.updateMany({ where: { id: env.id, status: "ACCEPTED" }, data: { status: "IN_REVIEW", acceptedVersionId: base.id } });
     await recordDecision(tx, {
       projectId: env.projectId, actor, targetType: "ENVIRONMENT_VERSION", targetId: created.id, decision: "EDIT", reason: input.message,
-      before: { versionId: base.id, version: base.version }, after: { versionId: created.id, version: created.version, toolCount: tools.length },
+      before: { versionId: base.id, version: base.version },
+      after: { versionId: created.id, version: created.version, toolCount: tools.length, ...(input.mergeBaseVersionId ? { mergedFromVersionId: input.mergeBaseVersionId } : {}) },
     });
     return { versionId: created.id, version: created.version, tools, markers };
   });

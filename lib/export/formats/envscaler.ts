@@ -75,7 +75,9 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
       if (record) await trajectories[s.split].push(record);
       else skipped += 1;
     }
-    await input.onProgress?.(++count);
+    // Counted apart from the call: `onProgress?.(++count)` skips the increment when there is no callback.
+    count += 1;
+    await input.onProgress?.(count);
   }
   for (const f of [...Object.values(scenarios), ...Object.values(trajectories)]) {
     await f.close();

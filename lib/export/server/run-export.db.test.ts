@@ -45,6 +45,16 @@ describe("export job", () => {
     expect(lines).toHaveLength(1);
   });
 
+  it("fails a job that would write zero rows, with the reason (issue 12 item 10)", async () => {
+    const { id: projectId } = await createTestProject(t.db, "empty");
+    await seedSamples(t.db, { projectId, samples: loadSamples().slice(0, 1), toolsFor: () => Promise.resolve([]) });
+    await acceptAndVerifyScenarios(t.db, projectId);
+    const empty = await createDatasetVersion(t.db, { projectId, name: "no-trajectories" });
+    const row = await t.db.export.create({ data: { datasetVersionId: empty.id, format: "LLAMAFACTORY_SHAREGPT" } });
+    await expect(runExport(t.db, row.id)).rejects.toThrow(/built from trajectories; dataset version 1 has none/);
+    expect(await t.db.export.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "FAILED", errorMessage: expect.stringContaining("run rollouts first") as unknown });
+  });
+
   it("marks the row FAILED with the message when the output cannot be written", async () => {
     const row = await t.db.export.create({ data: { datasetVersionId: versionId, format: "ENVSCALER_JSON" } });
     const blocker = path.join(dataDir, "a-file");

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Db } from "@/lib/db";
 import { JobError } from "@/lib/jobs/job-definition";
 import { createDirSink } from "../sink";
+import { emptyExportReason } from "../empty-export";
 import { TRAJECTORY_FORMATS, writeExport } from "../write-export";
 import { loadDatasetInfo, loadExportEnvironments, streamExportScenarios } from "./load-export-input";
 
@@ -25,6 +26,8 @@ export async function writeDatasetExport(db: Db, datasetVersionId: string, forma
   mkdirSync(dir, { recursive: true });
   const scenarios = streamExportScenarios(db, datasetVersionId, envs, TRAJECTORY_FORMATS.has(format));
   const summary = await writeExport(format, { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal }, createDirSink(dir));
+  // Zero rows is a failure with its reason (the job marks the row FAILED; the CLI prints it).
+  if (summary.rows === 0) throw new Error(emptyExportReason(format, dataset.version));
   return { ...summary, total, bytes: folderSize(dir) };
 }
 

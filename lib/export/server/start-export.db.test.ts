@@ -42,12 +42,20 @@ async function waitForTerminal(id: string, timeoutMs = 45_000) {
 
 describe("startExport", () => {
   it("creates a QUEUED row and enqueues its job under a deterministic key", async () => {
-    const row = await startExport(t.db, { datasetVersionId: versionId, format: "OPENAI_JSONL" }, t.url);
-    expect(row).toMatchObject({ status: "QUEUED", processed: 0, format: "OPENAI_JSONL", datasetVersionId: versionId });
+    const row = await startExport(t.db, { datasetVersionId: versionId, format: "ENVSCALER_JSON" }, t.url);
+    expect(row).toMatchObject({ status: "QUEUED", processed: 0, format: "ENVSCALER_JSON", datasetVersionId: versionId });
     const jobs = await t.db.$queryRawUnsafe<{ data: { exportId: string }; singleton_key: string }[]>(
       `SELECT data, singleton_key FROM pgboss.job WHERE name = $1`, exportJob.name,
     );
     expect(jobs).toContainEqual({ data: { exportId: row.id }, singleton_key: `export:${row.id}` });
+  });
+
+  it("refuses a trajectory format for a version without SFT trajectories, with the reason (issue 12 item 10)", async () => {
+    const before = await t.db.export.count();
+    await expect(startExport(t.db, { datasetVersionId: versionId, format: "OPENAI_JSONL" }, t.url)).rejects.toMatchObject({
+      code: "INVALID_INPUT", message: expect.stringContaining("OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none") as unknown,
+    });
+    expect(await t.db.export.count()).toBe(before);
   });
 
   it("rejects an unknown format before writing anything", async () => {

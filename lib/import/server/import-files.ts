@@ -8,33 +8,46 @@ import { type Result, err, ok } from "@/lib/core/result";
 import type { Db } from "@/lib/db";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import type { SandboxRunner } from "@/lib/sandbox";
+import { findStaleScenarios, markProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
 import { enqueueProofRun } from "@/lib/scenarios/server/proof-run";
-import type { ImportError } from "../import.schema";
+import type { ImportError, ImportedEnvironment, OnExisting } from "../import.schema";
 import type { ImportFile } from "../read-files";
 import { type ReadImportOptions, readImport } from "../read-import";
 import { ImportConflictError, writeImportPlan } from "./write-import";
 
 export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSender };
-/** `proofRunId`: the PROOF run that proves the imported scenarios (null when there were none). */
-export type ImportSummary = { environments: string[]; scenarios: number; proofRunId: string | null };
+/**
+ * `imported`: where each environment landed (its slug, and whether it became a new version of an
+ * existing one); `proofRunId`: the PROOF run that proves the imported scenarios (null when none).
+ */
+export type ImportSummary = { environments: string[]; scenarios: number; imported: ImportedEnvironment[]; proofRunId: string | null };
 
 export const importMaxBytes = () => Number(process.env.ENVSTUDIO_IMPORT_MAX_BYTES ?? "") || undefined;
 
-export async function importFiles(db: Db, deps: ImportDeps, projectId: string, files: ImportFile[], opts: ReadImportOptions = {}): Promise<Result<ImportSummary, ImportError>> {
+export async function importFiles(db: Db, deps: ImportDeps, projectId: string, files: ImportFile[], opts: ReadImportOptions & { onExisting?: OnExisting } = {}): Promise<Result<ImportSummary, ImportError>> {
   const plan = await readImport(files, (source, className) => deps.sandbox.analyze({ source, className }), { maxBytes: importMaxBytes(), ...opts });
   if (!plan.ok) return plan;
   let written;
   try {
-    written = await writeImportPlan(db, projectId, plan.value);
+    written = await writeImportPlan(db, projectId, plan.value, opts.onExisting);
   } catch (error) {
     if (error instanceof ImportConflictError) {
       const source = files.find((f) => /metadata|\.py$/.test(f.name))?.name ?? files[0]?.name ?? "";
-      return err({ file: source, record: error.slug, field: "env_id", message: error.message });
+      return err({ file: source, record: error.slug, field: "env_id", message: error.message, existing: true });
     }
     throw error;
   }
   // Gold comes from the files' gold calls only: an import never spends LLM tokens unasked. A
   // scenario without gold fails its proof with that reason and waits for a reviewer's proof run.
-  const proof = written.scenarioIds.length ? await enqueueProofRun(db, deps.send, { projectId, scenarioIds: written.scenarioIds, reason: "imported" }) : null;
-  return ok({ environments: written.environments, scenarios: written.scenarioIds.length, proofRunId: proof?.id ?? null });
+  const scenarioIds = [...written.scenarioIds, ...(await reprovedByNewVersions(db, written.imported))];
+  const proof = scenarioIds.length ? await enqueueProofRun(db, deps.send, { projectId, scenarioIds, reason: "imported" }) : null;
+  return ok({ environments: written.environments, scenarios: written.scenarioIds.length, imported: written.imported, proofRunId: proof?.id ?? null });
+}
+
+/** Imported as a new version, an environment's existing scenarios were proven against older code: like an edit, their proofs go stale and are re-run. */
+async function reprovedByNewVersions(db: Db, imported: ImportedEnvironment[]): Promise<string[]> {
+  const stale: string[] = [];
+  for (const env of imported.filter((i) => i.asNewVersion)) stale.push(...(await findStaleScenarios(db, { environmentId: env.id })));
+  await markProofsStale(db, stale);
+  return stale;
 }

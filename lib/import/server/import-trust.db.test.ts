@@ -80,7 +80,9 @@ describe("imports earn their trust", () => {
     // Reviewers accept in this studio; the pending proof still keeps it out of a verified dataset.
     const actor = await reviewer();
     await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor);
+    // Accepting before the proof ran is a risky accept: it needs a written reason.
+    await expect(decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toThrow(/proof has not run/);
+    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "the task reads right; the proof will decide" }, actor);
     await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(/No accepted, verified scenarios/);
 
     // The studio's proof finds the check passes without any work, and sends the scenario back to review.
@@ -90,7 +92,7 @@ describe("imports earn their trust", () => {
     expect(JSON.stringify(proven.proofReasons)).toContain("PASSES_WITHOUT_WORK");
 
     // Accepted again by a reviewer's explicit decision: still only with --allow-unverified.
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "a reviewer's explicit override of the failed proof" }, actor);
     await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(/No accepted, verified scenarios/);
     const unverified = await createDatasetVersion(t.db, { projectId, name: "forged-unverified", allowUnverified: true });
     expect(await t.db.datasetItem.count({ where: { datasetVersionId: unverified.id } })).toBe(1);

@@ -78,7 +78,7 @@ describe("EnvScaler round trip", () => {
     const source = "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def _load_scenario(self, state):\n        self.notes = dict(state['notes'])\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n";
     const scenarios = [{ task_id: "n1", init_config: { notes: { a: "x" } }, task: "List the notes.", checklist_with_func: [{ check_item: "Unchanged?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n" }] }];
     const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "notes/environment.py", text: source }, { name: "notes/scenarios.json", text: JSON.stringify(scenarios) }]);
-    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1, proofRunId: expect.any(String) as unknown });
+    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1, imported: [expect.objectContaining({ slug: "notes", version: 1, asNewVersion: false })], proofRunId: expect.any(String) as unknown });
     const version = await t.db.environmentVersion.findFirstOrThrow({ where: { environment: { projectId } } });
     expect(version).toMatchObject({ className: "Notes", metadata: { initial_state_convention: "load_scenario" } });
     const episode = await sandbox.load({ source, className: "Notes", initialState: scenarios[0]?.init_config ?? {} });

@@ -6,6 +6,8 @@
  */
 import type { Db, Prisma } from "@/lib/db";
 import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
+import { reasonSentence, shortTitle } from "../queue-text";
+import { proofRisks, qualityRisks } from "./accept-risks";
 
 export type { QueueItem } from "../review.schema";
 
@@ -20,7 +22,7 @@ export type ReviewQueue = {
 
 const LIMIT = 200;
 const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
-const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) : []);
+const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 
 export async function findReviewQueue(db: Db, projectId: string, filter: QueueFilter, me: { id: string | null }, now = new Date()): Promise<ReviewQueue> {
   const claims = await db.reviewClaim.findMany({ where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) }, select: { targetId: true } });
@@ -33,10 +35,9 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
     environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}), ...(filter.runId ? { runId: filter.runId } : {}) },
     status: filter.status && (SCENARIO_WAITING as readonly string[]).includes(filter.status) ? (filter.status as "DRAFT") : { in: [...SCENARIO_WAITING] },
   };
-  const decidedTrajectories = db.reviewDecision.findMany({ where: { projectId, targetType: "TRAJECTORY" }, select: { targetId: true } });
   const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
-    id: { notIn: (await decidedTrajectories).map((d) => d.targetId) },
+    id: { notIn: await decidedTrajectoryIds(db, projectId) },
     scenario: { environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) } },
     ...(filter.runId ? { runId: filter.runId } : {}),
   });
@@ -44,7 +45,7 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
   const tw = await trajWhere();
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
     want("environment") && statusFilterFor("environment") && !filter.flagReason
-      ? db.environment.findMany({ where: { ...envWhere, id: { notIn: taken } }, orderBy: { updatedAt: "asc" }, take: LIMIT, include: { run: { select: { name: true } } } })
+      ? db.environment.findMany({ where: { ...envWhere, id: { notIn: taken } }, orderBy: { updatedAt: "asc" }, take: LIMIT, include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } } })
       : [],
     want("scenario") && statusFilterFor("scenario") && !filter.flagReason
       ? db.scenario.findMany({ where: { ...scenarioWhere, id: { notIn: taken } }, orderBy: { createdAt: "asc" }, take: LIMIT, include: { environment: { select: { name: true, domain: true, runId: true } } } })
@@ -56,23 +57,60 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
     db.scenario.count({ where: scenarioWhere }),
     db.trajectory.count({ where: tw }),
   ]);
+  const envFacts = await environmentFacts(db, envs);
   const items: QueueItem[] = [
     ...envs.map((e) => ({
       kind: "environment" as const, id: e.id, title: e.name, detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`, status: e.status, domain: e.domain,
       reasons: [], runId: e.runId, environmentId: e.id, versionId: e.currentVersionId, href: `/environments/${e.id}/quality`, editHref: `/environments/${e.id}/edit`,
+      risks: envFacts.risks.get(e.id) ?? [], changed: envFacts.changed.get(e.id) ?? null,
     })),
     ...scenarios.map((s) => ({
-      kind: "scenario" as const, id: s.id, title: s.task.slice(0, 160), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
+      kind: "scenario" as const, id: s.id, title: shortTitle(s.task), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
       domain: s.environment.domain, reasons: reasonsOf(s.proofReasons), runId: s.environment.runId, environmentId: s.environmentId, versionId: s.environmentVersionId,
-      href: `/scenarios/${s.id}`, editHref: `/scenarios/${s.id}`,
+      href: `/scenarios/${s.id}`, editHref: `/scenarios/${s.id}`, risks: proofRisks(s.proofStatus),
+      changed: s.acceptedValidatorVersionIds !== null ? { text: "changed since accepted: its checks or proof changed after a reviewer accepted it", href: `/scenarios/${s.id}` } : null,
     })),
     ...trajectories.map((t) => ({
       kind: "trajectory" as const, id: t.id, title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`, detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
-      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [t.flagReason] : [], runId: t.runId, environmentId: t.scenario.environmentId,
-      versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
+      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [reasonSentence(t.flagReason)] : [], runId: t.runId, environmentId: t.scenario.environmentId,
+      versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, risks: [], changed: null,
     })),
   ];
   return { items, counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount }, claimedByOthers: taken.length, decidedToday: await decidedToday(db, projectId, me.id, now), facets: await facets(db, projectId) };
+}
+
+/** Trajectories whose latest accept/reject was not undone: the log is their review state. */
+async function decidedTrajectoryIds(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.reviewDecision.findMany({
+    where: { projectId, targetType: "TRAJECTORY", decision: { in: ["ACCEPT", "REJECT", "UNDO"] } }, orderBy: { createdAt: "asc" }, select: { targetId: true, decision: true },
+  });
+  const latest = new Map(rows.map((r) => [r.targetId, r.decision]));
+  return [...latest].filter(([, d]) => d !== "UNDO").map(([id]) => id);
+}
+
+type EnvRow = { id: string; currentVersionId: string | null; acceptedVersionId: string | null; currentVersion: { version: number } | null };
+
+/** Per environment: why accepting needs an override (quality), and "changed since accepted vN". */
+async function environmentFacts(db: Db, envs: EnvRow[]) {
+  const current = envs.flatMap((e) => (e.currentVersionId ? [e.currentVersionId] : []));
+  const [checks, accepted] = await Promise.all([
+    db.qualityCheck.findMany({
+      where: { environmentVersionId: { in: current } }, orderBy: { createdAt: "desc" },
+      select: { environmentVersionId: true, threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
+    }),
+    db.environmentVersion.findMany({ where: { id: { in: envs.flatMap((e) => (e.acceptedVersionId ? [e.acceptedVersionId] : [])) } }, select: { id: true, version: true } }),
+  ]);
+  const acceptedNumber = new Map(accepted.map((v) => [v.id, v.version]));
+  const risks = new Map<string, string[]>();
+  const changed = new Map<string, { text: string; href: string }>();
+  for (const e of envs) {
+    risks.set(e.id, qualityRisks(checks.find((c) => c.environmentVersionId === e.currentVersionId)));
+    const from = e.acceptedVersionId ? acceptedNumber.get(e.acceptedVersionId) : undefined;
+    if (from !== undefined && e.acceptedVersionId !== e.currentVersionId && e.currentVersion) {
+      changed.set(e.id, { text: `changed since accepted: v${from} was accepted, the code is now v${e.currentVersion.version}`, href: `/environments/${e.id}/versions?a=${from}&b=${e.currentVersion.version}` });
+    }
+  }
+  return { risks, changed };
 }
 
 async function decidedToday(db: Db, projectId: string, meId: string | null, now: Date) {

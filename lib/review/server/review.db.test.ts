@@ -57,12 +57,12 @@ describe("review queue and claims", () => {
     await createTrajectory(t.db, scenario.id, { flagReason: null });
     const queue = await findReviewQueue(t.db, project.id, {}, alice);
     expect(queue.counts).toEqual({ environment: 1, scenario: 1, trajectory: 1 });
-    expect(queue.items.find((i) => i.kind === "scenario")?.reasons).toEqual(["gold run fails check 2"]);
+    expect(queue.items.find((i) => i.kind === "scenario")?.reasons).toEqual(["Gold run fails check 2."]);
     expect((await findReviewQueue(t.db, project.id, { kind: "trajectory", flagReason: "reward disagrees with judge" }, alice)).items.map((i) => i.id)).toEqual([flagged.id]);
     expect((await findReviewQueue(t.db, project.id, { domain: "other" }, alice)).items).toEqual([]);
     // Deciding a trajectory takes it off the queue (the log is its review state).
     await decideItem(t.db, { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" }, alice);
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, alice);
+    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "checked the gold run by hand" }, alice);
     const after = await findReviewQueue(t.db, project.id, {}, alice);
     expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0 });
     expect(after.decidedToday.mine).toBe(2);

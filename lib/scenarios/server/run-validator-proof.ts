@@ -59,7 +59,14 @@ async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcom
         status: outcome.status, noop: json(outcome.noop), gold: json(outcome.gold), sensitivity: json(outcome.sensitivity), reasons: json(outcome.reasons),
       },
     }),
-    db.scenario.update({ where: { id: subject.scenarioId }, data: { proofStatus: outcome.status, proofReasons: json(outcome.reasons), status: nextStatus(current.status, outcome.status) } }),
+    db.scenario.update({
+      where: { id: subject.scenarioId },
+      data: {
+        proofStatus: outcome.status, proofReasons: json(outcome.reasons), status: nextStatus(current.status, outcome.status),
+        // Leaving ACCEPTED keeps what was accepted (the current checks) for datasets and the queue.
+        ...(current.status === "ACCEPTED" && outcome.status === "FAILED" ? { acceptedValidatorVersionIds: subject.checks.map((c) => c.validatorVersionId) } : {}),
+      },
+    }),
   ]);
   return proof.id;
 }

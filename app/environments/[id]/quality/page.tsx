@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
+import { qualitySummary } from "@/lib/review/quality-summary";
 import { getQualityReview } from "@/lib/review/server/get-quality-review";
 import { AuditLog } from "@/components/review/audit-log";
 import { DecisionPanel } from "@/components/review/decision-panel";
@@ -15,7 +16,6 @@ import { firstParam, type SearchValue } from "@/app/search-param";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Quality review" };
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 export default async function QualityPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ version?: SearchValue }> }) {
   const user = await currentUser();
@@ -41,7 +41,7 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
         </p>
       </div>
       {latest ? (
-        <Card title={`Dual-agent check: ${latest.passCount} pass · ${latest.warningCount} warning · ${latest.failCount} fail — pass rate ${pct(latest.passRate)} (threshold ${pct(latest.threshold)}) ${latest.passed ? "✓ passed" : "✗ below threshold"}`}>
+        <Card title={<span data-testid="quality-summary">Dual-agent check: {latest.passCount} pass · {latest.warningCount} warning · {latest.failCount} fail (judge) — {qualitySummary(latest).text}</span>}>
           <ProbeTable canReview={canReview} probes={latest.probes} />
           {older.length ? <p className="mt-2 text-xs text-slate-500">{older.length} earlier check(s) on this version are kept in the database.</p> : null}
         </Card>
