@@ -12,15 +12,24 @@
 import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary, OpenAiTool } from "../export.schema";
 import { type ArrayWriter, openJsonArray } from "../json-lines";
+import { createPinsManifest } from "../pins-manifest";
 import { type Sink, writeWhole } from "../sink";
 
 type Turn = { from: "human" | "gpt" | "function_call" | "observation"; value: string };
 
-export const bareTools = (tools: OpenAiTool[]) => JSON.stringify(tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })));
+export const bareTools = (tools: OpenAiTool[]) =>
+  JSON.stringify(
+    tools.map((t) => ({
+      name: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters,
+    })),
+  );
 
 export const TOOL_RESPONSE_SEPARATOR = "\n</tool_response>\n<tool_response>\n";
 
-const withThinking = (reasoning: string | null | undefined, text: string) => (reasoning ? `<think>\n${reasoning}\n</think>\n\n${text}` : text);
+const withThinking = (reasoning: string | null | undefined, text: string) =>
+  reasoning ? `<think>\n${reasoning}\n</think>\n\n${text}` : text;
 const isPrompt = (t: Turn) => t.from === "human" || t.from === "observation";
 
 function toTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
@@ -28,7 +37,8 @@ function toTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
   const turns: Turn[] = [];
   const observations: string[] = [];
   const flush = () => {
-    if (observations.length) turns.push({ from: "observation", value: observations.join(TOOL_RESPONSE_SEPARATOR) });
+    if (observations.length)
+      turns.push({ from: "observation", value: observations.join(TOOL_RESPONSE_SEPARATOR) });
     observations.length = 0;
   };
   for (const m of messages) {
@@ -40,8 +50,14 @@ function toTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
     if (m.role === "system") system = system ? `${system}\n\n${m.content}` : m.content;
     else if (m.role === "user") turns.push({ from: "human", value: m.content });
     else if (m.toolCalls?.length) {
-      const payload = m.toolCalls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) as unknown }));
-      turns.push({ from: "function_call", value: withThinking(m.reasoning, JSON.stringify(payload.length === 1 ? payload[0] : payload)) });
+      const payload = m.toolCalls.map((c) => ({
+        name: c.name,
+        arguments: JSON.parse(c.arguments) as unknown,
+      }));
+      turns.push({
+        from: "function_call",
+        value: withThinking(m.reasoning, JSON.stringify(payload.length === 1 ? payload[0] : payload)),
+      });
     } else turns.push({ from: "gpt", value: withThinking(m.reasoning, m.content ?? "") });
   }
   flush();
@@ -70,7 +86,9 @@ export function toShareGptRow(messages: ChatMessage[], tools: OpenAiTool[]) {
     }
   })();
   const conversations = converted && layoutTurns(converted.turns);
-  return conversations && converted ? { conversations, system: converted.system, tools: bareTools(tools) } : null;
+  return conversations && converted
+    ? { conversations, system: converted.system, tools: bareTools(tools) }
+    : null;
 }
 
 export function datasetInfo(prefix: string) {
@@ -85,10 +103,15 @@ export function datasetInfo(prefix: string) {
 export async function writeLlamaFactory(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const prefix = `envstudio_${input.dataset.name.replace(/[^A-Za-z0-9_]/g, "_")}`;
   const tools = new Map(input.environments.map((e) => [e.envId, e.tools]));
-  const files: Record<string, ArrayWriter> = { TRAIN: openJsonArray(sink, `${prefix}_train.json`), TEST: openJsonArray(sink, `${prefix}_test.json`) };
+  const files: Record<string, ArrayWriter> = {
+    TRAIN: openJsonArray(sink, `${prefix}_train.json`),
+    TEST: openJsonArray(sink, `${prefix}_test.json`),
+  };
+  const pins = createPinsManifest(input);
   let scenarios = 0;
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
+    pins.add(s);
     for (const t of s.trajectories) {
       const row = toShareGptRow(t.messages, tools.get(s.envId) ?? []);
       if (row) await files[s.split]?.push(row);
@@ -97,7 +120,12 @@ export async function writeLlamaFactory(input: ExportInput, sink: Sink): Promise
     await input.onProgress?.(scenarios);
   }
   let rows = 0;
-  let bytes = await writeWhole(sink, "dataset_info.json", JSON.stringify(datasetInfo(prefix), null, 2) + "\n");
+  let bytes = await writeWhole(
+    sink,
+    "dataset_info.json",
+    JSON.stringify(datasetInfo(prefix), null, 2) + "\n",
+  );
+  bytes += await pins.write(sink);
   for (const f of Object.values(files)) {
     await f.close();
     rows += f.count;

@@ -8,6 +8,7 @@ import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportInput, ExportSummary } from "../export.schema";
 import { type ArrayWriter, openJsonl } from "../json-lines";
 import { toOpenAiMessage } from "../messages";
+import { createPinsManifest } from "../pins-manifest";
 import type { Sink } from "../sink";
 
 export function toOpenAiRow(messages: ChatMessage[], tools: unknown[]) {
@@ -17,10 +18,15 @@ export function toOpenAiRow(messages: ChatMessage[], tools: unknown[]) {
 
 export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const tools = new Map(input.environments.map((e) => [e.envId, e.tools]));
-  const files: Record<string, ArrayWriter> = { TRAIN: openJsonl(sink, "train.jsonl"), TEST: openJsonl(sink, "test.jsonl") };
+  const files: Record<string, ArrayWriter> = {
+    TRAIN: openJsonl(sink, "train.jsonl"),
+    TEST: openJsonl(sink, "test.jsonl"),
+  };
+  const pins = createPinsManifest(input);
   let scenarios = 0;
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
+    pins.add(s);
     for (const t of s.trajectories) {
       await files[s.split]?.push(toOpenAiRow(t.messages, tools.get(s.envId) ?? []));
     }
@@ -28,7 +34,7 @@ export async function writeOpenAiJsonl(input: ExportInput, sink: Sink): Promise<
     await input.onProgress?.(scenarios);
   }
   let rows = 0;
-  let bytes = 0;
+  let bytes = await pins.write(sink);
   for (const f of Object.values(files)) {
     await f.close();
     rows += f.count;
