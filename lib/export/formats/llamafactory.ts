@@ -1,5 +1,5 @@
 /**
- * LlamaFactory ShareGPT with tools (formats.md §3.4): `{conversations, system, tools}` rows where
+ * LlamaFactory ShareGPT with tools (docs/exports.md): `{conversations, system, tools}` rows where
  * `tools` is a JSON string of bare function schemas, plus the `dataset_info.json` entries.
  * LlamaFactory requires human/observation at even indexes (0, 2, …) and gpt/function_call at odd
  * ones; trajectories that cannot be laid out that way are skipped rather than emitted broken.

@@ -1,5 +1,5 @@
 /**
- * zod schemas of what each target reads (formats.md; OpenAI fine-tuning, LlamaFactory data/README,
+ * zod schemas of what each target reads (docs/exports.md; OpenAI fine-tuning, LlamaFactory data/README,
  * HF `datasets`, verl tool_agent_loop, OpenEnv). Tests parse every exported row with them.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 // Runs inside each sandbox worker thread, before and after Pyodide boots. Implements the
-// hardening recipe of shared/research/sandbox.md §3: every step closes a measured escape route.
+// hardening recipe in docs/sandbox.md (threat model): every step closes a measured escape route.
 import cp from "node:child_process";
 import { constants as fsConstants } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";

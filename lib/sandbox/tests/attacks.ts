@@ -1,5 +1,5 @@
 /**
- * The escape battery's attempts (shared/research/sandbox.md §3 routes plus resource abuse). Each
+ * The escape battery's attempts (the routes of docs/sandbox.md's threat model plus resource abuse). Each
  * is a tool body; it returns ESCAPED-prefixed text only if the attempt got somewhere. Paths and
  * ports are substituted per run: MARKER (host file that must never appear), SECRET_FILE (host
  * file whose content must never be read), PORT (loopback listener that must get no connection).

@@ -1,5 +1,5 @@
-// Escape battery: every route of shared/research/sandbox.md §3 plus resource abuse, against the
-// Pyodide backend and the bubblewrap backend. Assertions are host-side evidence: no marker file,
+// Escape battery: every route of docs/sandbox.md's threat model plus resource abuse, against the
+// Pyodide backend (host jailed and not) and the bubblewrap backend. Assertions are host-side evidence: no marker file,
 // no connection on the loopback listener, no secret (env or file) in any output, and a normal
 // environment still works afterwards.
 import { randomBytes } from "node:crypto";
