@@ -11,6 +11,9 @@ export async function resetPassword(db: Db, input: ResetPasswordInput) {
     if (!user) throw new AppError("NOT_FOUND", "User was not found.");
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await tx.session.deleteMany({ where: { userId: user.id } });
+    // Like a successful sign-in, a reset clears the account's failed-attempt count (log-in.ts), so a
+    // user locked out by guessing can use the new password at once; the failures stay on record.
+    await tx.loginAttempt.create({ data: { email: user.email, address: "password-reset", succeeded: true } });
     return user;
   });
 }
