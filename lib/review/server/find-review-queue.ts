@@ -58,6 +58,12 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
     db.trajectory.count({ where: tw }),
   ]);
   const envFacts = await environmentFacts(db, envs);
+  // Held by others *within this view*: the counter sits beside the filtered queue's own counts.
+  const heldHere = await Promise.all([
+    want("environment") && statusFilterFor("environment") && !filter.flagReason ? db.environment.count({ where: { ...envWhere, id: { in: taken } } }) : 0,
+    want("scenario") && statusFilterFor("scenario") && !filter.flagReason ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } }) : 0,
+    want("trajectory") && (!filter.status || filter.status === "FLAGGED") ? db.trajectory.count({ where: { ...tw, id: { in: taken } } }) : 0,
+  ]);
   const items: QueueItem[] = [
     ...envs.map((e) => ({
       kind: "environment" as const, id: e.id, title: e.name, detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`, status: e.status, domain: e.domain,
@@ -76,7 +82,7 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
       versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, risks: [], changed: null,
     })),
   ];
-  return { items, counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount }, claimedByOthers: taken.length, decidedToday: await decidedToday(db, projectId, me.id, now), facets: await facets(db, projectId) };
+  return { items, counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount }, claimedByOthers: heldHere.reduce((a, b) => a + b, 0), decidedToday: await decidedToday(db, projectId, me.id, now), facets: await facets(db, projectId) };
 }
 
 /** Trajectories whose latest accept/reject was not undone: the log is their review state. */

@@ -93,6 +93,18 @@ describe("decisions that are hard to get wrong", () => {
     await expect(undoLastDecision(t.db, project.id, actor)).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
+  it("counts items held by others within the queue's filter, like its other counters", async () => {
+    const { project, actor: alice } = await world();
+    const bobUser = await createUser(t.db, { role: "REVIEWER" });
+    const bob = { id: bobUser.id, email: bobUser.email, name: bobUser.name, role: bobUser.role };
+    const here = await createEnvironment(t.db, project.id, { status: "IN_REVIEW", domain: "here" });
+    const elsewhere = await createEnvironment(t.db, project.id, { status: "IN_REVIEW", domain: "elsewhere" });
+    await claimItem(t.db, { kind: "environment", id: here.id }, bob);
+    await claimItem(t.db, { kind: "environment", id: elsewhere.id }, bob);
+    expect((await findReviewQueue(t.db, project.id, { domain: "here" }, alice)).claimedByOthers).toBe(1);
+    expect((await findReviewQueue(t.db, project.id, {}, alice)).claimedByOthers).toBe(2);
+  });
+
   it("a claim is short-lived unless renewed by the page's heartbeat, and a release frees it at once (item 7)", async () => {
     const { project, actor: alice } = await world();
     const bobUser = await createUser(t.db, { role: "REVIEWER" });
