@@ -23,6 +23,21 @@ function handlers(source: string): { method: string; body: string }[] {
   return starts.map((m, i) => ({ method: m[1] ?? "", body: source.slice(m.index, starts[i + 1]?.index ?? source.length) }));
 }
 
+/**
+ * Handlers a route re-exports from another route (`import { DELETE } from "../route"; export const
+ * POST = DELETE;`): each resolves to the source of the handler it reuses, so it is held to the same rule.
+ */
+function reexportedHandlers(file: string, source: string): { method: string; body: string }[] {
+  return [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (\w+);/g)].map((m) => {
+    const [, method = "", name = ""] = m;
+    const from = new RegExp(`import \\{[^}]*\\b${name}\\b[^}]*\\} from "(\\.[^"]+)"`).exec(source)?.[1];
+    if (!from) return { method, body: `${name} is not imported from another route` };
+    const target = fs.readFileSync(path.resolve(path.dirname(path.join(API, file)), `${from}.ts`), "utf8");
+    const body = handlers(target).find((h) => h.method === name)?.body;
+    return { method, body: body ?? `${from} has no handler ${name}` };
+  });
+}
+
 describe("API routes", () => {
   const files = routeFiles(API).map((f) => path.relative(API, f));
 
@@ -31,7 +46,8 @@ describe("API routes", () => {
   });
 
   it.each(files.filter((f) => !PUBLIC_ROUTES.has(f)))("%s checks the session in every handler", (file) => {
-    const found = handlers(fs.readFileSync(path.join(API, file), "utf8"));
+    const source = fs.readFileSync(path.join(API, file), "utf8");
+    const found = [...handlers(source), ...reexportedHandlers(file, source)];
     expect(found.length).toBeGreaterThan(0);
     for (const { method, body } of found) expect(body, `${file} ${method}`).toMatch(/await (currentUser|requireRole)\(/);
   });
