@@ -7,7 +7,7 @@
  * The scenario file is [source, className, initialState, checks, task].
  */
 import { readFileSync } from "node:fs";
-import { serveSandboxOptions, startEnvServer } from "../lib/envserver/start-server";
+import { sandboxSessionCeiling, serveSandboxOptions, startEnvServer } from "../lib/envserver/start-server";
 import { createSandboxRunner, resolveOptions } from "../lib/sandbox";
 
 type ScenarioFile = [string, string, Record<string, unknown>, string[], string];
@@ -19,6 +19,6 @@ const sandbox = createSandboxRunner(options);
 const tools = await sandbox.extractTools(source, className);
 if (!tools.ok) throw new Error(tools.error.message);
 const catalog = { name: "bench", scenarios: [{ id: "bench/t1", envId: "bench", taskId: "t1", task, source, className, tools: tools.value, initialState, checks }] };
-const server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", maxSessions: options.poolSize, sandboxWorkers: options.poolSize, maxSteps: 1000, idleMs: 600_000 });
+const server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", maxSessions: options.poolSize, sandboxWorkers: sandboxSessionCeiling(options, options.poolSize), maxSteps: 1000, idleMs: 600_000 });
 console.log(JSON.stringify({ port: server.port, backend: sandbox.backend }));
 process.once("SIGTERM", () => void server.stop().then(() => sandbox.close()).then(() => process.exit(0)));

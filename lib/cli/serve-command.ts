@@ -7,7 +7,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const { values } = flags(argv, ["dataset", "version", "port", "host"]);
   const port = Number(values.port ?? 8100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got ${String(values.port)})`);
-  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv, serveSandboxOptions }, { createSandboxRunner, resolveOptions }] = await Promise.all([
+  const [{ loadCatalog }, { startEnvServer, serveOptionsFromEnv, serveSandboxOptions, sandboxSessionCeiling }, { createSandboxRunner, resolveOptions }] = await Promise.all([
     import("../envserver/server/load-catalog"), import("../envserver/start-server"), import("../sandbox"),
   ]);
   const opts = serveOptionsFromEnv();
@@ -18,12 +18,13 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   } finally {
     await close(); // the catalog is in memory: the server needs no database
   }
-  // One worker per live session, booted as sessions come: the pool is the real session ceiling,
-  // so the server refuses resets beyond it instead of letting them wait for a worker.
+  // Workers booted as sessions come; when workers are not shared (SANDBOX_WORKERS_PER_SOURCE=0)
+  // the pool is the session ceiling, so resets beyond it are refused instead of waiting.
   const sandboxOptions = resolveOptions(serveSandboxOptions(opts.maxSessions));
   const sandbox = createSandboxRunner(sandboxOptions);
   const host = (values.host as string | undefined) ?? "127.0.0.1";
-  const server = await startEnvServer(catalog, sandbox, { ...opts, sandboxWorkers: sandboxOptions.poolSize, port, host });
+  const sandboxWorkers = sandboxSessionCeiling(sandboxOptions, opts.maxSessions);
+  const server = await startEnvServer(catalog, sandbox, { ...opts, sandboxWorkers, port, host });
   io.out(`serving ${catalog.name} (${catalog.scenarios.length} scenarios, up to ${server.sessions.capacity} live sessions) on http://${host}:${server.port} (HTTP /reset /step /state /mcp, WebSocket /ws)`);
   if (server.token === null) io.out("no token needed on this loopback bind (set ENVSTUDIO_SERVE_TOKEN to require one)");
   else if (!opts.token) io.out(`token (generated; set ENVSTUDIO_SERVE_TOKEN to choose one): ${server.token}`);

@@ -69,7 +69,7 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
   }
 
   function capacityError(): ServeError {
-    const which = capacity === opts.sandboxWorkers ? `its ${capacity} sandbox workers (SANDBOX_POOL_SIZE)` : `its limit of ${capacity} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)`;
+    const which = opts.sandboxWorkers < opts.maxSessions ? `its ${capacity} sandbox workers (SANDBOX_POOL_SIZE)` : `its limit of ${capacity} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)`;
     return { code: "CAPACITY", message: `the server is at ${which}: close a session or try again later` };
   }
 

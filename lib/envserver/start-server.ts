@@ -1,5 +1,6 @@
 /** Wires catalog + sandbox + sessions + HTTP server, with the idle reaper; returns a handle to stop it. */
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import type { AddressInfo } from "node:net";
 import { EnvSchema } from "../env";
 import type { SandboxRunner } from "../sandbox";
@@ -50,15 +51,28 @@ export function servePoolSize(maxSessions: number, env: Record<string, string | 
 export const SERVE_EPISODES_PER_WORKER = 1000;
 
 /**
- * The sandbox options `envstudio serve` starts with (SANDBOX_* variables still apply). Every reset
- * runs the source into a fresh module and builds a fresh instance (docs/sandbox.md, warm reset), so
- * a worker may serve many episodes of its source: recycling every 50 booted a worker about twice
- * a second at 32 sessions (bench serve: bwrap 1.48× → 1.66× the peer, Pyodide 0.59× → 0.70×).
- * SANDBOX_MAX_EPISODES_PER_WORKER, when set, wins.
+ * The sandbox options `envstudio serve` starts with (SANDBOX_* variables still apply, and win).
+ * Sessions of one source share up to one worker per core (shared-workers.ts): each worker steps
+ * many sessions in turn, so 32 sessions on 2 cores keep two warm workers busy instead of 32
+ * workers evicting each other from the caches (docs/benchmarks.md, serve). Every reset runs the
+ * source into a fresh module and builds a fresh instance (docs/sandbox.md, warm reset), so a
+ * worker may host many episodes of its source over its life.
  */
-export function serveSandboxOptions(maxSessions: number, env: Record<string, string | undefined> = process.env): { poolSize: number; maxEpisodesPerWorker?: number } {
+export function serveSandboxOptions(
+  maxSessions: number,
+  env: Record<string, string | undefined> = process.env,
+): { poolSize: number; maxEpisodesPerWorker?: number; workersPerSource?: number } {
   const poolSize = servePoolSize(maxSessions, env);
-  return env.SANDBOX_MAX_EPISODES_PER_WORKER ? { poolSize } : { poolSize, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER };
+  return {
+    poolSize,
+    ...(env.SANDBOX_MAX_EPISODES_PER_WORKER ? {} : { maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER }),
+    ...(env.SANDBOX_WORKERS_PER_SOURCE ? {} : { workersPerSource: availableParallelism() }),
+  };
+}
+
+/** Live sessions the sandbox can host: one per worker, or any number when workers are shared. */
+export function sandboxSessionCeiling(options: { poolSize: number; workersPerSource: number }, maxSessions: number): number {
+  return options.workersPerSource > 0 ? maxSessions : options.poolSize;
 }
 
 export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, opts: ServeOptions) {

@@ -12,6 +12,8 @@ export type CallError = SandboxError & { terminated?: boolean };
 export interface Lease {
   /** The parsed, still untrusted harness reply; errors here are transport or limit failures. */
   call(request: HarnessRequest, timeoutMs: number): Promise<Result<unknown, CallError>>;
+  /** True when calls may be sent before earlier ones are answered (they run in order). */
+  readonly pipelined?: boolean;
   /** Returns the worker/process; `recycle` discards it (after a limit hit or a crash). `weight`
    * is how much of an episode this lease counts towards the worker's recycling (default 1). */
   release(recycle: boolean, weight?: number): Promise<void>;

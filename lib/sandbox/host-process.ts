@@ -89,7 +89,7 @@ export class HostProcess {
     this.stdin = stdin;
     this.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit fails the requests
     // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.
-    this.slots = channels.map((socket) => new SlotChannel(socket, options.maxOutputBytes + 64 * 1024));
+    this.slots = channels.map((socket) => new SlotChannel(socket, options.maxOutputBytes + 64 * 1024, () => this.kill()));
     this.stderrTail = tailOf(stderr);
     this.ready = new Promise((resolve) => {
       const fail = (why: string) => {
@@ -176,15 +176,7 @@ export class HostProcess {
     const channel = this.leaseSlots.get(lease);
     if (this.exited || !channel)
       return err(sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host is not running", true));
-    const timer = setTimeout(() => {
-      channel.fail(
-        sandboxError("SANDBOX_UNAVAILABLE", "the sandbox host stopped answering; restarting it", true),
-      );
-      this.kill(); // a host that misses its own deadlines is broken: the next call restarts it
-    }, safetyMs);
-    const result = await channel.call(lease, request, timeoutMs);
-    clearTimeout(timer);
-    return result;
+    return channel.call(lease, request, timeoutMs, safetyMs);
   }
 
   /** Ends the lease on its channel (the worker stops reading), then in the pool. */

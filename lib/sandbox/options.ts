@@ -26,6 +26,9 @@ export const SandboxOptionsSchema = z.object({
   poolSize: z.number().int().positive(),
   spareWorkers: z.number().int().min(0),
   maxEpisodesPerWorker: z.number().int().positive(),
+  /** 0: every episode has a worker of its own. N > 0: episodes of the same source share up to N
+   * workers, each hosting several side by side (shared-workers.ts; `envstudio serve`). */
+  workersPerSource: z.number().int().min(0),
   /** `runChecks` calls (pure functions over given states) a worker may serve before recycling. */
   maxCheckRunsPerWorker: z.number().int().positive(),
   /** Where the Pyodide memory snapshot is cached (keyed by Pyodide version). */
@@ -59,6 +62,7 @@ export function defaultOptions(): SandboxOptions {
     spareWorkers: 1,
     maxEpisodesPerWorker: 50,
     maxCheckRunsPerWorker: 1000,
+    workersPerSource: 0,
     cacheDir: dataDir ? join(dataDir, "sandbox") : join(tmpdir(), "envstudio-sandbox"),
     useSnapshot: true,
     hostInBwrap: "auto",
@@ -82,6 +86,7 @@ const ENV_MAP = {
   SANDBOX_SPARE_WORKERS: ["spareWorkers", int],
   SANDBOX_MAX_EPISODES_PER_WORKER: ["maxEpisodesPerWorker", int],
   SANDBOX_MAX_CHECK_RUNS_PER_WORKER: ["maxCheckRunsPerWorker", int],
+  SANDBOX_WORKERS_PER_SOURCE: ["workersPerSource", int],
   SANDBOX_CACHE_DIR: ["cacheDir", z.string()],
   SANDBOX_SNAPSHOT: [
     "useSnapshot",

@@ -8,6 +8,7 @@ import type { Backend, BackendStats, Lease } from "./backend";
 import { type Episode, createEpisode } from "./episode";
 import type { SandboxOptions } from "./options";
 import { recoveringLease } from "./recovering-lease";
+import { createWorkerSharing } from "./shared-workers";
 import { parseReply } from "./replies";
 import {
   type Analysis,
@@ -47,9 +48,21 @@ const invalid = (message: string): SandboxError => ({ code: "INVALID_REQUEST", m
 const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex");
 
 export function createRunnerWithBackend(backend: Backend, options: SandboxOptions): SandboxRunner {
+  // Episodes of one source side by side in a few workers (`envstudio serve`; shared-workers.ts).
+  const sharing =
+    options.workersPerSource > 0
+      ? createWorkerSharing((key, waitMs) => backend.lease(key, waitMs), {
+          workersPerSource: options.workersPerSource,
+          maxWorkers: options.poolSize,
+          maxEpisodesPerWorker: options.maxEpisodesPerWorker,
+          unloadTimeoutMs: options.queryTimeoutMs,
+        })
+      : null;
+
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
-  async function durableLease(key: string | null): Promise<Result<Lease, SandboxError>> {
-    const acquire = () => backend.lease(key, options.leaseTimeoutMs);
+  async function durableLease(key: string | null, shared = false): Promise<Result<Lease, SandboxError>> {
+    const acquire = () =>
+      shared && sharing && key ? sharing.lease(key, options.leaseTimeoutMs) : backend.lease(key, options.leaseTimeoutMs);
     const first = await acquire();
     return first.ok ? ok(recoveringLease(first.value, acquire)) : first;
   }
@@ -62,7 +75,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
       );
     const { source, className, initialState, tools: only } = input.data;
     // Workers are reused only for the same source: different untrusted code never shares a realm.
-    const lease = await durableLease(hash("env", source));
+    const lease = await durableLease(hash("env", source), true);
     if (!lease.ok) return lease;
     const reply = parseReply(
       await lease.value.call(

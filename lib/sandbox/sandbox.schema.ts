@@ -119,8 +119,10 @@ export const HarnessRequestSchema = z.discriminatedUnion("op", [
     max_log_bytes: z.number().int(),
   }),
   z.object({ op: z.literal("ping") }),
+  z.object({ op: z.literal("unload") }),
 ]);
-export type HarnessRequest = z.infer<typeof HarnessRequestSchema>;
+/** `episode` names the instance a call is for when a worker hosts several (shared-workers.ts). */
+export type HarnessRequest = z.infer<typeof HarnessRequestSchema> & { episode?: string };
 
 // ---- harness replies (python/harness.py) ----
 

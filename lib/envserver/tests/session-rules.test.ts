@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { SERVE_EPISODES_PER_WORKER, serveOptionsFromEnv, servePoolSize, serveSandboxOptions, startEnvServer } from "../start-server";
+import { availableParallelism } from "node:os";
+import { SERVE_EPISODES_PER_WORKER, sandboxSessionCeiling, serveOptionsFromEnv, servePoolSize, serveSandboxOptions, startEnvServer } from "../start-server";
 import { WS_CLOSE_IDLE } from "../ws-handler";
 import { counterCatalog, wsSession } from "./harness";
 
@@ -126,9 +127,17 @@ describe("idle reaping", () => {
   });
 
   it("recycles serve workers after many episodes (fresh module per reset) unless SANDBOX_MAX_EPISODES_PER_WORKER says otherwise", () => {
-    expect(serveSandboxOptions(32, {})).toEqual({ poolSize: 32, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER });
+    expect(serveSandboxOptions(32, {})).toMatchObject({ poolSize: 32, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER });
     expect(SERVE_EPISODES_PER_WORKER).toBeGreaterThan(50);
     // Left to resolveOptions, which reads the variable.
-    expect(serveSandboxOptions(32, { SANDBOX_MAX_EPISODES_PER_WORKER: "20" })).toEqual({ poolSize: 32 });
+    expect(serveSandboxOptions(32, { SANDBOX_MAX_EPISODES_PER_WORKER: "20" })).not.toHaveProperty("maxEpisodesPerWorker");
+  });
+
+  it("shares workers between sessions of a source, one per core, unless SANDBOX_WORKERS_PER_SOURCE says otherwise", () => {
+    expect(serveSandboxOptions(32, {}).workersPerSource).toBe(availableParallelism());
+    expect(serveSandboxOptions(32, { SANDBOX_WORKERS_PER_SOURCE: "0" })).not.toHaveProperty("workersPerSource");
+    // Shared workers host any number of sessions; one worker each caps sessions at the pool.
+    expect(sandboxSessionCeiling({ poolSize: 8, workersPerSource: 2 }, 64)).toBe(64);
+    expect(sandboxSessionCeiling({ poolSize: 8, workersPerSource: 0 }, 64)).toBe(8);
   });
 });

@@ -2,7 +2,9 @@
 
 Shared by every backend. Pyodide workers call `handle(request_json)` directly; the python3
 backends (bubblewrap, and the unsandboxed benchmark baseline) run `serve()` over JSON lines.
-Ops: load, tools, step, state, diff, check, run_checks, analyze, configure, ping.
+Ops: load, unload, tools, step, state, diff, check, run_checks, analyze, configure, ping.
+A worker holds one episode, or several of the same source when requests name theirs with
+"episode" (worker sharing, shared-workers.ts): each has its own module and instance.
 Replies: {"ok": true, ...} or {"ok": false, "error": {"code", "message"}}; the codes match
 SandboxError in sandbox.schema.ts.
 """
@@ -18,7 +20,7 @@ from loadcache import prepare
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
-_episode = {}
+_episodes = {}  # episode id ("" when the request names none) -> its environment and tracker
 _timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
 _REPLY_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
@@ -67,7 +69,11 @@ def op_load(req):
     source = _require(req, "source", str)
     class_name = _require(req, "class_name", str)
     initial = _require(req, "initial_state", dict, {})
-    _episode.clear()
+    key = _episode_key(req)
+    if key:
+        _episodes.pop(key, None)
+    else:
+        _episodes.clear()  # an unnamed load owns the worker: nothing else lives beside it
     prepared = prepare(source, class_name, _user_error)
     # A fresh module per episode: the cached code object re-runs the module body, so class
     # attributes and module globals mutated by an earlier episode's tools start pristine.
@@ -89,9 +95,18 @@ def op_load(req):
             prepared.preimported = True
     tools = {s["function"]["name"]: s for s in prepared.schemas if callable(getattr(env, s["function"]["name"], None))}
     tracker = StateTracker(env)
-    _episode.update(env=env, tools=tools, validators=prepared.validators, tracker=tracker,
-                    initial=tracker.values, last=tracker.values)
+    _episodes[key] = {"env": env, "tools": tools, "validators": prepared.validators, "tracker": tracker,
+                      "initial": tracker.values, "last": tracker.values}
     return {"tools": list(tools.values())}
+
+
+def op_unload(req):
+    _episodes.pop(_episode_key(req), None)
+    return {}
+
+
+def _episode_key(req):
+    return _require(req, "episode", str, "")
 
 
 def _user_error(message):
@@ -112,10 +127,11 @@ def _preimport(names):
             pass
 
 
-def _episode_or_fail():
-    if "env" not in _episode:
+def _episode_or_fail(req):
+    ep = _episodes.get(_episode_key(req))
+    if ep is None:
         raise Fail("INVALID_REQUEST", "no environment is loaded")
-    return _episode
+    return ep
 
 
 def _error_observation(kind, message):
@@ -124,7 +140,7 @@ def _error_observation(kind, message):
 
 
 def op_step(req):
-    ep = _episode_or_fail()
+    ep = _episode_or_fail(req)
     name = _require(req, "name", str)
     arguments = req.get("arguments", {})
     schema = ep["tools"].get(name)
@@ -163,28 +179,28 @@ def _call_tool(env, name, arguments):
 
 
 def op_tools(req):
-    return {"tools": list(_episode_or_fail()["tools"].values())}
+    return {"tools": list(_episode_or_fail(req)["tools"].values())}
 
 
-def _settled():
+def _settled(req):
     """The episode with an exact current state: steps use the tracker's fast path, which can miss
     a swap between equal values of different JSON types (see StateTracker)."""
-    ep = _episode_or_fail()
+    ep = _episode_or_fail(req)
     ep["last"], _ = ep["tracker"].snapshot(exact=True)
     return ep
 
 
 def op_state(req):
-    return {"state": _settled()["last"]}
+    return {"state": _settled(req)["last"]}
 
 
 def op_diff(req):
-    ep = _settled()
+    ep = _settled(req)
     return {"diff": diff(ep["initial"], ep["last"])}
 
 
 def op_check(req):
-    ep = _settled()
+    ep = _settled(req)
     checks = _require(req, "checks", list)
     return {"results": run_checks(checks, ep["initial"], ep["last"], Capture)}
 
@@ -209,7 +225,7 @@ def op_configure(req):
     return {}
 
 
-_OPS = {"load": op_load, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
+_OPS = {"load": op_load, "unload": op_unload, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
         "check": op_check, "run_checks": op_run_checks, "analyze": op_analyze,
         "configure": op_configure, "ping": lambda req: {}}
 
