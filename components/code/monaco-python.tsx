@@ -6,20 +6,30 @@ import * as monaco from "monaco-editor/editor";
 import "monaco-editor/features/register.all";
 import "monaco-editor/languages/definitions/python/register";
 import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } from "@monaco-editor/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import type { CodeMarker } from "@/lib/environments/markers";
 
 self.MonacoEnvironment = {
   getWorker() {
-    return new Worker(new URL("monaco-editor/editor/editor.worker", import.meta.url), { type: "module", name: "monaco-editor-worker" });
+    return new Worker(new URL("monaco-editor/editor/editor.worker", import.meta.url), {
+      type: "module",
+      name: "monaco-editor-worker",
+    });
   },
 };
 loader.config({ monaco });
 
-const BASE_OPTIONS = { minimap: { enabled: false }, fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false } as const;
+const BASE_OPTIONS = {
+  minimap: { enabled: false },
+  fontSize: 13,
+  automaticLayout: true,
+  scrollBeyondLastLine: false,
+} as const;
 
 export default function MonacoPython(props: EditorProps) {
-  return <Editor language="python" theme="vs-dark" {...props} options={{ ...BASE_OPTIONS, ...props.options }} />;
+  return (
+    <Editor language="python" theme="vs-dark" {...props} options={{ ...BASE_OPTIONS, ...props.options }} />
+  );
 }
 
 /**
@@ -28,21 +38,36 @@ export default function MonacoPython(props: EditorProps) {
  * overwrite the model with a stale string while the user is still typing (characters get lost).
  * `value` is the initial text; bump `revision` to replace the text from outside (e.g. "discard mine").
  */
-export function MonacoCodeEditor({ markers = [], value, revision = 0, ...props }: EditorProps & { markers?: CodeMarker[]; revision?: number }) {
+export function MonacoCodeEditor({
+  markers = [],
+  value,
+  revision = 0,
+  ...props
+}: EditorProps & { markers?: CodeMarker[]; revision?: number }) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  const valueRef = useRef(value);
-  valueRef.current = value;
-  useEffect(() => {
+  // Reads the latest `value` but runs only when `revision` changes: a new `value` alone must not reset the text.
+  const replaceText = useEffectEvent(() => {
     const editor = editorRef.current;
-    if (editor && revision > 0 && valueRef.current !== undefined && editor.getValue() !== valueRef.current) editor.setValue(valueRef.current);
+    if (editor && value !== undefined && editor.getValue() !== value) editor.setValue(value);
+  });
+  useEffect(() => {
+    if (revision > 0) replaceText();
   }, [revision]);
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
-    monaco.editor.setModelMarkers(model, "sandbox", markers.map((m) => ({
-      severity: m.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
-      message: m.message, startLineNumber: m.line, startColumn: m.column, endLineNumber: m.endLine, endColumn: m.endColumn,
-    })));
+    monaco.editor.setModelMarkers(
+      model,
+      "sandbox",
+      markers.map((m) => ({
+        severity: m.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+        message: m.message,
+        startLineNumber: m.line,
+        startColumn: m.column,
+        endLineNumber: m.endLine,
+        endColumn: m.endColumn,
+      })),
+    );
   }, [markers]);
   return (
     <Editor
@@ -82,17 +107,38 @@ export function MonacoDiff({ navigable = false, ...props }: DiffEditorProps & { 
     const editor = editorRef.current;
     if (!editor || changes.total === 0) return;
     editor.goToDiff(target);
-    setChanges((c) => ({ ...c, at: target === "next" ? (c.at % c.total) + 1 : ((c.at + c.total - 2) % c.total) + 1 }));
+    setChanges((c) => ({
+      ...c,
+      at: target === "next" ? (c.at % c.total) + 1 : ((c.at + c.total - 2) % c.total) + 1,
+    }));
   };
   return (
     <div>
       {navigable ? (
-        <div className="flex flex-wrap items-center gap-2 border-b border-slate-700 bg-slate-800 px-2 py-1 text-xs text-slate-200" data-testid="diff-toolbar">
-          <button type="button" onClick={() => step("previous")} className="rounded border border-slate-500 px-2">Previous change</button>
-          <button type="button" onClick={() => step("next")} className="rounded border border-slate-500 px-2">Next change</button>
-          <span data-testid="diff-position">{changes.total ? `change ${changes.at} of ${changes.total}` : "no changes"}</span>
+        <div
+          className="flex flex-wrap items-center gap-2 border-b border-slate-700 bg-slate-800 px-2 py-1 text-xs text-slate-200"
+          data-testid="diff-toolbar"
+        >
+          <button
+            type="button"
+            onClick={() => step("previous")}
+            className="rounded border border-slate-500 px-2"
+          >
+            Previous change
+          </button>
+          <button type="button" onClick={() => step("next")} className="rounded border border-slate-500 px-2">
+            Next change
+          </button>
+          <span data-testid="diff-position">
+            {changes.total ? `change ${changes.at} of ${changes.total}` : "no changes"}
+          </span>
           <label className="ml-auto flex items-center gap-1">
-            <input type="checkbox" checked={hideUnchanged} onChange={(e) => setHideUnchanged(e.target.checked)} /> Hide unchanged regions
+            <input
+              type="checkbox"
+              checked={hideUnchanged}
+              onChange={(e) => setHideUnchanged(e.target.checked)}
+            />{" "}
+            Hide unchanged regions
           </label>
         </div>
       ) : null}

@@ -30,32 +30,28 @@ async function fetchPage(f: Filters): Promise<EnvironmentListPage> {
   return body;
 }
 
-/** Debounce so typing in the search box sends one request per pause, not per key. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
-
-export function EnvironmentsBrowser(props: { initialQuery: ListEnvironmentsQuery; initialData: EnvironmentListPage; domains: string[] }) {
+export function EnvironmentsBrowser(props: {
+  initialQuery: ListEnvironmentsQuery;
+  initialData: EnvironmentListPage;
+  domains: string[];
+}) {
   const [search, setSearch] = useState(props.initialQuery.q ?? "");
   const [filters, setFilters] = useState<Filters>(props.initialQuery);
-  const q = useDebounced(search.trim() || undefined, 250);
-  const effective: Filters = { ...filters, q };
+  // Debounced: typing in the search box sends one request per pause, not per key.
   useEffect(() => {
-    if (q !== filters.q) setFilters((f) => ({ ...f, q, page: 1 }));
-  }, [q, filters.q]);
+    const q = search.trim() || undefined;
+    if (q === filters.q) return;
+    const timer = setTimeout(() => setFilters((f) => ({ ...f, q, page: 1 })), 250);
+    return () => clearTimeout(timer);
+  }, [search, filters.q]);
   useEffect(() => {
     const qs = toSearch(filters);
     window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
   }, [filters]);
-  const isInitial = toSearch(effective) === toSearch(props.initialQuery);
+  const isInitial = toSearch(filters) === toSearch(props.initialQuery);
   const query = useQuery({
-    queryKey: ["environments", toSearch(effective)],
-    queryFn: () => fetchPage(effective),
+    queryKey: ["environments", toSearch(filters)],
+    queryFn: () => fetchPage(filters),
     initialData: isInitial ? props.initialData : undefined,
     placeholderData: keepPreviousData,
   });
@@ -65,31 +61,69 @@ export function EnvironmentsBrowser(props: { initialQuery: ListEnvironmentsQuery
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
         <input
-          type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by name…"
-          aria-label="Search environments" className="w-72 rounded border border-slate-300 bg-white px-3 py-1.5 text-sm"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="Search by name…"
+          aria-label="Search environments"
+          className="w-72 rounded border border-slate-300 bg-white px-3 py-1.5 text-sm"
         />
-        <select aria-label="Filter by status" value={filters.status ?? ""} className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
-          onChange={(e) => set({ status: (e.target.value || undefined) as Filters["status"] })}>
+        <select
+          aria-label="Filter by status"
+          value={filters.status ?? ""}
+          className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
+          onChange={(e) => set({ status: (e.target.value || undefined) as Filters["status"] })}
+        >
           <option value="">All statuses</option>
-          {ENVIRONMENT_STATUSES.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+          {ENVIRONMENT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {statusLabel(s)}
+            </option>
+          ))}
         </select>
-        <select aria-label="Filter by domain" value={filters.domain ?? ""} className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
-          onChange={(e) => set({ domain: e.target.value || undefined })}>
+        <select
+          aria-label="Filter by domain"
+          value={filters.domain ?? ""}
+          className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
+          onChange={(e) => set({ domain: e.target.value || undefined })}
+        >
           <option value="">All domains</option>
-          {props.domains.map((d) => <option key={d} value={d}>{d}</option>)}
+          {props.domains.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
         </select>
         <span className="text-sm text-slate-500" aria-live="polite" data-testid="result-count">
-          {query.isFetching ? "Loading…" : query.data ? `${query.data.total.toLocaleString("en-US")} environments` : ""}
+          {query.isFetching
+            ? "Loading…"
+            : query.data
+              ? `${query.data.total.toLocaleString("en-US")} environments`
+              : ""}
         </span>
       </div>
       {query.isError ? (
-        <ErrorState message={query.error.message} action={<button className="underline" onClick={() => void query.refetch()}>Retry</button>} />
+        <ErrorState
+          message={query.error.message}
+          action={
+            <button className="underline" onClick={() => void query.refetch()}>
+              Retry
+            </button>
+          }
+        />
       ) : query.data && query.data.items.length === 0 ? (
-        <EmptyState title="No environments match">Clear the search or the filters to see all environments.</EmptyState>
+        <EmptyState title="No environments match">
+          Clear the search or the filters to see all environments.
+        </EmptyState>
       ) : query.data ? (
         <>
           <EnvironmentsTable items={query.data.items} dimmed={query.isPlaceholderData} />
-          <Pagination page={query.data.page} pageSize={query.data.pageSize} total={query.data.total} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
+          <Pagination
+            page={query.data.page}
+            pageSize={query.data.pageSize}
+            total={query.data.total}
+            onPage={(page) => setFilters((f) => ({ ...f, page }))}
+          />
         </>
       ) : null}
     </div>

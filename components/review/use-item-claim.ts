@@ -10,30 +10,44 @@ import { claimItem, releaseItem } from "./review-api";
 
 export type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
 
+const CLAIMING: Claim = { state: "claiming" };
+
 export function useItemClaim(current: { kind: ReviewKind; id: string } | undefined, enabled: boolean) {
-  const [claims, setClaims] = useState<Record<string, Claim>>({});
+  // The server's latest answer for the item claimed now; until it arrives the claim is in flight.
+  const [answer, setAnswer] = useState<{ key: string; claim: Claim } | null>(null);
   const kind = current?.kind;
   const id = current?.id;
   useEffect(() => {
     if (!kind || !id || !enabled) return;
     const item = { kind, id };
     const key = `${kind}:${id}`;
+    let isCurrent = true;
+    const settle = (claim: Claim) => {
+      if (isCurrent) setAnswer({ key, claim });
+    };
     const claim = () =>
       claimItem(item).then(
-        (r) => setClaims((c) => ({ ...c, [key]: r.claimed ? { state: "mine" } : { state: "taken", heldBy: r.heldBy } })),
-        (e: Error) => setClaims((c) => ({ ...c, [key]: { state: "taken", heldBy: e.message } })),
+        (r) => settle(r.claimed ? { state: "mine" } : { state: "taken", heldBy: r.heldBy }),
+        (e: Error) => settle({ state: "taken", heldBy: e.message }),
       );
-    setClaims((c) => ({ ...c, [key]: { state: "claiming" } }));
     void claim();
     // Re-claiming one's own item extends it; a taken item is retried in case it was freed.
     const heartbeat = setInterval(() => void claim(), CLAIM_HEARTBEAT_MS);
-    const onHide = () => navigator.sendBeacon("/api/review/claims/release", new Blob([JSON.stringify(item)], { type: "application/json" }));
+    const onHide = () =>
+      navigator.sendBeacon(
+        "/api/review/claims/release",
+        new Blob([JSON.stringify(item)], { type: "application/json" }),
+      );
     window.addEventListener("pagehide", onHide);
     return () => {
+      isCurrent = false;
+      // Selecting the item again starts over at "claiming", not at the released claim's answer.
+      setAnswer(null);
       clearInterval(heartbeat);
       window.removeEventListener("pagehide", onHide);
       void releaseItem(item);
     };
   }, [kind, id, enabled]);
-  return kind && id ? claims[`${kind}:${id}`] : undefined;
+  if (!kind || !id || !enabled) return undefined;
+  return answer?.key === `${kind}:${id}` ? answer.claim : CLAIMING;
 }

@@ -1,20 +1,35 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent } from "react";
 
-export type QueueKeyHandlers = { next: () => void; previous: () => void; accept: () => void; reject: () => void; edit: () => void; undo: () => void };
+export type QueueKeyHandlers = {
+  next: () => void;
+  previous: () => void;
+  accept: () => void;
+  reject: () => void;
+  edit: () => void;
+  undo: () => void;
+};
 
 /** j/k move, a accepts, r starts a rejection, e opens the editor, u undoes. Ignored while typing in a field. */
 export function useQueueKeys(handlers: QueueKeyHandlers) {
-  const ref = useRef(handlers);
-  ref.current = handlers;
+  // The listener is added once; it calls whichever handlers the latest render passed.
+  const run = useEffectEvent((action: keyof QueueKeyHandlers) => handlers[action]());
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
-      if (e.metaKey || e.ctrlKey || e.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
-      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit", u: "undo" } as const)[e.key];
+      if (
+        e.metaKey ||
+        e.ctrlKey ||
+        e.altKey ||
+        target?.closest("input, textarea, select, [contenteditable=true]")
+      )
+        return;
+      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit", u: "undo" } as const)[
+        e.key
+      ];
       if (!action) return;
       e.preventDefault();
-      ref.current[action]();
+      run(action);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

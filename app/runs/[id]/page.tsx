@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { isAppError } from "@/lib/core/errors";
+import { orNotFound } from "@/app/or-not-found";
 import { getDb } from "@/lib/db";
 import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
 import { getRunProgress } from "@/lib/pipeline/server/get-run";
@@ -11,12 +10,7 @@ export const metadata: Metadata = { title: "Run" };
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  try {
-    const progress = await getRunProgress(getDb(), id);
-    // Same JSON shape the polling route returns (dates as strings).
-    return <RunView initial={JSON.parse(JSON.stringify(progress)) as RunData} />;
-  } catch (e) {
-    if (isAppError(e) && e.code === "NOT_FOUND") notFound();
-    throw e;
-  }
+  const progress = await orNotFound(getRunProgress(getDb(), id));
+  // Same JSON shape the polling route returns (dates as strings).
+  return <RunView initial={JSON.parse(JSON.stringify(progress)) as RunData} />;
 }
