@@ -15,9 +15,12 @@ import {
   AnalyzeInputSchema,
   AnalyzeReplySchema,
   type CheckResult,
+  ChecksBatchReplySchema,
   ChecksReplySchema,
   LoadInputSchema,
   LoadReplySchema,
+  type RunChecksBatchInput,
+  RunChecksBatchInputSchema,
   type RunChecksInput,
   RunChecksInputSchema,
   type SandboxError,
@@ -40,10 +43,16 @@ export interface SandboxRunner {
   extractTools(source: string, className: string): Promise<Result<Tool[], SandboxError>>;
   /** Check functions over arbitrary states, without an environment. */
   runChecks(request: RunChecksInput): Promise<Result<CheckResult[], SandboxError>>;
+  /** The same checks over many state pairs, results in case order; each case's results are what
+   * `runChecks` would give it. A batch that hits a limit is rerun case by case, and a case that
+   * hits one alone (a check looping past the deadline) gets that error as each check's result. */
+  runChecksBatch(request: RunChecksBatchInput): Promise<Result<CheckResult[][], SandboxError>>;
   stats(): Promise<BackendStats>;
   close(): Promise<void>;
 }
 
+/** Cases per batch call: enough to amortize a call, small enough that a rerun case by case is cheap. */
+const CHECK_BATCH_CASES = 64;
 const invalid = (message: string): SandboxError => ({ code: "INVALID_REQUEST", message, retryable: false });
 const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex");
 
@@ -62,7 +71,9 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
   async function durableLease(key: string | null, shared = false): Promise<Result<Lease, SandboxError>> {
     const acquire = () =>
-      shared && sharing && key ? sharing.lease(key, options.leaseTimeoutMs) : backend.lease(key, options.leaseTimeoutMs);
+      shared && sharing && key
+        ? sharing.lease(key, options.leaseTimeoutMs)
+        : backend.lease(key, options.leaseTimeoutMs);
     const first = await acquire();
     return first.ok ? ok(recoveringLease(first.value, acquire)) : first;
   }
@@ -169,12 +180,62 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     return ok(reply.value.results);
   }
 
+  async function runChecksBatch(
+    request: RunChecksBatchInput,
+  ): Promise<Result<CheckResult[][], SandboxError>> {
+    const input = RunChecksBatchInputSchema.safeParse(request);
+    if (!input.success)
+      return err(
+        invalid("runChecksBatch needs { checks: string[], cases: [{ initialState, finalState }, ...] }"),
+      );
+    const { checks, cases } = input.data;
+    const out: CheckResult[][] = [];
+    for (let start = 0; start < cases.length; start += CHECK_BATCH_CASES) {
+      const chunk = cases.slice(start, start + CHECK_BATCH_CASES);
+      const lease = await durableLease(hash("checks", ...checks));
+      if (!lease.ok) return lease;
+      const raw = await lease.value.call(
+        {
+          op: "run_checks_batch",
+          checks,
+          cases: chunk.map((c) => ({ initial_state: c.initialState, final_state: c.finalState })),
+        },
+        // The deadline of one runChecks call: a batch of fast checks fits easily, and a batch
+        // with a slow check is rerun case by case below, so each case gets its own deadline.
+        options.checkTimeoutMs,
+      );
+      const reply = parseReply(raw, ChecksBatchReplySchema);
+      await lease.value.release(
+        !reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR",
+        (chunk.length * options.maxEpisodesPerWorker) / options.maxCheckRunsPerWorker,
+      );
+      if (reply.ok && reply.value.results.length === chunk.length) {
+        out.push(...reply.value.results);
+        continue;
+      }
+      if (!reply.ok && reply.error.code === "SANDBOX_UNAVAILABLE")
+        return err({
+          code: reply.error.code,
+          message: reply.error.message,
+          retryable: reply.error.retryable,
+        });
+      for (const c of chunk) {
+        const one = await runChecks({ checks, initialState: c.initialState, finalState: c.finalState });
+        if (one.ok) out.push(one.value);
+        else if (one.error.code === "SANDBOX_UNAVAILABLE" || one.error.code === "INVALID_REQUEST") return one;
+        else out.push(checks.map(() => ({ error: `${one.error.code}: ${one.error.message}` })));
+      }
+    }
+    return ok(out);
+  }
+
   return {
     backend: backend.name,
     load,
     analyze,
     extractTools,
     runChecks,
+    runChecksBatch,
     stats: () => backend.stats(),
     close: () => backend.close(),
   };

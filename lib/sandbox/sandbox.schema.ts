@@ -80,6 +80,13 @@ export const RunChecksInputSchema = z.object({
 });
 export type RunChecksInput = z.infer<typeof RunChecksInputSchema>;
 
+/** The same checks over many (initial, final) state pairs: a validator over a corpus's scenarios. */
+export const RunChecksBatchInputSchema = z.object({
+  checks: ChecksInputSchema,
+  cases: z.array(z.object({ initialState: z.unknown(), finalState: z.unknown() })).min(1),
+});
+export type RunChecksBatchInput = z.infer<typeof RunChecksBatchInputSchema>;
+
 /** One line of `envstudio env replay --episodes file.jsonl`. */
 export const ReplayEpisodeSchema = z.object({
   id: z.union([z.string(), z.number()]),
@@ -112,6 +119,11 @@ export const HarnessRequestSchema = z.discriminatedUnion("op", [
     initial_state: z.unknown(),
     final_state: z.unknown(),
   }),
+  z.object({
+    op: z.literal("run_checks_batch"),
+    checks: Checks,
+    cases: z.array(z.object({ initial_state: z.unknown(), final_state: z.unknown() })),
+  }),
   z.object({ op: z.literal("analyze"), source: z.string(), class_name: z.string() }),
   z.object({
     op: z.literal("configure"),
@@ -143,6 +155,10 @@ export const StepReplySchema = z.object({
 export const StateReplySchema = z.object({ ok: z.literal(true), state: JsonObjectSchema });
 export const DiffReplySchema = z.object({ ok: z.literal(true), diff: StateDiffSchema });
 export const ChecksReplySchema = z.object({ ok: z.literal(true), results: z.array(CheckResultSchema) });
+export const ChecksBatchReplySchema = z.object({
+  ok: z.literal(true),
+  results: z.array(z.array(CheckResultSchema)),
+});
 export const EmptyReplySchema = z.object({ ok: z.literal(true) });
 
 export const SyntaxIssueSchema = z.object({

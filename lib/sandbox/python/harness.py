@@ -212,6 +212,18 @@ def op_run_checks(req):
     return {"results": run_checks(checks, initial, final, Capture)}
 
 
+def op_run_checks_batch(req):
+    """One call for the same checks over many state pairs: the per-call cost (a round trip, and
+    parsing the check sources) is paid once, not once per scenario."""
+    checks = _require(req, "checks", list)
+    results = []
+    for case in _require(req, "cases", list):
+        if not isinstance(case, dict):
+            raise Fail("INVALID_REQUEST", "each case must be an object with initial_state and final_state")
+        results.append(run_checks(checks, jsonable(case.get("initial_state")), jsonable(case.get("final_state")), Capture))
+    return {"results": results}
+
+
 def op_analyze(req):
     return analyze(_require(req, "source", str), _require(req, "class_name", str))
 
@@ -226,7 +238,8 @@ def op_configure(req):
 
 
 _OPS = {"load": op_load, "unload": op_unload, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
-        "check": op_check, "run_checks": op_run_checks, "analyze": op_analyze,
+        "check": op_check, "run_checks": op_run_checks,
+        "run_checks_batch": op_run_checks_batch, "analyze": op_analyze,
         "configure": op_configure, "ping": lambda req: {}}
 
 
