@@ -248,9 +248,9 @@ test("malformed arguments to every server action get a 4xx or an { ok: false } w
       expect(result?.ok, label).toBe(false);
       // Every action answers through runAction: one shape, { ok: false, error: { code, message, retryable } }.
       expect(result?.error, label).toMatchObject({
-        code: expect.any(String) as unknown,
-        message: expect.stringMatching(/\S/) as unknown,
-        retryable: expect.any(Boolean) as unknown,
+        code: expect.any(String),
+        message: expect.stringMatching(/\S/),
+        retryable: expect.any(Boolean),
       });
     }
   }

@@ -26,12 +26,14 @@ function recordingRoute(authorise: (role: RoleName) => Promise<SessionUser>) {
         return { ...((await readJsonBody(request)) as object), id: params.id };
       },
     },
-    async (input, user, _request, params) => {
+    (input, user, _request, params) => {
       steps.push("run");
-      if (input.count < 0) throw new Error("connection to 10.0.0.3:5432 refused");
+      if (input.count < 0) return Promise.reject(new Error("connection to 10.0.0.3:5432 refused"));
       if (input.count > 100)
-        throw new AppError("RATE_LIMITED", "Too many at once.", { details: { retryAfterSeconds: 7 } });
-      return Response.json({ input, user: user.email, params });
+        return Promise.reject(
+          new AppError("RATE_LIMITED", "Too many at once.", { details: { retryAfterSeconds: 7 } }),
+        );
+      return Promise.resolve(Response.json({ input, user: user.email, params }));
     },
   );
   return { steps, handler };
@@ -47,7 +49,7 @@ const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
 describe("apiRoute", () => {
   it("authorises with the route's role, then parses, then runs with the parsed input, the user and the params", async () => {
-    const { steps, handler } = recordingRoute(async () => REVIEWER);
+    const { steps, handler } = recordingRoute(() => Promise.resolve(REVIEWER));
     const res = await handler(post({ count: 2, extra: "dropped" }), params("abc"));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -73,7 +75,7 @@ describe("apiRoute", () => {
   );
 
   it("answers input the schema refuses with 400 naming the field, without running", async () => {
-    const { steps, handler } = recordingRoute(async () => REVIEWER);
+    const { steps, handler } = recordingRoute(() => Promise.resolve(REVIEWER));
     const res = await handler(post({ count: "two" }), params("abc"));
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: string; message: string; retryable: boolean } };
@@ -83,7 +85,7 @@ describe("apiRoute", () => {
   });
 
   it("keeps the status of a refusal raised while reading (415 for the wrong content type)", async () => {
-    const { steps, handler } = recordingRoute(async () => REVIEWER);
+    const { steps, handler } = recordingRoute(() => Promise.resolve(REVIEWER));
     const res = await handler(post({ count: 1 }, "text/plain"), params("abc"));
     expect(res.status).toBe(415);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
@@ -93,7 +95,7 @@ describe("apiRoute", () => {
   });
 
   it("says when to retry a rate-limited call", async () => {
-    const { handler } = recordingRoute(async () => REVIEWER);
+    const { handler } = recordingRoute(() => Promise.resolve(REVIEWER));
     const res = await handler(post({ count: 101 }), params("abc"));
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("7");
@@ -104,7 +106,7 @@ describe("apiRoute", () => {
 
   it("reports an unexpected failure as a retryable 500 without its internals", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const { handler } = recordingRoute(async () => REVIEWER);
+    const { handler } = recordingRoute(() => Promise.resolve(REVIEWER));
     const res = await handler(post({ count: -1 }), params("abc"));
     expect(res.status).toBe(500);
     const text = await res.text();
@@ -121,10 +123,10 @@ describe("apiRoute", () => {
   });
 
   it("works without a context (a route with no dynamic segment)", async () => {
-    const apiRoute = createApiRoute(async () => REVIEWER);
+    const apiRoute = createApiRoute(() => Promise.resolve(REVIEWER));
     const handler = apiRoute(
       { role: "VIEWER", schema: z.object({}), input: () => ({}) },
-      async (_input, _user, _request, p) => Response.json(p),
+      (_input, _user, _request, p) => Promise.resolve(Response.json(p)),
     );
     expect(await (await handler(new NextRequest("http://localhost/api/x"))).json()).toEqual({});
   });

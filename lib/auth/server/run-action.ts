@@ -26,7 +26,7 @@ export async function runAction<S extends z.ZodType, T, R extends RoleName | typ
 ): Promise<ActionResult<T>> {
   try {
     // Authorise before parsing: an anonymous caller learns nothing about the expected input.
-    const user = (role === ANYONE ? null : await requireRole(role as RoleName)) as ActionCaller<R>;
+    const user = (role === ANYONE ? null : await requireRole(role)) as ActionCaller<R>;
     return { ok: true, value: await handler(parseInput(schema, raw), user) };
   } catch (error) {
     return { ok: false, error: toActionError(error) };
