@@ -5,6 +5,8 @@
  * show them; anything else is logged and reported as INTERNAL without leaking internals
  * (action-error.ts). Every server action in app/ goes through here, so every one answers the same
  * `ActionResult` shape, and a viewer gets a refusal rather than a server error.
+ * Hazard: next/navigation's redirect() works by throwing, so call it after runAction returns, never
+ * inside the handler (it would be reported as INTERNAL); see app/login/actions.ts.
  */
 import type { z } from "zod";
 import { parseInput } from "@/lib/core/parse-input";
