@@ -10,8 +10,11 @@ import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "@/lib/db/unstora
 export const INTERNAL_ERROR_MESSAGE = "Internal error; the details are in the server log.";
 
 export function toActionError(error: unknown): ActionError {
-  if (isAppError(error))
-    return { code: error.code, message: error.message, retryable: error.retryable, details: error.details };
+  if (isAppError(error)) {
+    // No `details` key when there are none: the action wire format would carry it as "$undefined".
+    const { code, message, retryable, details } = error;
+    return details === undefined ? { code, message, retryable } : { code, message, retryable, details };
+  }
   if (isUnstorableTextError(error))
     return { code: "INVALID_INPUT", message: UNSTORABLE_TEXT_MESSAGE, retryable: false };
   console.error(error);
