@@ -10,7 +10,10 @@ type ManifestEntry = { exportedName?: string; workers?: Record<string, unknown> 
 /** A page path that serves the action: `app/environments/[id]/edit/page` → `/environments/x/edit`. */
 function pageFor(workers: string[]): string {
   const worker = workers.find((w) => w !== "app/_not-found/page") ?? workers[0] ?? "app/page";
-  const route = worker.replace(/^app/, "").replace(/\/page$/, "").replace(/\[[^\]]+\]/g, "x");
+  const route = worker
+    .replace(/^app/, "")
+    .replace(/\/page$/, "")
+    .replace(/\[[^\]]+\]/g, "x");
   return route || "/";
 }
 
@@ -19,7 +22,11 @@ export type ActionRef = { name: string; id: string; page: string };
 export function serverActions(): ActionRef[] {
   const file = path.resolve(".next/server/server-reference-manifest.json");
   const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { node: Record<string, ManifestEntry> };
-  return Object.entries(manifest.node).map(([id, entry]) => ({ id, name: entry.exportedName ?? id, page: pageFor(Object.keys(entry.workers ?? {})) }));
+  return Object.entries(manifest.node).map(([id, entry]) => ({
+    id,
+    name: entry.exportedName ?? id,
+    page: pageFor(Object.keys(entry.workers ?? {})),
+  }));
 }
 
 export function serverAction(name: string): ActionRef {
@@ -29,7 +36,7 @@ export function serverAction(name: string): ActionRef {
 }
 
 /** The action's reply: `1:{...}` is its return value; an `E{...}` row is an uncaught error. */
-export type ActionReply = { ok?: boolean; error?: unknown; message?: string };
+export type ActionReply = { ok?: boolean; error?: { code?: string; message?: string; retryable?: boolean } };
 
 export function actionResult(text: string): ActionReply | null {
   const line = text.split("\n").find((l) => l.startsWith("1:"));

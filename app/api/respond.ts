@@ -1,26 +1,22 @@
 import { NextResponse } from "next/server";
-import type { ZodError } from "zod";
-import { AppError, isAppError } from "@/lib/core/errors";
+import { AppError, httpStatusOf, isAppError } from "@/lib/core/errors";
 import { parseCheckedJson } from "@/lib/auth/input-guard";
-import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "@/lib/db/unstorable-text";
+import { toActionError } from "@/lib/auth/server/action-error";
 
-/** One mapping from errors to HTTP responses for every route handler. */
+/**
+ * One mapping from errors to HTTP responses for every route handler: `{ error: { code, message,
+ * retryable } }` with the code's status (the same error text a server action would answer).
+ */
 export function errorResponse(error: unknown): NextResponse {
-  if (isAppError(error)) {
-    const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
-    return NextResponse.json(
-      { error: { code: error.code, message: error.message, retryable: error.retryable } },
-      { status: error.httpStatus, headers: retryAfter ? { "retry-after": String(retryAfter) } : undefined },
-    );
-  }
-  if (isUnstorableTextError(error)) return errorResponse(new AppError("INVALID_INPUT", UNSTORABLE_TEXT_MESSAGE));
-  console.error(error);
-  return NextResponse.json({ error: { code: "INTERNAL", message: "Internal error", retryable: true } }, { status: 500 });
-}
-
-export function invalidInput(error: ZodError): AppError {
-  const message = error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
-  return new AppError("INVALID_INPUT", message);
+  const { code, message, retryable, details } = toActionError(error);
+  const retryAfter = (details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+  return NextResponse.json(
+    { error: { code, message, retryable } },
+    {
+      status: isAppError(error) ? error.httpStatus : httpStatusOf(code),
+      headers: retryAfter ? { "retry-after": String(retryAfter) } : undefined,
+    },
+  );
 }
 
 /** 415 as an AppError: the status code is the one thing that differs from INVALID_INPUT's 400. */
@@ -31,11 +27,16 @@ class UnsupportedMediaType extends AppError {
 }
 
 /** The request's content type without parameters (`application/json; charset=utf-8` → `application/json`). */
-export const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+export const mediaType = (request: Request) =>
+  (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 
 export function requireMediaType(request: Request, expected: string): void {
   const actual = mediaType(request);
-  if (actual !== expected) throw new UnsupportedMediaType("INVALID_INPUT", `Send ${expected}${actual ? `, not ${actual}` : " (the Content-Type header is missing)"}.`);
+  if (actual !== expected)
+    throw new UnsupportedMediaType(
+      "INVALID_INPUT",
+      `Send ${expected}${actual ? `, not ${actual}` : " (the Content-Type header is missing)"}.`,
+    );
 }
 
 /**
@@ -49,3 +50,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!parsed.ok) throw new AppError("INVALID_INPUT", parsed.message);
   return parsed.value;
 }
+
+/** The query string as an object: a repeated key keeps its last value, an empty one is absent. */
+export const readQuery = (request: Request) =>
+  Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));

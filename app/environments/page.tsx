@@ -6,6 +6,7 @@ import { findDomains, findEnvironments } from "@/lib/environments/server/find-en
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { EnvironmentsBrowser } from "@/components/environments/environments-browser";
 import { ErrorState } from "@/components/ui/states";
+import { formatZodIssues } from "@/lib/core/zod-issues";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Environments" };
@@ -16,11 +17,19 @@ export default async function EnvironmentsPage({ searchParams }: Props) {
   await currentUser();
   const query = parseListQuery(await searchParams);
   if (!query.success) {
-    return <ErrorState title="Invalid filter" message={query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n")} />;
+    return (
+      <ErrorState
+        title="Invalid filter"
+        message={formatZodIssues(query.error, { root: "filter", separator: "\n" })}
+      />
+    );
   }
   const db = getDb();
   const project = await getDefaultProject(db);
-  const [initial, domains] = await Promise.all([findEnvironments(db, project.id, query.data), findDomains(db, project.id)]);
+  const [initial, domains] = await Promise.all([
+    findEnvironments(db, project.id, query.data),
+    findDomains(db, project.id),
+  ]);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Environments</h1>

@@ -7,6 +7,7 @@ import { QueueFilterSchema } from "@/lib/review/review.schema";
 import { findReviewQueue } from "@/lib/review/server/find-review-queue";
 import { ReviewQueue } from "@/components/review/review-queue";
 import { ErrorState } from "@/components/ui/states";
+import { formatZodIssues } from "@/lib/core/zod-issues";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Review queue" };
@@ -15,17 +16,28 @@ type Search = Record<string, string | string[] | undefined>;
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await currentUser();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, (Array.isArray(v) ? v[0] : v) || undefined]));
+  const raw = Object.fromEntries(
+    Object.entries(await searchParams).map(([k, v]) => [k, (Array.isArray(v) ? v[0] : v) || undefined]),
+  );
   const filter = QueueFilterSchema.safeParse(raw);
-  if (!filter.success) return <ErrorState title="Bad filter" message={filter.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} />;
+  if (!filter.success)
+    return <ErrorState title="Bad filter" message={formatZodIssues(filter.error, { root: "filter" })} />;
   const db = getDb();
   const project = await getDefaultProject(db);
   const queue = await findReviewQueue(db, project.id, filter.data, user);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
-      <ReviewQueue key={JSON.stringify(filter.data)} items={queue.items} counts={queue.counts} filter={filter.data} facets={queue.facets} canDecide={roleAtLeast(user.role, "REVIEWER")}
-        decidedToday={queue.decidedToday} claimedByOthers={queue.claimedByOthers} />
+      <ReviewQueue
+        key={JSON.stringify(filter.data)}
+        items={queue.items}
+        counts={queue.counts}
+        filter={filter.data}
+        facets={queue.facets}
+        canDecide={roleAtLeast(user.role, "REVIEWER")}
+        decidedToday={queue.decidedToday}
+        claimedByOthers={queue.claimedByOthers}
+      />
     </div>
   );
 }

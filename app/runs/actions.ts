@@ -1,54 +1,42 @@
 "use server";
 /**
- * Run mutations: parse → authorise → one domain function → revalidate → return.
+ * Run mutations, each through runAction (authorise → parse → one domain function → revalidate).
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireRole } from "@/lib/auth/server/require-role";
-import { actionErrorMessage } from "@/lib/auth/server/run-action";
+import { runAction } from "@/lib/auth/server/run-action";
 import { getDb } from "@/lib/db";
-import { type ActionResult, StartRunFormSchema } from "@/lib/pipeline/run-form.schema";
+import { StartRunFormSchema } from "@/lib/pipeline/run-form.schema";
 import { cancelRun, rerunStep } from "@/lib/pipeline/server/control-run";
 import { getQueueClient } from "@/lib/pipeline/server/queue-client";
 import { startRun } from "@/lib/pipeline/server/start-run";
 
-const issues = (e: z.ZodError) => e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+const CancelRunInputSchema = z.object({ runId: z.string().min(1) });
+const RerunStepInputSchema = z.object({
+  runId: z.string().min(1),
+  subjectKey: z.string().min(1),
+  stage: z.string().min(1),
+  fresh: z.boolean().default(false),
+});
 
-export async function startRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
-  const form = StartRunFormSchema.safeParse(input);
-  if (!form.success) return { ok: false, error: issues(form.error) };
-  try {
-    const user = await requireRole("REVIEWER");
-    const run = await startRun(form.data, user.id);
+export async function startRunAction(raw: unknown) {
+  return runAction(raw, StartRunFormSchema, "REVIEWER", async (input, user) => {
+    const run = await startRun(input, user.id);
     revalidatePath("/runs");
-    return { ok: true, value: { runId: run.id } };
-  } catch (e) {
-    return { ok: false, error: actionErrorMessage(e) };
-  }
+    return { runId: run.id };
+  });
 }
 
-export async function cancelRunAction(input: unknown): Promise<ActionResult> {
-  const parsed = z.object({ runId: z.string().min(1) }).safeParse(input);
-  if (!parsed.success) return { ok: false, error: issues(parsed.error) };
-  try {
-    await requireRole("REVIEWER");
-    await cancelRun(getDb(), parsed.data.runId);
-    revalidatePath(`/runs/${parsed.data.runId}`);
-    return { ok: true, value: undefined };
-  } catch (e) {
-    return { ok: false, error: actionErrorMessage(e) };
-  }
+export async function cancelRunAction(raw: unknown) {
+  return runAction(raw, CancelRunInputSchema, "REVIEWER", async (input) => {
+    await cancelRun(getDb(), input.runId);
+    revalidatePath(`/runs/${input.runId}`);
+  });
 }
 
-export async function rerunStepAction(input: unknown): Promise<ActionResult> {
-  const parsed = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1), fresh: z.boolean().default(false) }).safeParse(input);
-  if (!parsed.success) return { ok: false, error: issues(parsed.error) };
-  try {
-    await requireRole("REVIEWER");
-    await rerunStep(getDb(), await getQueueClient(), parsed.data);
-    revalidatePath(`/runs/${parsed.data.runId}`);
-    return { ok: true, value: undefined };
-  } catch (e) {
-    return { ok: false, error: actionErrorMessage(e) };
-  }
+export async function rerunStepAction(raw: unknown) {
+  return runAction(raw, RerunStepInputSchema, "REVIEWER", async (input) => {
+    await rerunStep(getDb(), await getQueueClient(), input);
+    revalidatePath(`/runs/${input.runId}`);
+  });
 }

@@ -41,7 +41,7 @@ export function ExportsPanel({ datasetId, versions, initial, canExport }: { data
   function start() {
     startTransition(async () => {
       const result = await startExportAction({ datasetVersionId: versionId, format });
-      setError(result.ok ? null : result.error);
+      setError(result.ok ? null : result.error.message);
       await client.invalidateQueries({ queryKey: ["exports", datasetId] });
     });
   }

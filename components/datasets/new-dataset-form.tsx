@@ -20,7 +20,7 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
   function submit() {
     draft.startTransition(async () => {
       const result = await createDatasetVersionAction(draft.payload());
-      if (!result.ok) return draft.setError(result.error);
+      if (!result.ok) return draft.setError(result.error.message);
       router.push(`/datasets/${result.value.datasetId}`);
     });
   }

@@ -21,7 +21,7 @@ export function NewVersionForm({ name, seed, testRatio, environments, items }: {
   function submit() {
     draft.startTransition(async () => {
       const result = await createDatasetVersionAction(draft.payload());
-      if (!result.ok) return draft.setError(result.error);
+      if (!result.ok) return draft.setError(result.error.message);
       draft.setError(null);
       draft.reset();
       setExcluded([]);

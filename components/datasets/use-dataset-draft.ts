@@ -20,7 +20,7 @@ export function useDatasetDraft(form: RefObject<HTMLFormElement | null>, values:
     startTransition(async () => {
       const result = await previewDatasetVersionAction(payload(c));
       setPlan(result.ok ? result.value : null);
-      setError(result.ok ? null : result.error);
+      setError(result.ok ? null : result.error.message);
     });
   }
   /** Any edit outside the preview panel invalidates it: what is created must be what was shown. */

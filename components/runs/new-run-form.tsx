@@ -34,7 +34,7 @@ export function NewRunForm({ defaults }: { defaults: { modelMain: string; modelC
     const values = Object.fromEntries(form.entries());
     startTransition(async () => {
       const result = await startRunAction({ ...values, source, taskFileText: file?.text, taskFileName: file?.name });
-      if (!result.ok) return setError(result.error);
+      if (!result.ok) return setError(result.error.message);
       router.push(`/runs/${result.value.runId}`);
     });
   }

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { cancelRunAction, rerunStepAction } from "@/app/runs/actions";
+import type { ActionResult } from "@/lib/core/result";
 import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState, ErrorState } from "@/components/ui/states";
@@ -22,10 +23,10 @@ export function RunView({ initial }: { initial: RunData }) {
   // Poll while the run is live; a terminal run stops polling.
   const query = useQuery({ queryKey: ["run", initial.run.id], queryFn: () => fetchRun(initial.run.id), initialData: initial, refetchInterval: (q) => (q.state.data?.run.isTerminal ? false : 1000) });
   const data = query.data;
-  const act = (fn: () => Promise<{ ok: boolean; error?: string }>) =>
+  const act = (fn: () => Promise<ActionResult<void>>) =>
     startTransition(async () => {
       const r = await fn();
-      setActionError(r.ok ? null : (r.error ?? "failed"));
+      setActionError(r.ok ? null : r.error.message);
       await client.invalidateQueries({ queryKey: ["run", initial.run.id] });
     });
   const { run } = data;

@@ -1,7 +1,9 @@
 "use client";
 import { useState, useTransition, type FormEvent } from "react";
-import type { LaunchResult } from "@/app/environments/[id]/actions";
+import type { ActionResult } from "@/lib/core/result";
 import { RunProgress } from "./run-progress";
+
+type LaunchResult = ActionResult<{ runId: string }>;
 
 type Actions = {
   generate: (input: unknown) => Promise<LaunchResult>;
@@ -23,8 +25,10 @@ export function RunLauncher({ environmentId, defaultModel, recentRunIds, actions
     const input = { environmentId, ...Object.fromEntries(new FormData(event.currentTarget)) };
     startTransition(async () => {
       const result = await action(input);
-      setMessage(result.ok ? null : result.message);
-      if (result.ok) setRunIds((ids) => [result.runId, ...ids.filter((id) => id !== result.runId)].slice(0, 5));
+      if (!result.ok) return setMessage(result.error.message);
+      const { runId } = result.value;
+      setMessage(null);
+      setRunIds((ids) => [runId, ...ids.filter((id) => id !== runId)].slice(0, 5));
     });
   };
 

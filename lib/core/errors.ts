@@ -29,7 +29,11 @@ export class AppError extends Error {
   readonly retryable: boolean;
   readonly details?: unknown;
 
-  constructor(code: AppErrorCode, message: string, opts: { retryable?: boolean; details?: unknown; cause?: unknown } = {}) {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    opts: { retryable?: boolean; details?: unknown; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.name = "AppError";
     this.code = code;
@@ -43,6 +47,14 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export const httpStatusOf = (code: AppErrorCode): number => STATUS[code];
+
+/**
+ * A refusal as the browser sees it: an action's `{ ok: false, error }` and a route's `{ error }`
+ * body. `details` carries data the UI acts on (retry-after seconds, a conflicting id).
+ */
+export type ActionError = { code: AppErrorCode; message: string; retryable: boolean; details?: unknown };
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

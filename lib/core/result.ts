@@ -2,18 +2,16 @@
  * Expected outcomes that are data (the LLM output did not parse, the sandbox timed out, a check
  * failed) travel as Result values: they are stored and shown to reviewers, never thrown away.
  */
+import type { ActionError } from "./errors";
+
 export type Ok<T> = { ok: true; value: T };
 export type Err<E> = { ok: false; error: E };
 export type Result<T, E = AppErrorShape> = Ok<T> | Err<E>;
 
 export type AppErrorShape = { code: string; message: string; retryable: boolean };
 
+/** What every server action returns: its value, or a refusal the UI shows (lib/auth/server/run-action.ts). */
+export type ActionResult<T> = Result<T, ActionError>;
+
 export const ok = <T>(value: T): Ok<T> => ({ ok: true, value });
 export const err = <E>(error: E): Err<E> => ({ ok: false, error });
-
-/** Unwraps or throws the error (for callers where failure is truly exceptional). */
-export function unwrap<T, E>(result: Result<T, E>): T {
-  if (result.ok) return result.value;
-  const e = result.error as unknown;
-  throw e instanceof Error ? e : new Error(typeof e === "object" && e && "message" in e ? String(e.message) : String(e));
-}

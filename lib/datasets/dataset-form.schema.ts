@@ -4,9 +4,13 @@ import { ExportFormatSchema } from "../export/export.schema";
 import { CreateDatasetVersionInputSchema } from "./dataset.schema";
 
 /** The studio asks for a written override reason; `allowUnverified` (a fixed reason) is CLI-only. */
-export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({ projectId: true, createdById: true, allowUnverified: true });
-export type DatasetVersionForm = z.input<typeof DatasetVersionFormSchema>;
+export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({
+  projectId: true,
+  createdById: true,
+  allowUnverified: true,
+});
 
-export const StartExportFormSchema = z.object({ datasetVersionId: z.string().min(1), format: ExportFormatSchema });
-
-export type ActionResult<T = undefined> = { ok: true; value: T } | { ok: false; error: string };
+export const StartExportFormSchema = z.object({
+  datasetVersionId: z.string().min(1),
+  format: ExportFormatSchema,
+});

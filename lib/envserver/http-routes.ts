@@ -13,13 +13,23 @@ import { ResetBodySchema, StepBodySchema } from "./envserver.schema";
 import { handleMcpText } from "./mcp";
 import { SCHEMAS, metadataOf, openApiDocument } from "./openapi";
 import type { ServeError, Sessions } from "./sessions";
+import { formatZodIssues, type IssueLike } from "../core/zod-issues";
 
 const MAX_BODY = 1 << 20;
-const STATUS: Record<ServeError["code"], number> = { NOT_FOUND: 404, CAPACITY: 503, FORBIDDEN: 403, SANDBOX: 502, INVALID: 400 };
+const STATUS: Record<ServeError["code"], number> = {
+  NOT_FOUND: 404,
+  CAPACITY: 503,
+  FORBIDDEN: 403,
+  SANDBOX: 502,
+  INVALID: 400,
+};
 
 /** A request the client got wrong: answered with its status, never a 500. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -47,11 +57,18 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export type Route = (req: IncomingMessage, url: URL) => Promise<[number, unknown]>;
 const invalid = (message: string): [number, unknown] => [400, { error: { code: "INVALID", message } }];
 const fail = (e: ServeError): [number, unknown] => [STATUS[e.code], { error: e }];
-const issue = (e: { issues: { path: PropertyKey[]; message: string }[] }) => `${e.issues[0]?.path.join(".") || "body"}: ${e.issues[0]?.message}`;
-const sessionKeyOf = (req: IncomingMessage, given: string | undefined | null) => given ?? (req.headers["x-session-key"] as string | undefined) ?? "";
+const issue = (e: { issues: IssueLike[] }) => formatZodIssues(e, { root: "body", max: 1 });
+const sessionKeyOf = (req: IncomingMessage, given: string | undefined | null) =>
+  given ?? (req.headers["x-session-key"] as string | undefined) ?? "";
 
 export function createRoutes(catalog: Catalog, sessions: Sessions): Record<string, Route> {
-  const noEpisode = { content: { success: false, error: "no episode: pass episode_id and session_key from the reset observation's metadata, or use the WebSocket /ws" } };
+  const noEpisode = {
+    content: {
+      success: false,
+      error:
+        "no episode: pass episode_id and session_key from the reset observation's metadata, or use the WebSocket /ws",
+    },
+  };
   return {
     "GET /health": () => Promise.resolve([200, { status: "healthy" }]),
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),
@@ -65,13 +82,24 @@ export function createRoutes(catalog: Catalog, sessions: Sessions): Record<strin
       const r = await sessions.reset(body.data, { key });
       if (!r.ok) return fail(r.error);
       const { observation, reward, done } = r.value.reply;
-      return [200, { observation: { ...observation, metadata: { ...observation.metadata, session_key: key } }, reward, done }];
+      return [
+        200,
+        {
+          observation: { ...observation, metadata: { ...observation.metadata, session_key: key } },
+          reward,
+          done,
+        },
+      ];
     },
     "POST /step": async (req) => {
       const body = StepBodySchema.safeParse(await readJson(req));
       if (!body.success) return invalid(issue(body.error));
       if (!body.data.episode_id) return [200, { observation: noEpisode, reward: null, done: true }];
-      const r = await sessions.step(body.data.episode_id, body.data.action, sessionKeyOf(req, body.data.session_key));
+      const r = await sessions.step(
+        body.data.episode_id,
+        body.data.action,
+        sessionKeyOf(req, body.data.session_key),
+      );
       return r.ok ? [200, r.value] : fail(r.error);
     },
     "GET /state": async (req, url) => {
@@ -81,7 +109,9 @@ export function createRoutes(catalog: Catalog, sessions: Sessions): Record<strin
       return r.ok ? [200, r.value] : fail(r.error);
     },
     "POST /close": async (req) => {
-      const body = StepBodySchema.pick({ episode_id: true, session_key: true }).safeParse(await readJson(req));
+      const body = StepBodySchema.pick({ episode_id: true, session_key: true }).safeParse(
+        await readJson(req),
+      );
       if (!body.success || !body.data.episode_id) return invalid("episode_id is required");
       const r = await sessions.close(body.data.episode_id, sessionKeyOf(req, body.data.session_key));
       return r.ok ? [200, { closed: true }] : fail(r.error);

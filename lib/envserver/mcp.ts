@@ -10,8 +10,16 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ResetBodySchema, SUBMIT_SCHEMA } from "./envserver.schema";
 import type { ServeError, Sessions } from "./sessions";
+import { formatZodIssues } from "../core/zod-issues";
 
-export const RPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
+export const RPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  SERVER_ERROR: -32000,
+} as const;
 
 const RequestSchema = z.object({
   jsonrpc: z.literal("2.0"),
@@ -21,11 +29,28 @@ const RequestSchema = z.object({
 });
 
 type Id = string | number | null;
-export type RpcReply = { jsonrpc: "2.0"; id: Id; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+export type RpcReply = {
+  jsonrpc: "2.0";
+  id: Id;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
 
-const failure = (id: Id, code: number, message: string, data?: unknown): RpcReply => ({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+const failure = (id: Id, code: number, message: string, data?: unknown): RpcReply => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code, message, ...(data === undefined ? {} : { data }) },
+});
 const success = (id: Id, result: unknown): RpcReply => ({ jsonrpc: "2.0", id, result });
-const fromServe = (id: Id, e: ServeError) => failure(id, e.code === "INVALID" || e.code === "NOT_FOUND" || e.code === "FORBIDDEN" ? RPC.INVALID_PARAMS : RPC.SERVER_ERROR, e.message, { code: e.code });
+const fromServe = (id: Id, e: ServeError) =>
+  failure(
+    id,
+    e.code === "INVALID" || e.code === "NOT_FOUND" || e.code === "FORBIDDEN"
+      ? RPC.INVALID_PARAMS
+      : RPC.SERVER_ERROR,
+    e.message,
+    { code: e.code },
+  );
 
 const METHODS = new Set(["tools/list", "tools/call", "openenv/session/create", "openenv/session/close"]);
 
@@ -37,8 +62,13 @@ const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundSession): Promise<RpcReply> {
   const parsed = RequestSchema.safeParse(raw);
   if (!parsed.success) {
-    const id = typeof raw === "object" && raw !== null && "id" in raw ? ((raw as { id?: unknown }).id as Id) : null;
-    return failure(typeof id === "string" || typeof id === "number" ? id : null, RPC.INVALID_REQUEST, `Invalid request: ${parsed.error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).join("; ")}`);
+    const id =
+      typeof raw === "object" && raw !== null && "id" in raw ? ((raw as { id?: unknown }).id as Id) : null;
+    return failure(
+      typeof id === "string" || typeof id === "number" ? id : null,
+      RPC.INVALID_REQUEST,
+      `Invalid request: ${formatZodIssues(parsed.error, { root: "request" })}`,
+    );
   }
   const { method, params } = parsed.data;
   const id = parsed.data.id ?? null;
@@ -46,30 +76,52 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
   if (method === "openenv/session/create") {
     if (bound) return success(id, { session_id: bound.id });
     const body = ResetBodySchema.safeParse(params);
-    if (!body.success) return failure(id, RPC.INVALID_PARAMS, body.error.issues[0]?.message ?? "bad params");
+    if (!body.success)
+      return failure(id, RPC.INVALID_PARAMS, formatZodIssues(body.error, { max: 1, withPath: false }));
     const key = randomBytes(18).toString("base64url");
     const r = await sessions.reset({ ...body.data, episode_id: undefined }, { key });
-    return r.ok ? success(id, { session_id: r.value.id, session_key: key, observation: r.value.reply.observation }) : fromServe(id, r.error);
+    return r.ok
+      ? success(id, { session_id: r.value.id, session_key: key, observation: r.value.reply.observation })
+      : fromServe(id, r.error);
   }
   const target = bound ?? { id: str(params.session_id), key: str(params.session_key) ?? "" };
-  if (!target.id) return failure(id, RPC.INVALID_PARAMS, "Invalid params - 'session_id' is required (tools differ per scenario: create a session with openenv/session/create)");
+  if (!target.id)
+    return failure(
+      id,
+      RPC.INVALID_PARAMS,
+      "Invalid params - 'session_id' is required (tools differ per scenario: create a session with openenv/session/create)",
+    );
   if (method === "openenv/session/close") {
-    if (bound) return failure(id, RPC.INVALID_REQUEST, "Cannot close active WebSocket-managed session via MCP method");
+    if (bound)
+      return failure(id, RPC.INVALID_REQUEST, "Cannot close active WebSocket-managed session via MCP method");
     const r = await sessions.close(target.id, target.key);
     return r.ok ? success(id, { session_id: target.id, closed: true }) : fromServe(id, r.error);
   }
   if (method === "tools/list") {
     const r = await sessions.step(target.id, { type: "list_tools" }, target.key);
     if (!r.ok) return fromServe(id, r.error);
-    const tools = (r.value.observation.tools ?? [SUBMIT_SCHEMA]) as { function: { name: string; description: string; parameters: unknown } }[];
-    return success(id, { tools: tools.map((t) => ({ name: t.function.name, description: t.function.description, inputSchema: t.function.parameters })) });
+    const tools = (r.value.observation.tools ?? [SUBMIT_SCHEMA]) as {
+      function: { name: string; description: string; parameters: unknown };
+    }[];
+    return success(id, {
+      tools: tools.map((t) => ({
+        name: t.function.name,
+        description: t.function.description,
+        inputSchema: t.function.parameters,
+      })),
+    });
   }
   // tools/call: the step's reply (observation, reward, done) is the result.
   const name = str(params.name);
   if (!name) return failure(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
   const args = params.arguments ?? {};
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return failure(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
-  const r = await sessions.step(target.id, { tool_name: name, arguments: args as Record<string, unknown> }, target.key);
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return failure(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
+  const r = await sessions.step(
+    target.id,
+    { tool_name: name, arguments: args as Record<string, unknown> },
+    target.key,
+  );
   return r.ok ? success(id, r.value) : fromServe(id, r.error);
 }
 

@@ -8,6 +8,7 @@ import { accessPolicy } from "./auth";
 import type { Catalog } from "./catalog";
 import { createEnvServer } from "./http-server";
 import { createSessions } from "./sessions";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type ServeOptions = {
   port: number;
@@ -23,14 +24,29 @@ export type ServeOptions = {
   now?: () => number;
 };
 
-const ServeEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_TOKEN: true, ENVSTUDIO_SERVE_MAX_SESSIONS: true, ENVSTUDIO_SERVE_MAX_STEPS: true, ENVSTUDIO_SERVE_IDLE_MS: true });
+const ServeEnvSchema = EnvSchema.pick({
+  ENVSTUDIO_SERVE_TOKEN: true,
+  ENVSTUDIO_SERVE_MAX_SESSIONS: true,
+  ENVSTUDIO_SERVE_MAX_STEPS: true,
+  ENVSTUDIO_SERVE_IDLE_MS: true,
+});
 
 /** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
-export function serveOptionsFromEnv(env: Record<string, string | undefined> = process.env): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs"> {
+export function serveOptionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs"> {
   const parsed = ServeEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid configuration:\n  ${formatZodIssues(parsed.error, { root: "config", separator: "\n  " })}`,
+    );
   const v = parsed.data;
-  return { token: v.ENVSTUDIO_SERVE_TOKEN, maxSessions: v.ENVSTUDIO_SERVE_MAX_SESSIONS, maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS, idleMs: v.ENVSTUDIO_SERVE_IDLE_MS };
+  return {
+    token: v.ENVSTUDIO_SERVE_TOKEN,
+    maxSessions: v.ENVSTUDIO_SERVE_MAX_SESSIONS,
+    maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS,
+    idleMs: v.ENVSTUDIO_SERVE_IDLE_MS,
+  };
 }
 
 /**
@@ -39,11 +55,17 @@ export function serveOptionsFromEnv(env: Record<string, string | undefined> = pr
  * workers only as sessions need them, so memory follows the load (docs/benchmarks.md: ~90 MiB per
  * additional Pyodide worker, ~8 MiB per python3 process). SANDBOX_POOL_SIZE caps it.
  */
-export function servePoolSize(maxSessions: number, env: Record<string, string | undefined> = process.env): number {
+export function servePoolSize(
+  maxSessions: number,
+  env: Record<string, string | undefined> = process.env,
+): number {
   const raw = env.SANDBOX_POOL_SIZE;
   if (raw === undefined || raw === "") return maxSessions;
   const cap = Number(raw);
-  if (!Number.isInteger(cap) || cap <= 0) throw new Error(`Invalid configuration:\n  SANDBOX_POOL_SIZE: expected a positive integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(cap) || cap <= 0)
+    throw new Error(
+      `Invalid configuration:\n  SANDBOX_POOL_SIZE: expected a positive integer, got ${JSON.stringify(raw)}`,
+    );
   return Math.min(maxSessions, cap);
 }
 

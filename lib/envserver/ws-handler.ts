@@ -8,13 +8,17 @@ import type { WebSocket } from "ws";
 import { WsMessageSchema } from "./envserver.schema";
 import { handleMcp } from "./mcp";
 import type { Sessions } from "./sessions";
+import { formatZodIssues } from "../core/zod-issues";
 
 /** Close code when the server reaps an idle session (4000–4999: for applications). */
 export const WS_CLOSE_IDLE = 4408;
 
 export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
   const sessionId = `ws-${randomUUID()}`;
-  const owner = { key: randomBytes(18).toString("base64url"), onEvicted: (reason: string) => ws.close(WS_CLOSE_IDLE, reason.slice(0, 120)) };
+  const owner = {
+    key: randomBytes(18).toString("base64url"),
+    onEvicted: (reason: string) => ws.close(WS_CLOSE_IDLE, reason.slice(0, 120)),
+  };
   let queue: Promise<void> = Promise.resolve();
   const reply = (type: string, data: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type, data }));
@@ -29,7 +33,7 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
       return error("INVALID_JSON", "message is not JSON");
     }
     const msg = WsMessageSchema.safeParse(json);
-    if (!msg.success) return error("INVALID", `${msg.error.issues[0]?.path.join(".") || "message"}: ${msg.error.issues[0]?.message}`);
+    if (!msg.success) return error("INVALID", formatZodIssues(msg.error, { root: "message", max: 1 }));
     const m = msg.data;
     if (m.type === "reset") {
       const r = await sessions.reset({ ...m.data, episode_id: sessionId, session_key: undefined }, owner);
@@ -43,14 +47,17 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
       const r = await sessions.state(sessionId, owner.key);
       return r.ok ? reply("state", r.value) : error(r.error.code, r.error.message);
     }
-    if (m.type === "mcp") return reply("mcp", await handleMcp(sessions, m.data, { id: sessionId, key: owner.key }));
+    if (m.type === "mcp")
+      return reply("mcp", await handleMcp(sessions, m.data, { id: sessionId, key: owner.key }));
     await sessions.close(sessionId, owner.key);
     ws.close(1000);
   }
 
   // Messages of one socket run one at a time, so a fast client cannot interleave its own steps.
   ws.on("message", (data: Buffer) => {
-    queue = queue.then(() => handle(data.toString("utf8"))).catch((e: unknown) => error("INTERNAL", e instanceof Error ? e.message : String(e)));
+    queue = queue
+      .then(() => handle(data.toString("utf8")))
+      .catch((e: unknown) => error("INTERNAL", e instanceof Error ? e.message : String(e)));
   });
   // A malformed frame (bad opcode, RSV bits, unmasked, invalid UTF-8, too large) is reported here;
   // ws then closes this connection with the matching code. Unhandled, it would crash the process.

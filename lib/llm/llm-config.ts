@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import { type PriceTable, parsePriceTable } from "./pricing";
 import { DEFAULT_PERSIST_POLICY, type PersistPolicy } from "./persist";
+import { formatZodIssues } from "../core/zod-issues";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -40,7 +41,8 @@ export type LlmConfig = {
 export function readLlmConfig(env: Record<string, string | undefined> = process.env): LlmConfig {
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
   const parsed = LlmEnvSchema.safeParse(clean);
-  if (!parsed.success) throw new Error(`invalid LLM configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(`invalid LLM configuration: ${formatZodIssues(parsed.error, { root: "config" })}`);
   const e = parsed.data;
   return {
     baseUrl: e.OPENAI_BASE_URL ?? null,

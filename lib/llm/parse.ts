@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { type Result, err, ok } from "../core/result";
 import type { LlmClient, Parser } from "./client";
 import type { ChatMessage, ChatRequest, ChatResult, LlmError, Usage } from "./llm.schema";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type { Parser } from "./client";
 
@@ -25,26 +26,56 @@ export function reaskMessage(problem: string): string {
  * rejected reply is shown to the model with the reason ("could not be used because …") for at
  * most `maxReasks` re-asks; then the step fails with the last reason.
  */
-export async function chatParsed<T>(llm: LlmClient, request: ChatRequest, parse: Parser<T>, maxReasks = DEFAULT_MAX_REASKS): Promise<Result<ParsedReply<T>, LlmError>> {
+export async function chatParsed<T>(
+  llm: LlmClient,
+  request: ChatRequest,
+  parse: Parser<T>,
+  maxReasks = DEFAULT_MAX_REASKS,
+): Promise<Result<ParsedReply<T>, LlmError>> {
   let messages: ChatMessage[] = request.messages;
   const replies: ChatResult[] = [];
   for (let reask = 0; ; reask += 1) {
-    const answer = await llm.ask({ ...request, messages, purpose: reask ? `${request.purpose ?? "chat"} (re-ask ${reask})` : request.purpose }, parse);
+    const answer = await llm.ask(
+      {
+        ...request,
+        messages,
+        purpose: reask ? `${request.purpose ?? "chat"} (re-ask ${reask})` : request.purpose,
+      },
+      parse,
+    );
     if (!answer.ok) return answer;
     const { reply, verdict } = answer.value;
     replies.push(reply);
     if (verdict.ok) return ok({ value: verdict.value, replies, reasks: reask });
     if (reask >= maxReasks) {
-      return err({ code: "PARSE_FAILED", message: `the model's answer did not parse after ${reask + 1} tries: ${verdict.error}`, retryable: false });
+      return err({
+        code: "PARSE_FAILED",
+        message: `the model's answer did not parse after ${reask + 1} tries: ${verdict.error}`,
+        retryable: false,
+      });
     }
-    const assistant: ChatMessage = { role: "assistant", content: reply.content, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) };
-    const followUps: ChatMessage[] = reply.toolCalls.map((c) => ({ role: "tool", toolCallId: c.id, content: JSON.stringify({ error: verdict.error }) }));
+    const assistant: ChatMessage = {
+      role: "assistant",
+      content: reply.content,
+      ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
+    };
+    const followUps: ChatMessage[] = reply.toolCalls.map((c) => ({
+      role: "tool",
+      toolCallId: c.id,
+      content: JSON.stringify({ error: verdict.error }),
+    }));
     messages = [...messages, assistant, ...followUps, { role: "user", content: reaskMessage(verdict.error) }];
   }
 }
 
 export const sumUsage = (replies: { usage: Usage; cached: boolean }[]): Usage =>
-  replies.reduce((a, r) => ({ promptTokens: a.promptTokens + r.usage.promptTokens, completionTokens: a.completionTokens + r.usage.completionTokens }), { promptTokens: 0, completionTokens: 0 });
+  replies.reduce(
+    (a, r) => ({
+      promptTokens: a.promptTokens + r.usage.promptTokens,
+      completionTokens: a.completionTokens + r.usage.completionTokens,
+    }),
+    { promptTokens: 0, completionTokens: 0 },
+  );
 
 /** Drops a reasoning model's inline thoughts (`…</think>`) before parsing. */
 export const stripThinking = (text: string) => {
@@ -83,19 +114,24 @@ function sliceBalanced(text: string): string | null {
 }
 
 /** JSON object → zod, with the zod issues phrased for the model. */
-export function parseJsonWith<S extends z.ZodType>(schema: S, text: string | null): Result<z.infer<S>, string> {
+export function parseJsonWith<S extends z.ZodType>(
+  schema: S,
+  text: string | null,
+): Result<z.infer<S>, string> {
   if (!text) return err("the answer was empty");
   const json = extractJsonObject(text);
   if (!json.ok) return json;
   const parsed = schema.safeParse(json.value);
   if (parsed.success) return ok(parsed.data);
-  return err(parsed.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; "));
+  return err(formatZodIssues(parsed.error, { root: "answer" }));
 }
 
 /** The last fenced Python block (models often show a draft first). */
 export function extractPythonBlock(text: string | null): Result<string, string> {
   if (!text) return err("the answer was empty");
-  const blocks = [...stripThinking(text).matchAll(/```(?:python|py)?[ \t]*\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  const blocks = [...stripThinking(text).matchAll(/```(?:python|py)?[ \t]*\n([\s\S]*?)```/g)].map(
+    (m) => m[1] ?? "",
+  );
   const code = blocks.at(-1)?.replace(/\s+$/, "");
   return code ? ok(code + "\n") : err("no ```python fenced code block found in the answer");
 }

@@ -9,7 +9,6 @@ const nonEmpty = z.string().trim().min(1);
 
 export const STAGES = ["judge", "topic", "select", "state", "state_code", "operations", "methods", "assemble", "test_state", "quality"] as const;
 export type Stage = (typeof STAGES)[number];
-export const StageSchema = z.enum(STAGES);
 /** Stages of one environment's chain, in order (topic mining stages come before). */
 export const ENV_CHAIN: Stage[] = ["state", "state_code", "operations", "methods", "assemble", "test_state", "quality"];
 
@@ -94,7 +93,6 @@ export type Assembled = z.infer<typeof AssembledSchema>;
 export const TestStateSchema = z.object({ initialState: z.record(z.string(), z.unknown()) });
 
 export const VerdictSchema = z.enum(["PASS", "WARNING", "FAIL"]);
-export type Verdict = z.infer<typeof VerdictSchema>;
 
 export const ProbeSchema = z.object({
   index: z.number().int(),

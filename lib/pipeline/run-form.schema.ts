@@ -25,5 +25,3 @@ export const StartRunFormSchema = z.object({
   maxCostUsd: optionalNumber,
 });
 export type StartRunForm = z.infer<typeof StartRunFormSchema>;
-
-export type ActionResult<T = undefined> = { ok: true; value: T } | { ok: false; error: string };

@@ -10,11 +10,15 @@ import { z } from "zod";
 import { type Result, err, ok } from "../core/result";
 import type { ChatMessage, ToolCall } from "../llm/llm.schema";
 import { type TrajectoryMessages, TrajectoryMessagesSchema } from "./rollout.schema";
+import { formatZodIssues } from "../core/zod-issues";
 
 const WireToolCallSchema = z.object({
   id: z.string().optional(),
   type: z.literal("function").optional(),
-  function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default("{}") }),
+  function: z.object({
+    name: z.string(),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default("{}"),
+  }),
 });
 
 const WireMessageSchema = z.discriminatedUnion("role", [
@@ -38,23 +42,42 @@ function fromWire(messages: WireMessage[]): ChatMessage[] {
   let n = 0;
   return messages.map((m): ChatMessage => {
     if (m.role === "assistant") {
-      const toolCalls: ToolCall[] = (m.tool_calls ?? []).map((c) => ({ id: c.id ?? `call_${++n}`, name: c.function.name, arguments: asText(c.function.arguments) }));
+      const toolCalls: ToolCall[] = (m.tool_calls ?? []).map((c) => ({
+        id: c.id ?? `call_${++n}`,
+        name: c.function.name,
+        arguments: asText(c.function.arguments),
+      }));
       pending.push(...toolCalls.map((c) => c.id));
-      return { role: "assistant", content: m.content, ...(toolCalls.length ? { toolCalls } : {}), ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}) };
+      return {
+        role: "assistant",
+        content: m.content,
+        ...(toolCalls.length ? { toolCalls } : {}),
+        ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
+      };
     }
-    if (m.role === "tool") return { role: "tool", toolCallId: m.tool_call_id ?? pending.shift() ?? `call_${++n}`, content: asText(m.content) };
+    if (m.role === "tool")
+      return {
+        role: "tool",
+        toolCallId: m.tool_call_id ?? pending.shift() ?? `call_${++n}`,
+        content: asText(m.content),
+      };
     return m;
   });
 }
 
-const issueText = (error: z.ZodError) => error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+const issueText = (error: z.ZodError) => formatZodIssues(error, { root: "(root)", max: 3 });
 
 export function readTrajectoryMessages(raw: unknown): Result<TrajectoryMessages, string> {
   if (Array.isArray(raw)) {
     const wire = z.array(WireMessageSchema).safeParse(raw);
-    if (!wire.success) return err(`stored messages are neither the rollout shape nor OpenAI chat messages: ${issueText(wire.error)}`);
+    if (!wire.success)
+      return err(
+        `stored messages are neither the rollout shape nor OpenAI chat messages: ${issueText(wire.error)}`,
+      );
     return ok({ agent: fromWire(wire.data), user: [], endReason: null, finalText: null, score: null });
   }
   const parsed = TrajectoryMessagesSchema.safeParse(raw);
-  return parsed.success ? ok(parsed.data) : err(`stored messages do not match the rollout shape: ${issueText(parsed.error)}`);
+  return parsed.success
+    ? ok(parsed.data)
+    : err(`stored messages do not match the rollout shape: ${issueText(parsed.error)}`);
 }

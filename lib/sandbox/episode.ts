@@ -20,6 +20,7 @@ import {
   type Tool,
 } from "./sandbox.schema";
 import type { z } from "zod";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type StepResult = {
   /** The tool's return value as JSON, or an error observation `{success:false, error, error_type}`. */
@@ -80,7 +81,7 @@ export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptio
         if (!input.success)
           return err({
             code: "INVALID_REQUEST",
-            message: input.error.issues[0]?.message ?? "invalid step",
+            message: formatZodIssues(input.error, { max: 1, withPath: false }),
             retryable: false,
           });
         // Tools hidden by `load({tools})` are unknown here, before anything reaches the sandbox.

@@ -5,6 +5,7 @@
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { formatZodIssues } from "../core/zod-issues";
 
 export const SandboxOptionsSchema = z.object({
   /** "pyodide" (default, works anywhere) or "bwrap" (python3 in bubblewrap; needs user namespaces). */
@@ -110,7 +111,7 @@ export function optionsFromEnv(
     const parsed = schema.safeParse(raw);
     if (!parsed.success)
       throw new Error(
-        `invalid ${name}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? "bad value"}`,
+        `invalid ${name}=${JSON.stringify(raw)}: ${formatZodIssues(parsed.error, { max: 1, withPath: false })}`,
       );
     out[key] = parsed.data;
   }
@@ -125,9 +126,7 @@ export function resolveOptions(
   const merged = { ...defaultOptions(), ...optionsFromEnv(env), ...stripUndefined(overrides) };
   const parsed = SandboxOptionsSchema.safeParse(merged);
   if (!parsed.success)
-    throw new Error(
-      `invalid sandbox options: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
+    throw new Error(`invalid sandbox options: ${formatZodIssues(parsed.error, { root: "options" })}`);
   return parsed.data;
 }
 

@@ -12,6 +12,7 @@ import {
   type SandboxError,
   type StateDiff,
 } from "./sandbox.schema";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type ReplayResult = {
   id: string | number | null;
@@ -40,7 +41,7 @@ export function parseEpisodeLine(line: string, lineNumber: number): ReplayEpisod
   const parsed = ReplayEpisodeSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const id = z.object({ id: z.union([z.string(), z.number()]) }).safeParse(json);
-  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "episode"}: ${i.message}`).join("; ");
+  const issues = formatZodIssues(parsed.error, { root: "episode" });
   return failed(id.success ? id.data.id : null, "INVALID_REQUEST", `line ${lineNumber}: ${issues}`);
 }
 

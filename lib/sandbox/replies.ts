@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { type Result, err, ok } from "../core/result";
 import type { CallError } from "./backend";
 import { HarnessErrorReplySchema, type SandboxError } from "./sandbox.schema";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type Parsed<T> = Result<T, CallError>;
 
@@ -20,7 +21,7 @@ export function parseReply<S extends z.ZodType>(
   if (parsed.success) return ok(parsed.data);
   return err({
     code: "SANDBOX_UNAVAILABLE",
-    message: `unexpected reply from the sandbox: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    message: `unexpected reply from the sandbox: ${formatZodIssues(parsed.error, { max: 1, withPath: false })}`,
     retryable: false,
   });
 }

@@ -26,6 +26,7 @@ import {
   type SandboxError,
   type Tool,
 } from "./sandbox.schema";
+import { formatZodIssues } from "../core/zod-issues";
 
 export type LoadRequest = {
   source: string;
@@ -80,10 +81,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
 
   async function load(request: LoadRequest): Promise<Result<Episode, SandboxError>> {
     const input = LoadInputSchema.safeParse(request);
-    if (!input.success)
-      return err(
-        invalid(input.error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).join("; ")),
-      );
+    if (!input.success) return err(invalid(formatZodIssues(input.error, { root: "request" })));
     const { source, className, initialState, tools: only } = input.data;
     // Workers are reused only for the same source: different untrusted code never shares a realm.
     const lease = await durableLease(hash("env", source), true);

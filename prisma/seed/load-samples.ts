@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { formatZodIssues } from "../../lib/core/zod-issues";
 
 export const DEFAULT_SAMPLES_DIR = fileURLToPath(new URL("./samples", import.meta.url));
 
@@ -123,7 +124,7 @@ export class SampleLoadError extends Error {
 }
 
 function formatIssues(issues: z.ZodError["issues"]): string {
-  return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`).join("; ");
+  return formatZodIssues({ issues }, { root: "(root)" });
 }
 
 function readText(file: string): string {

@@ -1,23 +1,19 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db";
-import { parseListQuery } from "@/lib/environments/environment.schema";
+import { ListEnvironmentsQuerySchema } from "@/lib/environments/environment.schema";
 import { findEnvironments } from "@/lib/environments/server/find-environments";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
-import { currentUser } from "@/lib/auth/server/require-role";
-import { errorResponse, invalidInput } from "../respond";
+import { apiRoute } from "../api-route";
+import { readQuery } from "../respond";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/environments?q=&status=&domain=&page=&pageSize= → { items, total, page, pageSize } */
-export async function GET(request: NextRequest) {
-  try {
-    await currentUser();
-    const query = parseListQuery(Object.fromEntries(request.nextUrl.searchParams));
-    if (!query.success) throw invalidInput(query.error);
+export const GET = apiRoute(
+  { role: "VIEWER", schema: ListEnvironmentsQuerySchema, input: readQuery },
+  async (query) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return NextResponse.json(await findEnvironments(db, project.id, query.data));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+    return NextResponse.json(await findEnvironments(db, project.id, query));
+  },
+);

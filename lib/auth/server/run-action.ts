@@ -1,43 +1,35 @@
 /**
- * The one action client: parse → authorise → domain call → result. Server actions stay one line:
+ * The one action client: authorise → parse → domain call → result. Server actions stay one line:
  *   export async function saveThingAction(raw: unknown) { return runAction(raw, SaveSchema, "REVIEWER", (input, user) => saveThing(getDb(), input, user)); }
  * Expected refusals (AppError: conflict, invalid input, forbidden…) come back as data so the UI can
- * show them; anything else is logged and reported as INTERNAL without leaking internals.
+ * show them; anything else is logged and reported as INTERNAL without leaking internals
+ * (action-error.ts). Every server action in app/ goes through here, so every one answers the same
+ * `ActionResult` shape, and a viewer gets a refusal rather than a server error.
+ * Hazard: next/navigation's redirect() works by throwing, so call it after runAction returns, never
+ * inside the handler (it would be reported as INTERNAL); see app/login/actions.ts.
  */
 import type { z } from "zod";
-import { type AppErrorCode, isAppError } from "@/lib/core/errors";
-import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "@/lib/db/unstorable-text";
+import { parseInput } from "@/lib/core/parse-input";
+import type { ActionResult } from "@/lib/core/result";
 import type { RoleName } from "../roles";
+import { toActionError } from "./action-error";
 import { requireRole, type SessionUser } from "./require-role";
 
-export type ActionError = { code: AppErrorCode; message: string; details?: unknown };
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: ActionError };
+/** For the few actions anyone may call (signing in and out): no session is looked up. */
+export const ANYONE = "ANYONE";
 
-export function toActionError(error: unknown): ActionError {
-  if (isAppError(error)) return { code: error.code, message: error.message, details: error.details };
-  if (isUnstorableTextError(error)) return { code: "INVALID_INPUT", message: UNSTORABLE_TEXT_MESSAGE };
-  console.error(error);
-  return { code: "INTERNAL", message: "Internal error; the details are in the server log." };
-}
+export type ActionCaller<R> = R extends RoleName ? SessionUser : null;
 
-/** For actions that answer `{ ok: false, error: string }`: the message, without internals. */
-export const actionErrorMessage = (error: unknown) => toActionError(error).message;
-
-export async function runAction<S extends z.ZodType, T>(
+export async function runAction<S extends z.ZodType, T, R extends RoleName | typeof ANYONE>(
   raw: unknown,
   schema: S,
-  role: RoleName,
-  handler: (input: z.infer<S>, user: SessionUser) => Promise<T>,
+  role: R,
+  handler: (input: z.infer<S>, user: ActionCaller<R>) => Promise<T>,
 ): Promise<ActionResult<T>> {
   try {
     // Authorise before parsing: an anonymous caller learns nothing about the expected input.
-    const user = await requireRole(role);
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      const message = parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
-      return { ok: false, error: { code: "INVALID_INPUT", message } };
-    }
-    return { ok: true, value: await handler(parsed.data, user) };
+    const user = (role === ANYONE ? null : await requireRole(role)) as ActionCaller<R>;
+    return { ok: true, value: await handler(parseInput(schema, raw), user) };
   } catch (error) {
     return { ok: false, error: toActionError(error) };
   }

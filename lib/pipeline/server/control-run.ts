@@ -1,12 +1,12 @@
 /**
- * Operator controls: cancel a run, resume one whose jobs were lost, and re-run one step of one
- * subject (with its downstream steps) — optionally "fresh", bypassing the LLM cache.
+ * Operator controls: cancel a run, and re-run one step of one subject (with its downstream
+ * steps) — optionally "fresh", bypassing the LLM cache.
  */
 import type { PgBoss } from "pg-boss";
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { ENV_CHAIN, type Stage } from "../pipeline.schema";
-import { OPEN_STEP, cancelPendingSteps, enqueueSteps, finalizeRunIfDone } from "./advance-run";
+import { cancelPendingSteps, enqueueSteps, finalizeRunIfDone } from "./advance-run";
 
 export async function cancelRun(db: Db, runId: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId } });
@@ -15,14 +15,6 @@ export async function cancelRun(db: Db, runId: string) {
   await db.pipelineRun.update({ where: { id: runId }, data: { status: "CANCELLING", cancelRequestedAt: new Date() } });
   await cancelPendingSteps(db, runId, "cancelled by the operator");
   await finalizeRunIfDone(db, runId);
-}
-
-/** Re-enqueues every open step (e.g. after all workers were down); duplicates are no-ops. */
-export async function resumeRun(db: Db, boss: PgBoss, runId: string) {
-  const open = await db.pipelineStep.findMany({ where: { runId, status: { in: [...OPEN_STEP] } }, select: { runId: true, subjectKey: true, stage: true } });
-  await enqueueSteps(boss, open);
-  await finalizeRunIfDone(db, runId);
-  return open.length;
 }
 
 export async function rerunStep(db: Db, boss: PgBoss, request: { runId: string; subjectKey: string; stage: string; fresh: boolean }) {

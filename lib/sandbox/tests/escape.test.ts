@@ -137,7 +137,8 @@ for (const { label, backend, hostInBwrap } of MODES) {
     it.each(CHECK_ATTACKS.map((a, i) => [i, a] as const))("check-function attempt %i", async (_i, check) => {
       const result = await runner.runChecks({ checks: [fill(check)], initialState: {}, finalState: {} });
       assertNoEvidence(result);
-      expect(result.ok && result.value[0]).not.toEqual({ passed: true });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      if (result.ok) expect(result.value[0]).not.toEqual({ passed: true });
     });
 
     it.each(RESOURCE_ATTACKS.map((a) => [a.name, a] as const))(

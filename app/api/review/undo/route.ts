@@ -1,9 +1,10 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse } from "next/server";
+import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { requireRole } from "@/lib/auth/server/require-role";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { undoLastDecision } from "@/lib/review/server/undo-decision";
-import { errorResponse, readJsonBody } from "../../respond";
+import { apiRoute } from "../../api-route";
+import { readJsonBody } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -12,14 +13,11 @@ export const dynamic = "force-dynamic";
  * The body says nothing, but like every JSON write it must be application/json, which a cross-site
  * form or no-cors fetch cannot send.
  */
-export async function POST(request: NextRequest) {
-  try {
-    const user = await requireRole("REVIEWER");
-    await readJsonBody(request);
+export const POST = apiRoute(
+  { role: "REVIEWER", schema: z.unknown(), input: readJsonBody },
+  async (_input, user) => {
     const db = getDb();
     const project = await getDefaultProject(db);
     return NextResponse.json(await undoLastDecision(db, project.id, user), { status: 201 });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);

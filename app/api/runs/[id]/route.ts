@@ -1,18 +1,13 @@
 import { NextResponse } from "next/server";
-import { currentUser } from "@/lib/auth/server/require-role";
 import { getDb } from "@/lib/db";
 import { getRunProgress } from "@/lib/pipeline/server/get-run";
-import { errorResponse } from "../../respond";
+import { apiRoute } from "../../api-route";
+import { IdParamsSchema } from "../../params";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/:id → progress per stage, cost, failures, environments, topics, steps (polled by the run page). */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  try {
-    await currentUser();
-    const { id } = await params;
-    return NextResponse.json(await getRunProgress(getDb(), id));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = apiRoute(
+  { role: "VIEWER", schema: IdParamsSchema, input: (_request, params: { id: string }) => params },
+  async ({ id }) => NextResponse.json(await getRunProgress(getDb(), id)),
+);

@@ -1,18 +1,13 @@
 import { NextResponse } from "next/server";
-import { currentUser } from "@/lib/auth/server/require-role";
 import { getDb } from "@/lib/db";
 import { findDatasetExports } from "@/lib/export/server/find-exports";
-import { errorResponse } from "../../../respond";
+import { apiRoute } from "../../../api-route";
+import { IdParamsSchema } from "../../../params";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/datasets/:id/exports → the dataset's exports with progress (polled by the dataset page). */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  try {
-    await currentUser();
-    const { id } = await params;
-    return NextResponse.json(await findDatasetExports(getDb(), id));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = apiRoute(
+  { role: "VIEWER", schema: IdParamsSchema, input: (_request, params: { id: string }) => params },
+  async ({ id }) => NextResponse.json(await findDatasetExports(getDb(), id)),
+);
