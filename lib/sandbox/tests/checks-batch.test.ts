@@ -69,7 +69,7 @@ for (const { backend, hostInBwrap } of MODES) {
         // As runChecks alone: the slow case's call times out; the others are answered in full.
         const alone = await runner.runChecks({ checks: CHECKS, ...cases[1]! });
         expect(alone).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
-        const timedOut = { error: expect.stringMatching(/^TIMEOUT: /) };
+        const timedOut: unknown = { error: expect.stringMatching(/^TIMEOUT: /) as unknown };
         expect(batch.value).toEqual([
           [{ passed: true }, { passed: true }, { passed: true }],
           [timedOut, timedOut, timedOut],
