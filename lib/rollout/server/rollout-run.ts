@@ -43,6 +43,9 @@ export const RolloutRunInputSchema = z.object({
   environmentId: z.string().optional(),
 });
 
+/** What a rollout step stores as its output. */
+const RolloutStepOutputSchema = z.object({ trajectoryId: z.string(), reward: z.number() });
+
 export type RolloutRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks">; llmFor: RunLlmFactory };
 type Subject = { scenarioId: string; rolloutIndex: number; model: string };
 
@@ -98,6 +101,7 @@ export async function executeRolloutRun(
       const outcome = await memoStep(
         db,
         { runId, subjectKey: `${subject.scenarioId}:${subject.rolloutIndex}`, stage: "rollout" },
+        RolloutStepOutputSchema,
         (stepId) => rolloutStep(db, runId, stepId, subject, config, deps),
       );
       if (outcome.status === "SUCCEEDED") return void (tally.succeeded += 1);
@@ -123,7 +127,7 @@ async function rolloutStep(
   subject: Subject,
   config: RolloutRunConfig,
   deps: RolloutRunDeps,
-): Promise<Result<{ trajectoryId: string; reward: number }, StepError>> {
+): Promise<Result<z.infer<typeof RolloutStepOutputSchema>, StepError>> {
   const s = await loadScenarioSubject(db, subject.scenarioId);
   if (!s)
     return err({ code: "NOT_FOUND", message: `scenario ${subject.scenarioId} not found`, retryable: false });

@@ -2,8 +2,11 @@
  * PipelineStep as the memo of a run's work, for runs that are not SkelBuilder's (scenario
  * generation, proof, rollouts). `(runId, subjectKey, stage)` is unique, so a resumed or duplicate
  * job finds finished steps and returns their stored output instead of doing (and paying for) the
- * work again. A step left RUNNING by a killed worker is simply taken again.
+ * work again. A step left RUNNING by a killed worker is simply taken again. The stored output is
+ * JSON from an earlier process: it is parsed with the step's schema, and one that no longer parses
+ * (a shape from an older version) is recomputed rather than trusted.
  */
+import type { z } from "zod";
 import type { Db, Prisma } from "@/lib/db";
 import type { Result } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
@@ -17,6 +20,7 @@ export type StepOutcome<T> =
 export async function memoStep<T>(
   db: Db,
   key: StepKey,
+  output: z.ZodType<T>,
   work: (stepId: string) => Promise<Result<T, StepError>>,
 ): Promise<StepOutcome<T>> {
   const step = await db.pipelineStep.upsert({
@@ -29,7 +33,10 @@ export async function memoStep<T>(
     },
     update: {},
   });
-  if (step.status === "SUCCEEDED") return { status: "SUCCEEDED", output: step.output as T, reused: true };
+  if (step.status === "SUCCEEDED") {
+    const stored = output.safeParse(step.output);
+    if (stored.success) return { status: "SUCCEEDED", output: stored.data, reused: true };
+  }
   const started = new Date();
   await db.pipelineStep.update({
     where: { id: step.id },

@@ -13,7 +13,7 @@ import type { JobSender } from "@/lib/jobs/server/send-job";
 import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
 import { forEachLimited, memoStep } from "@/lib/runs/server/step-memo";
-import type { JsonObject, SandboxRunner } from "@/lib/sandbox";
+import { type JsonObject, JsonObjectSchema, type SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { dedupTasks } from "../stages/dedup-tasks";
 import type { EnvironmentContext, ScenStageDeps } from "../stages/deps";
@@ -98,11 +98,13 @@ async function step<T>(
   ctx: Ctx,
   subjectKey: string,
   stage: string,
+  output: z.ZodType<T>,
   work: (stepId: string) => Promise<Result<T, StepError>>,
 ): Promise<T | null> {
   const outcome = await memoStep(
     ctx.db,
     { runId: ctx.runId, subjectKey, stage, environmentId: ctx.environmentId },
+    output,
     work,
   );
   if (outcome.status === "SUCCEEDED") return outcome.output;
@@ -112,12 +114,12 @@ async function step<T>(
 
 async function draft(ctx: Ctx, index: number): Promise<Drafted | null> {
   const key = `s${index}`;
-  const state = await step(ctx, key, "initial_state", async (id) => {
+  const state = await step(ctx, key, "initial_state", JsonObjectSchema, async (id) => {
     const r = await generateInitialState(ctx.env, stageDeps(ctx, id, `state:${index}`));
     return r.ok ? r : err(fail(r.error));
   });
   if (!state) return null;
-  const task = await step(ctx, key, "task", async (id) => {
+  const task = await step(ctx, key, "task", z.string(), async (id) => {
     const r = await generateTask(
       { env: ctx.env, initialState: state, minWords: ctx.config.minTaskWords },
       stageDeps(ctx, id, `task:${index}`),
@@ -129,14 +131,14 @@ async function draft(ctx: Ctx, index: number): Promise<Drafted | null> {
 
 async function complete(ctx: Ctx, d: Drafted): Promise<string | null> {
   const key = `s${d.index}`;
-  const items = await step(ctx, key, "checklist", async (id) => {
+  const items = await step(ctx, key, "checklist", z.array(z.string()), async (id) => {
     const r = await generateChecklist({ env: ctx.env, ...d }, stageDeps(ctx, id, `checklist:${d.index}`));
     return r.ok ? r : err(fail(r.error));
   });
   if (!items) return null;
   const codes: string[] = [];
   for (const [j, item] of items.entries()) {
-    const code = await step(ctx, key, `check_func:${j}`, async (id) => {
+    const code = await step(ctx, key, `check_func:${j}`, z.string(), async (id) => {
       const r = await generateCheckFunc(
         { env: ctx.env, ...d, item },
         stageDeps(ctx, id, `check:${d.index}:${j}`, ctx.config.checkModel ?? ctx.config.model),
@@ -146,7 +148,7 @@ async function complete(ctx: Ctx, d: Drafted): Promise<string | null> {
     if (code === null) return null;
     codes.push(code);
   }
-  return step(ctx, key, "persist", async () =>
+  return step(ctx, key, "persist", z.string(), async () =>
     ok(
       await persistScenario(ctx.db, {
         runId: ctx.runId,
@@ -198,7 +200,9 @@ export async function executeGenerationRun(
     stop,
   );
   drafts.sort((a, b) => a.index - b.index);
-  const kept = await step(ctx, "all", "dedup", (id) => dedupDrafts(ctx, id, drafts));
+  const kept = await step(ctx, "all", "dedup", z.array(z.number().int()), (id) =>
+    dedupDrafts(ctx, id, drafts),
+  );
   const keptDrafts = drafts.filter((d) => kept?.includes(d.index));
   const created: string[] = [];
   await forEachLimited(

@@ -14,7 +14,13 @@ import type { SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { requestGoldCalls } from "../gold-calls";
 import { proveValidators } from "../proof";
-import type { GoldCall, GoldSource, ProofOutcome } from "../scenario.schema";
+import {
+  type GoldCall,
+  type GoldSource,
+  GoldSourceSchema,
+  type ProofOutcome,
+  ProofReasonSchema,
+} from "../scenario.schema";
 import { type ScenarioSubject, loadScenarioSubject } from "./load-proof-subject";
 
 export type ValidatorProofDeps = {
@@ -23,13 +29,15 @@ export type ValidatorProofDeps = {
   gold?: { llm: LlmClient; model: string };
 };
 
-export type ProofSummary = {
-  proofId: string;
-  scenarioId: string;
-  status: "VERIFIED" | "FAILED";
-  reasons: ProofOutcome["reasons"];
-  goldSource: GoldSource | null;
-};
+/** What a proof step stores as its output (and a resumed proof run reads back). */
+export const ProofSummarySchema = z.object({
+  proofId: z.string(),
+  scenarioId: z.string(),
+  status: z.enum(["VERIFIED", "FAILED"]),
+  reasons: z.array(ProofReasonSchema),
+  goldSource: GoldSourceSchema.nullable(),
+});
+export type ProofSummary = z.infer<typeof ProofSummarySchema>;
 
 type Gold = { source: GoldSource; calls: GoldCall[] } | null;
 
