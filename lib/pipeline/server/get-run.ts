@@ -1,6 +1,7 @@
 /**
- * Read models for the runs pages and the CLI: progress per stage, cost, failures, environments,
- * topics, and one step's artifacts (input, output, every LLM call with prompt and raw response).
+ * Read models for the runs pages, the launch panel and the CLI: progress per stage, cost, failures,
+ * environments, topics, and one step's artifacts (input, output, every LLM call with prompt and raw
+ * response). getRunProgress is the one progress query for every kind of run.
  */
 import { AppError } from "@/lib/core/errors";
 import { isTerminalRunStatus } from "@/lib/core/run";
@@ -77,6 +78,9 @@ export async function getRunProgress(db: Db, runId: string) {
     };
     return { ...p, total: p.pending + p.running + p.succeeded + p.failed + p.cancelled };
   }).filter((s) => s.total > 0);
+  // Every stage of any run kind (scenario and rollout stages included), raw step statuses.
+  const stepCounts: Record<string, Record<string, number>> = {};
+  for (const c of counts) (stepCounts[c.stage] ??= {})[c.status] = c._count._all;
   return {
     // A budget stop sets its status at once but still has steps settling; the run is over (and
     // pollers may stop) only once finalizeRunIfDone has stamped finishedAt.
@@ -87,6 +91,7 @@ export async function getRunProgress(db: Db, runId: string) {
       isTerminal: isTerminalRunStatus(run.status) && run.finishedAt !== null,
     },
     stages,
+    stepCounts,
     failures,
     environments,
     topics,
@@ -96,6 +101,37 @@ export async function getRunProgress(db: Db, runId: string) {
   };
 }
 export type RunProgress = Awaited<ReturnType<typeof getRunProgress>>;
+
+/** The launch panel's view of a run: status, cost and step counts by stage and status. */
+export function toRunSummary({ run, stepCounts }: RunProgress) {
+  const {
+    id,
+    kind,
+    status,
+    errorMessage,
+    costUsd,
+    promptTokens,
+    completionTokens,
+    config,
+    input,
+    createdAt,
+    finishedAt,
+  } = run;
+  return {
+    id,
+    kind,
+    status,
+    errorMessage,
+    costUsd,
+    promptTokens,
+    completionTokens,
+    config,
+    input,
+    createdAt,
+    finishedAt,
+    stages: stepCounts,
+  };
+}
 
 export async function listRuns(db: Db, projectId: string, take = 50) {
   const runs = await db.pipelineRun.findMany({

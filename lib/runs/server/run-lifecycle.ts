@@ -92,33 +92,3 @@ export async function finishRun(
   await markRunCallsLost(db, runId);
   return status;
 }
-
-/** Progress for the UI: steps by status for one stage (or all). */
-export async function getRunProgress(db: Db, runId: string) {
-  const run = await db.pipelineRun.findUnique({
-    where: { id: runId },
-    select: {
-      id: true,
-      kind: true,
-      status: true,
-      errorMessage: true,
-      costUsd: true,
-      promptTokens: true,
-      completionTokens: true,
-      config: true,
-      input: true,
-      createdAt: true,
-      finishedAt: true,
-    },
-  });
-  if (!run) return null;
-  const groups = await db.pipelineStep.groupBy({
-    by: ["stage", "status"],
-    where: { runId },
-    _count: { _all: true },
-  });
-  const stages: Record<string, Record<string, number>> = {};
-  for (const g of groups) (stages[g.stage] ??= {})[g.status] = g._count._all;
-  return { ...run, costUsd: Number(run.costUsd), stages };
-}
-export type RunProgress = NonNullable<Awaited<ReturnType<typeof getRunProgress>>>;

@@ -1,8 +1,7 @@
 import { NextResponse } from "next/server";
 import { currentUser } from "@/lib/auth/server/require-role";
-import { AppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
-import { getRunProgress } from "@/lib/runs/server/run-lifecycle";
+import { getRunProgress, toRunSummary } from "@/lib/pipeline/server/get-run";
 import { errorResponse } from "../../../respond";
 
 export const dynamic = "force-dynamic";
@@ -11,9 +10,7 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   try {
     await currentUser();
-    const progress = await getRunProgress(getDb(), (await params).id);
-    if (!progress) throw new AppError("NOT_FOUND", "Run not found.");
-    return NextResponse.json(progress);
+    return NextResponse.json(toRunSummary(await getRunProgress(getDb(), (await params).id)));
   } catch (error) {
     return errorResponse(error);
   }
