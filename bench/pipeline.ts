@@ -35,13 +35,14 @@ export async function main() {
   const { url, drop } = await scratchDatabase();
   const db = createDb(url, 8);
   const { startWorker } = await import("../lib/jobs/worker");
-  const { createPipelineStepJob } = await import("../lib/pipeline/server/step-job");
+  const { PIPELINE_STEP_JOB } = await import("../lib/pipeline/step-job");
+  const { loadJobHandler } = await import("../lib/jobs/server/job-handlers");
   const { createRun } = await import("../lib/pipeline/server/create-run");
   const { getRunProgress } = await import("../lib/pipeline/server/get-run");
   const { isTerminalRunStatus } = await import("../lib/core/run");
   const { buildRunConfig } = await import("../lib/pipeline/run-config");
   const { getSandboxRunner, closeSandboxRunner, resolveOptions } = await import("../lib/sandbox");
-  const worker = await startWorker(url, [createPipelineStepJob(() => db)]);
+  const worker = await startWorker(url, [PIPELINE_STEP_JOB], { db, loadHandler: loadJobHandler });
   try {
     // Boot the sandbox pool and load the step handler first: one-off start-up is not pipeline throughput.
     await import("../lib/pipeline/server/run-step");
@@ -71,7 +72,7 @@ export async function main() {
       (await getSandboxRunner().stats()).readyMs.length,
     ];
     const started = Date.now();
-    const run = await createRun(db, worker.boss, {
+    const run = await createRun(db, worker.queue, {
       projectId: project.id,
       input: { kind: "ideas", ideas },
       config,

@@ -9,10 +9,11 @@ import { actionErrorMessage } from "@/lib/auth/server/run-action";
 import { getDb } from "@/lib/db";
 import { type ActionResult, StartRunFormSchema } from "@/lib/pipeline/run-form.schema";
 import { cancelRun, rerunStep } from "@/lib/pipeline/server/control-run";
-import { getQueueClient } from "@/lib/pipeline/server/queue-client";
+import { getJobQueue } from "@/lib/jobs/server/send-job";
 import { startRun } from "@/lib/pipeline/server/start-run";
 
-const issues = (e: z.ZodError) => e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+const issues = (e: z.ZodError) =>
+  e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
 
 export async function startRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
   const form = StartRunFormSchema.safeParse(input);
@@ -41,11 +42,18 @@ export async function cancelRunAction(input: unknown): Promise<ActionResult> {
 }
 
 export async function rerunStepAction(input: unknown): Promise<ActionResult> {
-  const parsed = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1), fresh: z.boolean().default(false) }).safeParse(input);
+  const parsed = z
+    .object({
+      runId: z.string().min(1),
+      subjectKey: z.string().min(1),
+      stage: z.string().min(1),
+      fresh: z.boolean().default(false),
+    })
+    .safeParse(input);
   if (!parsed.success) return { ok: false, error: issues(parsed.error) };
   try {
     await requireRole("REVIEWER");
-    await rerunStep(getDb(), await getQueueClient(), parsed.data);
+    await rerunStep(getDb(), await getJobQueue(), parsed.data);
     revalidatePath(`/runs/${parsed.data.runId}`);
     return { ok: true, value: undefined };
   } catch (e) {

@@ -4,33 +4,19 @@
  * once nothing is pending or running. Every part is idempotent, so the memo path of a retried
  * job can call it again safely.
  */
-import type { PgBoss } from "pg-boss";
 import { OPEN_STEP_STATUSES, TERMINAL_RUN_STATUSES } from "@/lib/core/run";
 import type { Db } from "@/lib/db";
-import { enqueueMany } from "@/lib/jobs/boss";
-import type { JobDefinition } from "@/lib/jobs/job-definition";
+import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { markRunCallsLost } from "@/lib/runs/server/lost-calls";
+import { PIPELINE_STEP_JOB, type StepPayload, stepJobKey } from "../step-job";
 
-export const stepJobKey = (runId: string, subjectKey: string, stage: string) =>
-  `${runId}:${subjectKey}:${stage}`;
-
-let stepJob: JobDefinition | null = null;
-/** Set by the job definition module (avoids an import cycle between the job and its helpers). */
-export const registerStepJob = (def: JobDefinition) => void (stepJob = def);
-
-export async function enqueueSteps(
-  boss: PgBoss,
-  steps: { runId: string; subjectKey: string; stage: string }[],
-) {
-  if (!stepJob) throw new Error("pipeline step job is not registered");
-  const def = stepJob;
-  await enqueueMany(
-    boss,
-    def,
-    steps.map((s) => ({
-      payload: { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage },
-      key: stepJobKey(s.runId, s.subjectKey, s.stage),
-    })),
+export async function enqueueSteps(queue: JobQueue, steps: StepPayload[]) {
+  await queue.sendMany(
+    PIPELINE_STEP_JOB,
+    steps.map((s) => {
+      const payload = { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage };
+      return { payload, key: stepJobKey(payload) };
+    }),
   );
 }
 
@@ -126,14 +112,14 @@ export async function finalizeRunIfDone(db: Db, runId: string) {
  * finds it stopped and cancels the step.
  */
 export async function enqueueSuccessor(
-  boss: PgBoss,
+  queue: JobQueue,
   step: { runId: string; subjectKey: string },
   stage: string,
 ) {
-  await enqueueSteps(boss, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
+  await enqueueSteps(queue, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
 }
 
-export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey: string, stage: string) {
+export async function advanceRun(db: Db, queue: JobQueue, runId: string, subjectKey: string, stage: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
   if (run && (run.status === "QUEUED" || run.status === "RUNNING")) {
     await startSelectionWhenReady(db, runId);
@@ -145,7 +131,7 @@ export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey
       },
       select: { runId: true, subjectKey: true, stage: true },
     });
-    await enqueueSteps(boss, pending);
+    await enqueueSteps(queue, pending);
   } else if (run) {
     // A step that finished after the run was stopped may have created successors: close them.
     await cancelPendingSteps(db, runId, `stopped: the run is ${run.status.toLowerCase()}`);

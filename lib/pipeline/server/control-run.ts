@@ -2,7 +2,7 @@
  * Operator controls: cancel a run, resume one whose jobs were lost, and re-run one step of one
  * subject (with its downstream steps) — optionally "fresh", bypassing the LLM cache.
  */
-import type { PgBoss } from "pg-boss";
+import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { AppError } from "@/lib/core/errors";
 import { OPEN_STEP_STATUSES } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
@@ -23,19 +23,19 @@ export async function cancelRun(db: Db, runId: string) {
 }
 
 /** Re-enqueues every open step (e.g. after all workers were down); duplicates are no-ops. */
-export async function resumeRun(db: Db, boss: PgBoss, runId: string) {
+export async function resumeRun(db: Db, queue: JobQueue, runId: string) {
   const open = await db.pipelineStep.findMany({
     where: { runId, status: { in: [...OPEN_STEP_STATUSES] } },
     select: { runId: true, subjectKey: true, stage: true },
   });
-  await enqueueSteps(boss, open);
+  await enqueueSteps(queue, open);
   await finalizeRunIfDone(db, runId);
   return open.length;
 }
 
 export async function rerunStep(
   db: Db,
-  boss: PgBoss,
+  queue: JobQueue,
   request: { runId: string; subjectKey: string; stage: string; fresh: boolean },
 ) {
   const step = await db.pipelineStep.findUnique({
@@ -77,5 +77,5 @@ export async function rerunStep(
       ? [db.environment.update({ where: { id: step.environmentId }, data: { status: "GENERATING" } })]
       : []),
   ]);
-  await enqueueSteps(boss, [step]);
+  await enqueueSteps(queue, [step]);
 }

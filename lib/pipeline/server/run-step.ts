@@ -2,26 +2,27 @@
  * The `pipeline.step` handler: one stage for one subject of a run. PipelineStep (runId, subjectKey,
  * stage) is the memo — a finished step is never repeated, even when pg-boss re-delivers the job
  * after a worker crash; a step interrupted mid-way re-runs, and the LLM cache makes the calls it
- * had already paid for free. Loaded lazily by the job definition, so processes that only enqueue
- * (the web server) never load the sandbox or the stage code.
+ * had already paid for free. Only the worker loads it (lib/jobs/server/job-handlers.ts), so processes
+ * that only enqueue (the web server) never load the sandbox or the stage code.
  */
-import type { PgBoss } from "pg-boss";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { type StepError, isSettledStepStatus, isStoppedRunStatus } from "@/lib/core/run";
-import { JobError, type JobContext } from "@/lib/jobs/job-definition";
+import { JobError } from "@/lib/jobs/job-definition";
+import type { JobContext, JobHandler } from "@/lib/jobs/server/job-handler";
+import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { RunConfigSchema } from "../pipeline.schema";
 import { advanceRun, cancelPendingSteps, enqueueSuccessor, finalizeRunIfDone } from "./advance-run";
 import { commitStep, nextChainStage } from "./commit-step";
 import { ChainStepInputSchema, computeStep } from "./compute-step";
 import { createStageDeps } from "./stage-deps";
 import { MissingInputError } from "./step-inputs";
-import { STEP_RETRY_LIMIT, type StepPayload } from "./step-job";
+import type { PIPELINE_STEP_JOB, StepPayload } from "../step-job";
 import { markStepCallsLost } from "@/lib/runs/server/lost-calls";
 
 async function recordFailure(
   db: Db,
-  boss: PgBoss,
+  queue: JobQueue,
   step: { id: string; runId: string; subjectKey: string; stage: string; environmentId: string | null },
   error: StepError,
   willRetry: boolean,
@@ -45,20 +46,20 @@ async function recordFailure(
     });
     await cancelPendingSteps(db, step.runId, "stopped: the run's budget is spent");
   }
-  await advanceRun(db, boss, step.runId, step.subjectKey, step.stage);
+  await advanceRun(db, queue, step.runId, step.subjectKey, step.stage);
 }
 
 export async function runStep(
   db: Db,
   payload: StepPayload,
-  ctx: Pick<JobContext, "attempt" | "boss" | "signal">,
+  ctx: Pick<JobContext, "isFinalAttempt" | "queue" | "signal">,
 ): Promise<string> {
   const where = { runId_subjectKey_stage: payload };
   const step = await db.pipelineStep.findUnique({ where, include: { run: true } });
   if (!step)
     throw new JobError(`no step ${payload.stage} for ${payload.subjectKey} in run ${payload.runId}`, false);
   if (isSettledStepStatus(step.status)) {
-    await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage); // memo: never repeated
+    await advanceRun(db, ctx.queue, step.runId, step.subjectKey, step.stage); // memo: never repeated
     return "memo";
   }
   if (isStoppedRunStatus(step.run.status)) {
@@ -110,18 +111,15 @@ export async function runStep(
     throw new JobError("worker stopping", true);
   }
   if (!result.ok) {
-    await recordFailure(
-      db,
-      ctx.boss,
-      step,
-      result.error,
-      result.error.retryable && ctx.attempt < STEP_RETRY_LIMIT,
-    );
+    await recordFailure(db, ctx.queue, step, result.error, result.error.retryable && !ctx.isFinalAttempt);
     return "failed";
   }
   await commitStep(db, step.run, step, result.value, startedAt);
   const next = nextChainStage(step.stage);
-  if (next) await enqueueSuccessor(ctx.boss, step, next);
-  else await advanceRun(db, ctx.boss, step.runId, step.subjectKey, step.stage);
+  if (next) await enqueueSuccessor(ctx.queue, step, next);
+  else await advanceRun(db, ctx.queue, step.runId, step.subjectKey, step.stage);
   return "succeeded";
 }
+
+export const handlePipelineStep: JobHandler<typeof PIPELINE_STEP_JOB> = (payload, ctx) =>
+  runStep(ctx.db, payload, ctx);

@@ -24,7 +24,7 @@ import {
   applySftFilter,
   runRollout,
 } from "..";
-import { ROLLOUT_JOB } from "./jobs";
+import { ROLLOUT_JOB } from "../rollout-job";
 
 export const RolloutRunConfigSchema = z.object({
   mode: RolloutModeSchema.default("non_conversational"),

@@ -23,7 +23,7 @@ import { generateInitialState } from "../stages/generate-initial-state";
 import { generateTask } from "../stages/generate-task";
 import { loadEnvironmentContext, persistScenario } from "./persist-scenario";
 import { enqueueProofRun } from "./proof-run";
-import { SCEN_GENERATOR_JOB } from "./jobs";
+import { SCEN_GENERATOR_JOB } from "../scenario-jobs";
 
 export const GenerationRunConfigSchema = z.object({
   count: z.number().int().min(1).max(200).default(10),

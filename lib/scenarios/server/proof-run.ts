@@ -11,7 +11,7 @@ import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
 import { forEachLimited, memoStep } from "@/lib/runs/server/step-memo";
 import type { SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
-import { PROOF_JOB } from "./jobs";
+import { PROOF_JOB } from "../scenario-jobs";
 import { ProofSummarySchema, runValidatorProof } from "./run-validator-proof";
 
 export const ProofRunConfigSchema = z.object({
