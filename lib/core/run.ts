@@ -10,6 +10,9 @@
  */
 export type StepError = { code: string; message: string; retryable: boolean };
 
+/** A run in one of these statuses has work queued or in progress, and may take more. */
+export const ACTIVE_RUN_STATUSES = ["QUEUED", "RUNNING"] as const;
+
 /** A run in one of these statuses is over: no job works on it any more. */
 export const TERMINAL_RUN_STATUSES = ["SUCCEEDED", "FAILED", "CANCELLED", "BUDGET_EXCEEDED"] as const;
 
@@ -23,6 +26,7 @@ export const SETTLED_STEP_STATUSES = ["SUCCEEDED", "FAILED", "SKIPPED", "CANCELL
 export const OPEN_STEP_STATUSES = ["PENDING", "RUNNING"] as const;
 
 const includes = (list: readonly string[], status: string) => list.includes(status);
+export const isActiveRunStatus = (status: string): boolean => includes(ACTIVE_RUN_STATUSES, status);
 export const isTerminalRunStatus = (status: string): boolean => includes(TERMINAL_RUN_STATUSES, status);
 export const isStoppedRunStatus = (status: string): boolean => includes(STOPPED_RUN_STATUSES, status);
 export const isSettledStepStatus = (status: string): boolean => includes(SETTLED_STEP_STATUSES, status);

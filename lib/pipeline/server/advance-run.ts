@@ -4,7 +4,7 @@
  * once nothing is pending or running. Every part is idempotent, so the memo path of a retried
  * job can call it again safely.
  */
-import { OPEN_STEP_STATUSES, TERMINAL_RUN_STATUSES } from "@/lib/core/run";
+import { OPEN_STEP_STATUSES, TERMINAL_RUN_STATUSES, isActiveRunStatus } from "@/lib/core/run";
 import type { Db } from "@/lib/db";
 import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { markRunCallsLost } from "@/lib/runs/server/lost-calls";
@@ -40,7 +40,7 @@ async function startSelectionWhenReady(db: Db, runId: string) {
  */
 async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
-  if (!run || (run.status !== "QUEUED" && run.status !== "RUNNING")) return false;
+  if (!run || !isActiveRunStatus(run.status)) return false;
   const mined = await db.pipelineStep.count({ where: { runId, stage: "judge" } });
   return mined > 0 && (await db.pipelineStep.count({ where: { runId, stage: "select" } })) === 0;
 }
@@ -121,7 +121,7 @@ export async function enqueueSuccessor(
 
 export async function advanceRun(db: Db, queue: JobQueue, runId: string, subjectKey: string, stage: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
-  if (run && (run.status === "QUEUED" || run.status === "RUNNING")) {
+  if (run && isActiveRunStatus(run.status)) {
     await startSelectionWhenReady(db, runId);
     const pending = await db.pipelineStep.findMany({
       where: {

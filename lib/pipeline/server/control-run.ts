@@ -4,7 +4,7 @@
  */
 import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { AppError } from "@/lib/core/errors";
-import { OPEN_STEP_STATUSES } from "@/lib/core/run";
+import { OPEN_STEP_STATUSES, isActiveRunStatus } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
 import { ENV_CHAIN, type Stage } from "../pipeline.schema";
 import { cancelPendingSteps, enqueueSteps, finalizeRunIfDone } from "./advance-run";
@@ -12,7 +12,7 @@ import { cancelPendingSteps, enqueueSteps, finalizeRunIfDone } from "./advance-r
 export async function cancelRun(db: Db, runId: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId } });
   if (!run) throw new AppError("NOT_FOUND", "run not found");
-  if (!["QUEUED", "RUNNING"].includes(run.status))
+  if (!isActiveRunStatus(run.status))
     throw new AppError("CONFLICT", `the run is already ${run.status.toLowerCase()}`);
   await db.pipelineRun.update({
     where: { id: runId },

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { type StepError, isSettledStepStatus, isStoppedRunStatus } from "@/lib/core/run";
+import { ACTIVE_RUN_STATUSES, type StepError, isSettledStepStatus, isStoppedRunStatus } from "@/lib/core/run";
 import { JobError } from "@/lib/jobs/job-definition";
 import type { JobContext, JobHandler } from "@/lib/jobs/server/job-handler";
 import type { JobQueue } from "@/lib/jobs/server/send-job";
@@ -41,7 +41,7 @@ async function recordFailure(
     await db.environment.update({ where: { id: step.environmentId }, data: { status: "FAILED" } });
   if (error.code === "BUDGET_EXCEEDED") {
     await db.pipelineRun.updateMany({
-      where: { id: step.runId, status: { in: ["QUEUED", "RUNNING"] } },
+      where: { id: step.runId, status: { in: [...ACTIVE_RUN_STATUSES] } },
       data: { status: "BUDGET_EXCEEDED", errorMessage: error.message },
     });
     await cancelPendingSteps(db, step.runId, "stopped: the run's budget is spent");
