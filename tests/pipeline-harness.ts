@@ -6,7 +6,8 @@ import type { Db } from "@/lib/db";
 import { startWorker } from "@/lib/jobs/worker";
 import { buildRunConfig, type RunConfigOverrides } from "@/lib/pipeline/run-config";
 import { getRunProgress } from "@/lib/pipeline/server/get-run";
-import { createPipelineStepJob } from "@/lib/pipeline/server/step-job";
+import { loadJobHandler } from "@/lib/jobs/server/job-handlers";
+import { PIPELINE_STEP_JOB } from "@/lib/pipeline/step-job";
 
 export function useFakeEndpoint(url: string) {
   process.env.OPENAI_BASE_URL = url;
@@ -16,10 +17,13 @@ export function useFakeEndpoint(url: string) {
 }
 
 export const testRunConfig = (overrides: RunConfigOverrides = {}) =>
-  buildRunConfig({ defaultModel: "m-main", checkModel: "m-check", embeddingModel: null }, { qualityRounds: 4, ...overrides });
+  buildRunConfig(
+    { defaultModel: "m-main", checkModel: "m-check", embeddingModel: null },
+    { qualityRounds: 4, ...overrides },
+  );
 
 export async function startPipelineWorker(db: Db, url: string) {
-  return startWorker(url, [createPipelineStepJob(() => db)]);
+  return startWorker(url, [PIPELINE_STEP_JOB], { db, loadHandler: loadJobHandler });
 }
 
 export async function waitForRun(db: Db, runId: string, timeoutMs = 90_000) {
@@ -27,7 +31,10 @@ export async function waitForRun(db: Db, runId: string, timeoutMs = 90_000) {
   for (;;) {
     const progress = await getRunProgress(db, runId);
     if (progress.run.isTerminal) return progress;
-    if (Date.now() > deadline) throw new Error(`run did not finish: ${JSON.stringify(progress.stages)} failures=${JSON.stringify(progress.failures)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `run did not finish: ${JSON.stringify(progress.stages)} failures=${JSON.stringify(progress.failures)}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -8,7 +8,7 @@ import { runAction } from "@/lib/auth/server/run-action";
 import { getDb } from "@/lib/db";
 import { StartRunFormSchema } from "@/lib/pipeline/run-form.schema";
 import { cancelRun, rerunStep } from "@/lib/pipeline/server/control-run";
-import { getQueueClient } from "@/lib/pipeline/server/queue-client";
+import { getJobQueue } from "@/lib/jobs/server/send-job";
 import { startRun } from "@/lib/pipeline/server/start-run";
 
 const CancelRunInputSchema = z.object({ runId: z.string().min(1) });
@@ -36,7 +36,7 @@ export async function cancelRunAction(raw: unknown) {
 
 export async function rerunStepAction(raw: unknown) {
   return runAction(raw, RerunStepInputSchema, "REVIEWER", async (input) => {
-    await rerunStep(getDb(), await getQueueClient(), input);
+    await rerunStep(getDb(), await getJobQueue(), input);
     revalidatePath(`/runs/${input.runId}`);
   });
 }

@@ -1,11 +1,22 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { StatusBadge } from "@/components/ui/badge";
+import { isTerminalRunStatus } from "@/lib/core/run";
 
-type Progress = { id: string; kind: string; status: string; errorMessage: string | null; costUsd: number; stages: Record<string, Record<string, number>> };
+type Progress = {
+  id: string;
+  kind: string;
+  status: string;
+  errorMessage: string | null;
+  costUsd: number;
+  stages: Record<string, Record<string, number>>;
+};
 
-const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "BUDGET_EXCEEDED"]);
-const KIND_LABEL: Record<string, string> = { SCEN_GENERATOR: "Scenario generation", PROOF: "Validator proof", ROLLOUT: "Rollouts" };
+const KIND_LABEL: Record<string, string> = {
+  SCEN_GENERATOR: "Scenario generation",
+  PROOF: "Validator proof",
+  ROLLOUT: "Rollouts",
+};
 
 async function fetchProgress(runId: string): Promise<Progress> {
   const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/summary`);
@@ -18,13 +29,22 @@ export function RunProgress({ runId }: { runId: string }) {
   const { data, error } = useQuery({
     queryKey: ["run", runId],
     queryFn: () => fetchProgress(runId),
-    refetchInterval: (q) => (q.state.data && TERMINAL.has(q.state.data.status) ? false : 2000),
+    refetchInterval: (q) => (q.state.data && isTerminalRunStatus(q.state.data.status) ? false : 2000),
   });
-  if (error) return <p className="text-sm text-rose-700">Could not load run {runId}: {error.message}</p>;
+  if (error)
+    return (
+      <p className="text-sm text-rose-700">
+        Could not load run {runId}: {error.message}
+      </p>
+    );
   if (!data) return <p className="text-sm text-slate-500">Loading run…</p>;
   const stages = Object.entries(data.stages);
   return (
-    <div className="rounded border border-slate-200 p-3 text-sm" data-testid="run-progress" data-status={data.status}>
+    <div
+      className="rounded border border-slate-200 p-3 text-sm"
+      data-testid="run-progress"
+      data-status={data.status}
+    >
       <div className="flex items-center gap-2">
         <span className="font-medium">{KIND_LABEL[data.kind] ?? data.kind}</span>
         <StatusBadge status={data.status} />
@@ -34,7 +54,10 @@ export function RunProgress({ runId }: { runId: string }) {
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
           {stages.map(([stage, counts]) => (
             <li key={stage}>
-              <code>{stage}</code>: {Object.entries(counts).map(([s, n]) => `${n} ${s.toLowerCase()}`).join(", ")}
+              <code>{stage}</code>:{" "}
+              {Object.entries(counts)
+                .map(([s, n]) => `${n} ${s.toLowerCase()}`)
+                .join(", ")}
             </li>
           ))}
         </ul>

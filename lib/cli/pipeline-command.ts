@@ -6,19 +6,25 @@
 import { createDb } from "../db";
 import { resolveDatabaseUrl } from "../db/server/resolve-database";
 import { cliDataDir } from "./open-project";
+import { startBoss } from "../jobs/boss";
+import { jobQueueOn } from "../jobs/server/send-job";
+import { loadJobHandler } from "../jobs/server/job-handlers";
 import { startWorker } from "../jobs/worker";
 import { getLlmConfig } from "../llm";
 import { buildRunConfig } from "../pipeline/run-config";
 import { createRun } from "../pipeline/server/create-run";
-import { connectQueue } from "../pipeline/server/queue-client";
-import { createPipelineStepJob } from "../pipeline/server/step-job";
+import { PIPELINE_STEP_JOB } from "../pipeline/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { closeSandboxRunner } from "../sandbox";
 import { followRun } from "./follow-run";
 import type { CliIo } from "./main";
 import { PIPELINE_USAGE, UsageError, parsePipelineRunArgs } from "./pipeline-input";
 
-export async function runPipelineCommand(argv: string[], io: CliIo, opts: { pollMs?: number; dbWaitMs?: number } = {}): Promise<number> {
+export async function runPipelineCommand(
+  argv: string[],
+  io: CliIo,
+  opts: { pollMs?: number; dbWaitMs?: number } = {},
+): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb !== "run") {
     io.err(verb ? `envstudio pipeline: unknown verb '${verb}'\n${PIPELINE_USAGE}` : PIPELINE_USAGE);
@@ -35,20 +41,33 @@ export async function runPipelineCommand(argv: string[], io: CliIo, opts: { poll
     throw e;
   }
   const llm = getLlmConfig();
-  if (!llm.baseUrl) io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
+  if (!llm.baseUrl)
+    io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
   const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
   const db = createDb(url, 4);
-  const def = createPipelineStepJob(() => db);
-  const worker = args.inProcessWorker ? await startWorker(url, [def]) : null;
-  const boss = worker?.boss ?? (await connectQueue(url));
+  const worker = args.inProcessWorker
+    ? await startWorker(url, [PIPELINE_STEP_JOB], { db, loadHandler: loadJobHandler })
+    : null;
+  // Without a worker of its own, the command only enqueues: a pg-boss client that sends, on the resolved database.
+  const boss = worker?.boss ?? (await startBoss(url, { supervise: false }));
+  const queue = worker?.queue ?? jobQueueOn(boss);
   try {
     const project = await getDefaultProject(db);
-    const run = await createRun(db, boss, { projectId: project.id, name: args.name, input: args.input, config: buildRunConfig(llm, args.overrides, llm.prices) });
+    const run = await createRun(db, queue, {
+      projectId: project.id,
+      name: args.name,
+      input: args.input,
+      config: buildRunConfig(llm, args.overrides, llm.prices),
+    });
     io.out(`run ${run.id} started (${run.name}); follow it in the studio at /runs/${run.id}`);
-    return await followRun(db, run.id, io, { pollMs: opts.pollMs ?? 1000, dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs });
+    return await followRun(db, run.id, io, {
+      pollMs: opts.pollMs ?? 1000,
+      dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs,
+    });
   } finally {
     // Cleanup must not turn a clear outcome (e.g. "gave up: database unreachable") into a stack trace.
-    const quietly = (what: string, p: Promise<unknown>) => p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
+    const quietly = (what: string, p: Promise<unknown>) =>
+      p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
     await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
     // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
     // this process alive after the run.

@@ -1,12 +1,19 @@
 /**
- * Every job type the worker runs. Domains add their definitions here as they gain background work
- * (pipeline stages, scenario generation, rollouts, exports).
+ * Every job type the worker runs. Domains add their definitions here as they gain background work;
+ * the handler of each is found by lib/jobs/server/job-handlers.ts.
  */
-import { getDb } from "../db";
-import { exportJob } from "../export/server/export-job";
-import { createPipelineStepJob } from "../pipeline/server/step-job";
-import { ROLLOUT_JOB } from "../rollout/server/jobs";
-import { PROOF_JOB, SCEN_GENERATOR_JOB } from "../scenarios/server/jobs";
-import type { JobDefinition } from "./job-definition";
+import { EXPORT_JOB } from "../export/export-job";
+import { PIPELINE_STEP_JOB } from "../pipeline/step-job";
+import { ROLLOUT_JOB } from "../rollout/rollout-job";
+import { PROOF_JOB, SCEN_GENERATOR_JOB } from "../scenarios/scenario-jobs";
 
-export const JOB_DEFINITIONS: JobDefinition[] = [createPipelineStepJob(getDb), SCEN_GENERATOR_JOB, PROOF_JOB, ROLLOUT_JOB, exportJob];
+export const JOB_DEFINITIONS = [
+  PIPELINE_STEP_JOB,
+  SCEN_GENERATOR_JOB,
+  PROOF_JOB,
+  ROLLOUT_JOB,
+  EXPORT_JOB,
+] as const;
+
+export type RegisteredJob = (typeof JOB_DEFINITIONS)[number];
+export type JobName = RegisteredJob["name"];

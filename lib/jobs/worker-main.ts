@@ -3,8 +3,9 @@
  * DATABASE_URL. Records a heartbeat so the studio can show which workers are alive.
  */
 import os from "node:os";
-import { createDb } from "../db";
+import { createDb, getDb } from "../db";
 import { JOB_DEFINITIONS } from "./registry";
+import { loadJobHandler } from "./server/job-handlers";
 import { startWorker } from "./worker";
 import { recordHeartbeat } from "./server/heartbeat";
 
@@ -14,9 +15,11 @@ if (!url) {
   process.exit(1);
 }
 const db = createDb(url, 2);
-const worker = await startWorker(url, JOB_DEFINITIONS);
+// Handlers use the process's shared client (getDb); heartbeats keep their own small pool.
+const worker = await startWorker(url, JOB_DEFINITIONS, { db: getDb(), loadHandler: loadJobHandler });
 const id = `${os.hostname()}:${process.pid}`;
-const beat = () => recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
+const beat = () =>
+  recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
 await beat();
 const timer = setInterval(() => void beat(), 10_000);
 console.log(`[worker] ${id} running ${JOB_DEFINITIONS.length} job types`);

@@ -11,7 +11,7 @@ import { createDb } from "../index";
 import { deployMigrations } from "../migrate";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { defineJob } from "../../jobs/job-definition";
-import { enqueue } from "../../jobs/boss";
+import { handlerFor, handlersOf } from "../../jobs/server/job-handler";
 import { startWorker } from "../../jobs/worker";
 import { freePort } from "../../../tests/free-port";
 
@@ -26,7 +26,9 @@ describe("embedded PostgreSQL", () => {
     const first = await startEmbeddedPostgres({ dataDir, port: PORT, database: "envstudio" });
     expect(first.startedByUs).toBe(true);
     expect(first.url).not.toContain(":postgres@"); // a generated password, not a default one
-    expect(await deployMigrations(first.url)).toHaveLength(fs.readdirSync("prisma/migrations").filter((d) => !d.endsWith(".toml")).length);
+    expect(await deployMigrations(first.url)).toHaveLength(
+      fs.readdirSync("prisma/migrations").filter((d) => !d.endsWith(".toml")).length,
+    );
     let db = createDb(first.url, 2);
     await db.project.create({ data: { slug: "kept", name: "Survives restarts" } });
     await db.$disconnect();
@@ -40,10 +42,18 @@ describe("embedded PostgreSQL", () => {
 
     let handled = (_: string) => {};
     const seen = new Promise<string>((r) => (handled = r));
-    const ping = defineJob({ name: "test.embedded-ping", schema: z.object({ v: z.string() }), concurrency: 1, retryLimit: 0, handler: ({ v }) => Promise.resolve(handled(v)) });
-    const worker = await startWorker(second.url, [ping]);
+    const ping = defineJob({
+      name: "test.embedded-ping",
+      schema: z.object({ v: z.string() }),
+      concurrency: 1,
+      retryLimit: 0,
+    });
+    const worker = await startWorker(second.url, [ping], {
+      db,
+      loadHandler: handlersOf(handlerFor(ping, ({ v }) => Promise.resolve(handled(v)))),
+    });
     try {
-      await enqueue(worker.boss, ping, { v: "pong" }, "ping-1");
+      await worker.queue.send(ping, { v: "pong" }, "ping-1");
       expect(await seen).toBe("pong");
     } finally {
       await worker.stop();
@@ -64,7 +74,8 @@ describe("embedded PostgreSQL", () => {
       for (const round of [1, 2]) {
         const server = await startEmbeddedPostgres({ dataDir: dir, port, database: "envstudio" });
         const db = createDb(server.url, 1);
-        if (round === 1) await db.$executeRawUnsafe("create table kept (v text); insert into kept values ('yes')");
+        if (round === 1)
+          await db.$executeRawUnsafe("create table kept (v text); insert into kept values ('yes')");
         expect(await db.$queryRawUnsafe("select v from kept")).toEqual([{ v: "yes" }]);
         await db.$disconnect();
         await server.stop();
@@ -85,7 +96,9 @@ describe("embedded PostgreSQL", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-embedded-busy-"));
     fs.chmodSync(dir, 0o755);
     try {
-      await expect(startEmbeddedPostgres({ dataDir: dir, port, database: "envstudio" })).rejects.toThrow(new RegExp(`Port ${port} is in use`));
+      await expect(startEmbeddedPostgres({ dataDir: dir, port, database: "envstudio" })).rejects.toThrow(
+        new RegExp(`Port ${port} is in use`),
+      );
     } finally {
       blocker.close();
       fs.rmSync(dir, { recursive: true, force: true });

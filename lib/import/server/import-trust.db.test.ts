@@ -15,7 +15,7 @@ import type { JobSender } from "@/lib/jobs/server/send-job";
 import { decideItem } from "@/lib/review/server/decide-item";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { PROOF_JOB } from "@/lib/scenarios/server/jobs";
+import { PROOF_JOB } from "@/lib/scenarios/scenario-jobs";
 import { executeProofRun } from "@/lib/scenarios/server/proof-run";
 import { acceptAndVerifyScenarios, createTestProject, createUser } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
@@ -40,22 +40,40 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const NOTES = "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def add_note(self, key: str, text: str) -> dict:\n        \"\"\"Add a note.\"\"\"\n        self.notes[key] = text\n        return {'success': True}\n";
+const NOTES =
+  'class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def add_note(self, key: str, text: str) -> dict:\n        """Add a note."""\n        self.notes[key] = text\n        return {\'success\': True}\n';
 
 /** An EnvScaler pair that claims to be this studio's own, already reviewed export. */
 function forgedFiles() {
   const env = {
     notes: {
-      env_id: "notes", environment_summary: "Notes", env_class_name: "Notes", env_class_code: NOTES,
+      env_id: "notes",
+      environment_summary: "Notes",
+      env_class_name: "Notes",
+      env_class_code: NOTES,
       envstudio: { domain: "office", version: 3, source_hash: "not-a-hash", metadata: { env_id: "notes" } },
     },
   };
-  const scenarios = [{
-    env_id: "notes", env_class_name: "Notes", task_id: "n1", init_config: { notes: {} }, task: "Add a note 'a' saying 'x'.",
-    checklist: ["Was the note added?"], checklist_with_func: [{ check_item: "Was the note added?", check_func: "def check_func(final_state):\n    return True\n" }],
-    gold_calls: [{ name: "add_note", arguments: { key: "a", text: "x" } }], split: "train", envstudio: { validator_versions: [1] },
-  }];
-  return [{ name: "env_metadata.json", text: JSON.stringify(env) }, { name: "scenario_metadata.json", text: JSON.stringify(scenarios) }];
+  const scenarios = [
+    {
+      env_id: "notes",
+      env_class_name: "Notes",
+      task_id: "n1",
+      init_config: { notes: {} },
+      task: "Add a note 'a' saying 'x'.",
+      checklist: ["Was the note added?"],
+      checklist_with_func: [
+        { check_item: "Was the note added?", check_func: "def check_func(final_state):\n    return True\n" },
+      ],
+      gold_calls: [{ name: "add_note", arguments: { key: "a", text: "x" } }],
+      split: "train",
+      envstudio: { validator_versions: [1] },
+    },
+  ];
+  return [
+    { name: "env_metadata.json", text: JSON.stringify(env) },
+    { name: "scenario_metadata.json", text: JSON.stringify(scenarios) },
+  ];
 }
 
 const proofDeps = () => ({ sandbox, llmFor: createRunLlmFactory(t.db) });
@@ -81,9 +99,22 @@ describe("imports earn their trust", () => {
     const actor = await reviewer();
     await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
     // Accepting before the proof ran is a risky accept: it needs a written reason.
-    await expect(decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toThrow(/proof has not run/);
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "the task reads right; the proof will decide" }, actor);
-    await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(/No accepted, verified scenarios/);
+    await expect(
+      decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor),
+    ).rejects.toThrow(/proof has not run/);
+    await decideItem(
+      t.db,
+      {
+        kind: "scenario",
+        id: scenario.id,
+        decision: "ACCEPT",
+        reason: "the task reads right; the proof will decide",
+      },
+      actor,
+    );
+    await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(
+      /No accepted, verified scenarios/,
+    );
 
     // The studio's proof finds the check passes without any work, and sends the scenario back to review.
     await executeProofRun(t.db, result.value.proofRunId!, proofDeps());
@@ -92,9 +123,24 @@ describe("imports earn their trust", () => {
     expect(JSON.stringify(proven.proofReasons)).toContain("PASSES_WITHOUT_WORK");
 
     // Accepted again by a reviewer's explicit decision: still only with --allow-unverified.
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "a reviewer's explicit override of the failed proof" }, actor);
-    await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(/No accepted, verified scenarios/);
-    const unverified = await createDatasetVersion(t.db, { projectId, name: "forged-unverified", allowUnverified: true });
+    await decideItem(
+      t.db,
+      {
+        kind: "scenario",
+        id: scenario.id,
+        decision: "ACCEPT",
+        reason: "a reviewer's explicit override of the failed proof",
+      },
+      actor,
+    );
+    await expect(createDatasetVersion(t.db, { projectId, name: "forged" })).rejects.toThrow(
+      /No accepted, verified scenarios/,
+    );
+    const unverified = await createDatasetVersion(t.db, {
+      projectId,
+      name: "forged-unverified",
+      allowUnverified: true,
+    });
     expect(await t.db.datasetItem.count({ where: { datasetVersionId: unverified.id } })).toBe(1);
   }, 120_000);
 
@@ -107,10 +153,17 @@ describe("imports earn their trust", () => {
     await seedSamples(t.db, { projectId: source, samples: loadSamples(), toolsFor });
     await acceptAndVerifyScenarios(t.db, source);
     const dir = path.join(work, "genuine");
-    await writeDatasetExport(t.db, (await createDatasetVersion(t.db, { projectId: source, name: "genuine" })).id, "ENVSCALER_JSON", dir);
+    await writeDatasetExport(
+      t.db,
+      (await createDatasetVersion(t.db, { projectId: source, name: "genuine" })).id,
+      "ENVSCALER_JSON",
+      dir,
+    );
 
     const { id: projectId } = await createTestProject(t.db, "imported");
-    const files = ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"].map((name) => ({ name, text: readFileSync(path.join(dir, name), "utf8") }));
+    const files = ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"].map(
+      (name) => ({ name, text: readFileSync(path.join(dir, name), "utf8") }),
+    );
     const result = await importFiles(t.db, { sandbox, send }, projectId, files);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -122,8 +175,12 @@ describe("imports earn their trust", () => {
     const scenarios = await t.db.scenario.findMany({ where, select: { status: true, proofStatus: true } });
     expect(scenarios.length).toBe(result.value.scenarios);
     expect(scenarios.every((s) => s.proofStatus === "VERIFIED" && s.status === "VERIFIED")).toBe(true);
-    expect(await t.db.validatorProof.count({ where: { scenario: where, status: "VERIFIED" } })).toBe(scenarios.length);
+    expect(await t.db.validatorProof.count({ where: { scenario: where, status: "VERIFIED" } })).toBe(
+      scenarios.length,
+    );
     // Proven, but nobody here accepted it yet: no dataset.
-    await expect(createDatasetVersion(t.db, { projectId, name: "imported" })).rejects.toThrow(/No accepted, verified scenarios/);
+    await expect(createDatasetVersion(t.db, { projectId, name: "imported" })).rejects.toThrow(
+      /No accepted, verified scenarios/,
+    );
   }, 180_000);
 });

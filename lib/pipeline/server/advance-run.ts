@@ -4,31 +4,33 @@
  * once nothing is pending or running. Every part is idempotent, so the memo path of a retried
  * job can call it again safely.
  */
-import type { PgBoss } from "pg-boss";
+import { OPEN_STEP_STATUSES, TERMINAL_RUN_STATUSES, isActiveRunStatus } from "@/lib/core/run";
 import type { Db } from "@/lib/db";
-import { enqueueMany } from "@/lib/jobs/boss";
-import type { JobDefinition } from "@/lib/jobs/job-definition";
+import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { markRunCallsLost } from "@/lib/runs/server/lost-calls";
+import { PIPELINE_STEP_JOB, type StepPayload, stepJobKey } from "../step-job";
 
-export const OPEN_STEP = ["PENDING", "RUNNING"] as const;
-export const stepJobKey = (runId: string, subjectKey: string, stage: string) => `${runId}:${subjectKey}:${stage}`;
-
-let stepJob: JobDefinition | null = null;
-/** Set by the job definition module (avoids an import cycle between the job and its helpers). */
-export const registerStepJob = (def: JobDefinition) => void (stepJob = def);
-
-export async function enqueueSteps(boss: PgBoss, steps: { runId: string; subjectKey: string; stage: string }[]) {
-  if (!stepJob) throw new Error("pipeline step job is not registered");
-  const def = stepJob;
-  await enqueueMany(boss, def, steps.map((s) => ({ payload: { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage }, key: stepJobKey(s.runId, s.subjectKey, s.stage) })));
+export async function enqueueSteps(queue: JobQueue, steps: StepPayload[]) {
+  await queue.sendMany(
+    PIPELINE_STEP_JOB,
+    steps.map((s) => {
+      const payload = { runId: s.runId, subjectKey: s.subjectKey, stage: s.stage };
+      return { payload, key: stepJobKey(payload) };
+    }),
+  );
 }
 
 async function startSelectionWhenReady(db: Db, runId: string) {
-  const open = await db.pipelineStep.count({ where: { runId, stage: { in: ["judge", "topic"] }, status: { in: [...OPEN_STEP] } } });
+  const open = await db.pipelineStep.count({
+    where: { runId, stage: { in: ["judge", "topic"] }, status: { in: [...OPEN_STEP_STATUSES] } },
+  });
   if (open > 0) return;
   const mined = await db.pipelineStep.count({ where: { runId, stage: "judge" } });
   if (mined === 0) return; // an ideas run has no mining
-  await db.pipelineStep.createMany({ data: [{ runId, subjectKey: "run", stage: "select", input: {} }], skipDuplicates: true });
+  await db.pipelineStep.createMany({
+    data: [{ runId, subjectKey: "run", stage: "select", input: {} }],
+    skipDuplicates: true,
+  });
 }
 
 /**
@@ -38,7 +40,7 @@ async function startSelectionWhenReady(db: Db, runId: string) {
  */
 async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
-  if (!run || (run.status !== "QUEUED" && run.status !== "RUNNING")) return false;
+  if (!run || !isActiveRunStatus(run.status)) return false;
   const mined = await db.pipelineStep.count({ where: { runId, stage: "judge" } });
   return mined > 0 && (await db.pipelineStep.count({ where: { runId, stage: "select" } })) === 0;
 }
@@ -49,7 +51,11 @@ async function selectionStillDue(db: Db, runId: string): Promise<boolean> {
  * step created the selection step, then see that selection exists — and end the run before it ran.
  * The selection step is inserted PENDING, so a single snapshot sees it either missing (due) or open.
  */
-async function endRunIfSettled(db: Db, runId: string, outcome: { status: "SUCCEEDED" | "FAILED"; now: Date; summary: string | null }) {
+async function endRunIfSettled(
+  db: Db,
+  runId: string,
+  outcome: { status: "SUCCEEDED" | "FAILED"; now: Date; summary: string | null },
+) {
   await db.$executeRaw`
     UPDATE "PipelineRun" SET status = ${outcome.status}::"RunStatus", "finishedAt" = ${outcome.now}, "errorMessage" = ${outcome.summary}
     WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING')
@@ -62,24 +68,41 @@ async function endRunIfSettled(db: Db, runId: string, outcome: { status: "SUCCEE
  * A run with failed steps still SUCCEEDs when it built and checked at least one environment (its
  * failures stay visible per step); one that built nothing FAILED, and says why.
  */
-async function runOutcome(db: Db, runId: string): Promise<{ status: "SUCCEEDED" | "FAILED"; summary: string | null }> {
+async function runOutcome(
+  db: Db,
+  runId: string,
+): Promise<{ status: "SUCCEEDED" | "FAILED"; summary: string | null }> {
   const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
   if (failed === 0) return { status: "SUCCEEDED", summary: null };
   const steps = `${failed} step${failed === 1 ? "" : "s"} failed`;
-  if ((await db.pipelineStep.count({ where: { runId, stage: "quality", status: "SUCCEEDED" } })) > 0) return { status: "SUCCEEDED", summary: steps };
-  const first = await db.pipelineStep.findFirst({ where: { runId, status: "FAILED" }, orderBy: { finishedAt: "asc" }, select: { stage: true, errorMessage: true } });
-  return { status: "FAILED", summary: `${steps} and no environment was built; first (${first?.stage ?? "?"}): ${first?.errorMessage ?? "unknown error"}` };
+  if ((await db.pipelineStep.count({ where: { runId, stage: "quality", status: "SUCCEEDED" } })) > 0)
+    return { status: "SUCCEEDED", summary: steps };
+  const first = await db.pipelineStep.findFirst({
+    where: { runId, status: "FAILED" },
+    orderBy: { finishedAt: "asc" },
+    select: { stage: true, errorMessage: true },
+  });
+  return {
+    status: "FAILED",
+    summary: `${steps} and no environment was built; first (${first?.stage ?? "?"}): ${first?.errorMessage ?? "unknown error"}`,
+  };
 }
 
 export async function finalizeRunIfDone(db: Db, runId: string) {
-  const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP] } } });
+  const open = await db.pipelineStep.count({ where: { runId, status: { in: [...OPEN_STEP_STATUSES] } } });
   if (open > 0) return;
   if (await selectionStillDue(db, runId)) return;
   const now = new Date();
   await endRunIfSettled(db, runId, { now, ...(await runOutcome(db, runId)) });
   await markRunCallsLost(db, runId);
-  await db.pipelineRun.updateMany({ where: { id: runId, status: "CANCELLING" }, data: { status: "CANCELLED", finishedAt: now } });
-  await db.pipelineRun.updateMany({ where: { id: runId, status: { in: ["BUDGET_EXCEEDED", "CANCELLED", "FAILED"] }, finishedAt: null }, data: { finishedAt: now } });
+  await db.pipelineRun.updateMany({
+    where: { id: runId, status: "CANCELLING" },
+    data: { status: "CANCELLED", finishedAt: now },
+  });
+  await db.pipelineRun.updateMany({
+    where: { id: runId, status: { in: [...TERMINAL_RUN_STATUSES] }, finishedAt: null },
+    data: { finishedAt: now },
+  });
 }
 
 /**
@@ -88,16 +111,27 @@ export async function finalizeRunIfDone(db: Db, runId: string) {
  * general path's five queries are skipped. If the run was stopped meanwhile, the successor's job
  * finds it stopped and cancels the step.
  */
-export async function enqueueSuccessor(boss: PgBoss, step: { runId: string; subjectKey: string }, stage: string) {
-  await enqueueSteps(boss, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
+export async function enqueueSuccessor(
+  queue: JobQueue,
+  step: { runId: string; subjectKey: string },
+  stage: string,
+) {
+  await enqueueSteps(queue, [{ runId: step.runId, subjectKey: step.subjectKey, stage }]);
 }
 
-export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey: string, stage: string) {
+export async function advanceRun(db: Db, queue: JobQueue, runId: string, subjectKey: string, stage: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId }, select: { status: true } });
-  if (run && (run.status === "QUEUED" || run.status === "RUNNING")) {
+  if (run && isActiveRunStatus(run.status)) {
     await startSelectionWhenReady(db, runId);
-    const pending = await db.pipelineStep.findMany({ where: { runId, status: "PENDING", OR: [{ subjectKey }, { stage: "select" }, ...(stage === "select" ? [{ stage: "state" }] : [])] }, select: { runId: true, subjectKey: true, stage: true } });
-    await enqueueSteps(boss, pending);
+    const pending = await db.pipelineStep.findMany({
+      where: {
+        runId,
+        status: "PENDING",
+        OR: [{ subjectKey }, { stage: "select" }, ...(stage === "select" ? [{ stage: "state" }] : [])],
+      },
+      select: { runId: true, subjectKey: true, stage: true },
+    });
+    await enqueueSteps(queue, pending);
   } else if (run) {
     // A step that finished after the run was stopped may have created successors: close them.
     await cancelPendingSteps(db, runId, `stopped: the run is ${run.status.toLowerCase()}`);
@@ -107,5 +141,8 @@ export async function advanceRun(db: Db, boss: PgBoss, runId: string, subjectKey
 
 /** Stops a run's remaining work: pending steps are cancelled (running ones finish or stop at their next LLM call). */
 export async function cancelPendingSteps(db: Db, runId: string, reason: string) {
-  await db.pipelineStep.updateMany({ where: { runId, status: "PENDING" }, data: { status: "CANCELLED", errorMessage: reason, finishedAt: new Date() } });
+  await db.pipelineStep.updateMany({
+    where: { runId, status: "PENDING" },
+    data: { status: "CANCELLED", errorMessage: reason, finishedAt: new Date() },
+  });
 }

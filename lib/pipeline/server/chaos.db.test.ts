@@ -48,71 +48,142 @@ afterAll(async () => {
 });
 
 describe("chaos: 10 environments, 30 % faults", () => {
-  it("finishes, explains every failure, caches no rejected reply, and a re-run on a healthy endpoint succeeds", { timeout: 240_000 }, async () => {
-    const project = await createTestProject(t.db);
-    // Few re-asks on the single-call stages, so parse faults really fail steps.
-    const config = testRunConfig({ qualityRounds: 2, maxReasks: { state: 0, state_code: 1, operations: 0, test_state: 0 } });
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas: IDEAS }, config });
-    const done = await waitForRun(t.db, run.id, 200_000);
+  it(
+    "finishes, explains every failure, caches no rejected reply, and a re-run on a healthy endpoint succeeds",
+    { timeout: 240_000 },
+    async () => {
+      const project = await createTestProject(t.db);
+      // Few re-asks on the single-call stages, so parse faults really fail steps.
+      const config = testRunConfig({
+        qualityRounds: 2,
+        maxReasks: { state: 0, state_code: 1, operations: 0, test_state: 0 },
+      });
+      const run = await createRun(t.db, worker.queue, {
+        projectId: project.id,
+        input: { kind: "ideas", ideas: IDEAS },
+        config,
+      });
+      const done = await waitForRun(t.db, run.id, 200_000);
 
-    // Finished, nothing stuck, and the faults really happened.
-    expect(done.run.isTerminal).toBe(true);
-    expect(done.stages.every((s) => s.pending === 0 && s.running === 0)).toBe(true);
-    for (const kind of ["rate_limited", "server_error", "timeout", "truncated_json", "wrong_shape", "garbage_code"] as const) expect(chaos.injected[kind]).toBeGreaterThan(0);
+      // Finished, nothing stuck, and the faults really happened.
+      expect(done.run.isTerminal).toBe(true);
+      expect(done.stages.every((s) => s.pending === 0 && s.running === 0)).toBe(true);
+      for (const kind of [
+        "rate_limited",
+        "server_error",
+        "timeout",
+        "truncated_json",
+        "wrong_shape",
+        "garbage_code",
+      ] as const)
+        expect(chaos.injected[kind]).toBeGreaterThan(0);
 
-    // Every failed step says why, and the failing replies are there to read with their reason.
-    const failed = done.failures.filter((f) => f.status === "FAILED");
-    expect(failed.length).toBeGreaterThanOrEqual(2);
-    for (const f of failed) expect(f.errorMessage).toBeTruthy();
-    expect(failed).toEqual(expect.arrayContaining([expect.objectContaining({ stage: "state", errorCode: "PARSE_FAILED" }), expect.objectContaining({ stage: "state_code", errorCode: "PARSE_FAILED" })]));
-    const codeFailure = failed.find((f) => f.stage === "state_code")!;
-    expect(codeFailure.errorMessage).toMatch(/SyntaxError/);
-    const rejected = done.llmProblems.filter((p) => p.status === "REJECTED" && !p.cached);
-    expect(rejected.length).toBeGreaterThan(0);
-    expect(rejected.every((p) => p.rejection && p.rawReply)).toBe(true);
-    // Transient causes are kept per attempt, a Retry-After honoured as sent.
-    const logs = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false }, select: { attemptLog: true } });
-    const attempts = logs.flatMap((c) => c.attemptLog as object[]);
-    expect(attempts).toEqual(expect.arrayContaining([
-      expect.objectContaining({ ok: false, code: "RATE_LIMITED", status: 429, retryAfterMs: 30, waitMs: 30 }),
-      expect.objectContaining({ ok: false, code: "SERVER_ERROR", status: 500 }),
-      expect.objectContaining({ ok: false, code: "TIMEOUT" }),
-    ]));
-    expect(done.llm.endpoints.reduce((n, e) => n + e.errors, 0)).toBe(done.llm.errorResponses);
-    expect(done.llm.endpoints.every((e) => e.p95LatencyMs !== null)).toBe(true);
+      // Every failed step says why, and the failing replies are there to read with their reason.
+      const failed = done.failures.filter((f) => f.status === "FAILED");
+      expect(failed.length).toBeGreaterThanOrEqual(2);
+      for (const f of failed) expect(f.errorMessage).toBeTruthy();
+      expect(failed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ stage: "state", errorCode: "PARSE_FAILED" }),
+          expect.objectContaining({ stage: "state_code", errorCode: "PARSE_FAILED" }),
+        ]),
+      );
+      const codeFailure = failed.find((f) => f.stage === "state_code")!;
+      expect(codeFailure.errorMessage).toMatch(/SyntaxError/);
+      const rejected = done.llmProblems.filter((p) => p.status === "REJECTED" && !p.cached);
+      expect(rejected.length).toBeGreaterThan(0);
+      expect(rejected.every((p) => p.rejection && p.rawReply)).toBe(true);
+      // Transient causes are kept per attempt, a Retry-After honoured as sent.
+      const logs = await t.db.llmCall.findMany({
+        where: { runId: run.id, cached: false },
+        select: { attemptLog: true },
+      });
+      const attempts = logs.flatMap((c) => c.attemptLog as object[]);
+      expect(attempts).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            ok: false,
+            code: "RATE_LIMITED",
+            status: 429,
+            retryAfterMs: 30,
+            waitMs: 30,
+          }),
+          expect.objectContaining({ ok: false, code: "SERVER_ERROR", status: 500 }),
+          expect.objectContaining({ ok: false, code: "TIMEOUT" }),
+        ]),
+      );
+      expect(done.llm.endpoints.reduce((n, e) => n + e.errors, 0)).toBe(done.llm.errorResponses);
+      expect(done.llm.endpoints.every((e) => e.p95LatencyMs !== null)).toBe(true);
 
-    // The ledger agrees with the endpoint: every request it received is accounted for.
-    const l = done.llm;
-    expect(l.requestsSent).toBe(fake.chatRequests().length);
-    expect(l.answersUsed + l.answersRejected + l.errorResponses + l.answersLost + l.inFlight).toBe(l.requestsSent);
+      // The ledger agrees with the endpoint: every request it received is accounted for.
+      const l = done.llm;
+      expect(l.requestsSent).toBe(fake.chatRequests().length);
+      expect(l.answersUsed + l.answersRejected + l.errorResponses + l.answersLost + l.inFlight).toBe(
+        l.requestsSent,
+      );
 
-    // No rejected reply sits in the cache (unless the same request was later answered acceptably).
-    const rejectedKeys = await t.db.llmCall.findMany({ where: { runId: run.id, status: "REJECTED", cached: false }, select: { cacheKey: true } });
-    const acceptedKeys = new Set((await t.db.llmCall.findMany({ where: { runId: run.id, status: "ACCEPTED", cached: false }, select: { cacheKey: true } })).map((c) => c.cacheKey));
-    const poisoned = await t.db.llmCacheEntry.count({ where: { cacheKey: { in: rejectedKeys.map((k) => k.cacheKey).filter((k) => !acceptedKeys.has(k)) } } });
-    expect(poisoned).toBe(0);
+      // No rejected reply sits in the cache (unless the same request was later answered acceptably).
+      const rejectedKeys = await t.db.llmCall.findMany({
+        where: { runId: run.id, status: "REJECTED", cached: false },
+        select: { cacheKey: true },
+      });
+      const acceptedKeys = new Set(
+        (
+          await t.db.llmCall.findMany({
+            where: { runId: run.id, status: "ACCEPTED", cached: false },
+            select: { cacheKey: true },
+          })
+        ).map((c) => c.cacheKey),
+      );
+      const poisoned = await t.db.llmCacheEntry.count({
+        where: { cacheKey: { in: rejectedKeys.map((k) => k.cacheKey).filter((k) => !acceptedKeys.has(k)) } },
+      });
+      expect(poisoned).toBe(0);
 
-    // Healthy again: re-run every failed step (from the cache, not fresh).
-    fake.setScript(healthy);
-    const storedBefore = new Set((await t.db.llmCall.findMany({ where: { runId: run.id, status: "ACCEPTED", cached: false }, select: { cacheKey: true } })).map((c) => c.cacheKey));
-    const sentBefore = fake.chatRequests().length;
-    const rerunAt = new Date();
-    for (const f of failed) await rerunStep(t.db, worker.boss, { runId: run.id, subjectKey: f.subjectKey, stage: f.stage, fresh: false });
-    const again = await waitForRun(t.db, run.id, 200_000);
-    expect(again.run.status).toBe("SUCCEEDED");
-    expect(again.failures).toEqual([]);
-    expect(again.steps.every((s) => s.status === "SUCCEEDED")).toBe(true);
-    expect(again.environments).toHaveLength(10);
-    // The re-run asked the endpoint only for what had not been answered and stored before: each
-    // stored answer was paid for exactly once, and the re-run's paid calls are all new requests.
-    const resent = fake.chatRequests().length - sentBefore;
-    expect(resent).toBeGreaterThan(0);
-    const paid = await t.db.llmCall.groupBy({ by: ["cacheKey"], where: { runId: run.id, status: "ACCEPTED", cached: false }, _count: { _all: true } });
-    expect(paid.filter((p) => p._count._all > 1)).toEqual([]);
-    const rerunPaid = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false, createdAt: { gt: rerunAt } }, select: { cacheKey: true, attempts: true } });
-    expect(rerunPaid.filter((c) => storedBefore.has(c.cacheKey))).toEqual([]);
-    expect(rerunPaid.reduce((n, c) => n + c.attempts, 0)).toBe(resent);
-    expect(await t.db.llmCall.count({ where: { runId: run.id, cached: true, createdAt: { gt: rerunAt } } })).toBeGreaterThan(0);
-    expect(again.llm.requestsSent).toBe(fake.chatRequests().length);
-  });
+      // Healthy again: re-run every failed step (from the cache, not fresh).
+      fake.setScript(healthy);
+      const storedBefore = new Set(
+        (
+          await t.db.llmCall.findMany({
+            where: { runId: run.id, status: "ACCEPTED", cached: false },
+            select: { cacheKey: true },
+          })
+        ).map((c) => c.cacheKey),
+      );
+      const sentBefore = fake.chatRequests().length;
+      const rerunAt = new Date();
+      for (const f of failed)
+        await rerunStep(t.db, worker.queue, {
+          runId: run.id,
+          subjectKey: f.subjectKey,
+          stage: f.stage,
+          fresh: false,
+        });
+      const again = await waitForRun(t.db, run.id, 200_000);
+      expect(again.run.status).toBe("SUCCEEDED");
+      expect(again.failures).toEqual([]);
+      expect(again.steps.every((s) => s.status === "SUCCEEDED")).toBe(true);
+      expect(again.environments).toHaveLength(10);
+      // The re-run asked the endpoint only for what had not been answered and stored before: each
+      // stored answer was paid for exactly once, and the re-run's paid calls are all new requests.
+      const resent = fake.chatRequests().length - sentBefore;
+      expect(resent).toBeGreaterThan(0);
+      const paid = await t.db.llmCall.groupBy({
+        by: ["cacheKey"],
+        where: { runId: run.id, status: "ACCEPTED", cached: false },
+        _count: { _all: true },
+      });
+      expect(paid.filter((p) => p._count._all > 1)).toEqual([]);
+      const rerunPaid = await t.db.llmCall.findMany({
+        where: { runId: run.id, cached: false, createdAt: { gt: rerunAt } },
+        select: { cacheKey: true, attempts: true },
+      });
+      expect(rerunPaid.filter((c) => storedBefore.has(c.cacheKey))).toEqual([]);
+      expect(rerunPaid.reduce((n, c) => n + c.attempts, 0)).toBe(resent);
+      expect(
+        await t.db.llmCall.count({ where: { runId: run.id, cached: true, createdAt: { gt: rerunAt } } }),
+      ).toBeGreaterThan(0);
+      expect(again.llm.requestsSent).toBe(fake.chatRequests().length);
+    },
+  );
 });

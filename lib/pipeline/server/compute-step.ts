@@ -8,7 +8,8 @@ import type { Db } from "@/lib/db";
 import { type RunConfig, TopicSchema } from "../pipeline.schema";
 import { assembleClass } from "../stages/assemble-class";
 import { selectTopics } from "../stages/dedup-topics";
-import type { StageDeps, StageError } from "../stages/deps";
+import type { StepError } from "@/lib/core/run";
+import type { StageDeps } from "../stages/deps";
 import { generateTestState } from "../stages/generate-test-state";
 import { inferOperations } from "../stages/infer-operations";
 import { inferState } from "../stages/infer-state";
@@ -19,21 +20,45 @@ import { writeMethods } from "../stages/write-methods";
 import { writeStateCode } from "../stages/write-state-code";
 import { CHAIN_SCHEMAS as S, chainOutputs, need } from "./step-inputs";
 
-export type StepRow = { id: string; runId: string; subjectKey: string; stage: string; input: unknown; environmentId: string | null };
+export type StepRow = {
+  id: string;
+  runId: string;
+  subjectKey: string;
+  stage: string;
+  input: unknown;
+  environmentId: string | null;
+};
 
 export const TaskInputSchema = z.object({ task: z.string() });
 export const ChainStepInputSchema = z.object({ topic: TopicSchema, environmentId: z.string() });
 
 async function selectStep(db: Db, step: StepRow, config: RunConfig, deps: StageDeps) {
-  const rows = await db.pipelineStep.findMany({ where: { runId: step.runId, stage: "topic", status: "SUCCEEDED" }, orderBy: { subjectKey: "asc" } });
+  const rows = await db.pipelineStep.findMany({
+    where: { runId: step.runId, stage: "topic", status: "SUCCEEDED" },
+    orderBy: { subjectKey: "asc" },
+  });
   const topics = rows.flatMap((r) => {
     const t = TopicSchema.safeParse(r.output);
     return t.success ? [{ key: r.subjectKey, topic: t.data }] : [];
   });
-  return selectTopics({ topics, minUsefulness: config.minUsefulness, minModelability: config.minModelability, dedupThreshold: config.dedupThreshold, embeddingDedupThreshold: config.embeddingDedupThreshold }, deps);
+  return selectTopics(
+    {
+      topics,
+      minUsefulness: config.minUsefulness,
+      minModelability: config.minModelability,
+      dedupThreshold: config.dedupThreshold,
+      embeddingDedupThreshold: config.embeddingDedupThreshold,
+    },
+    deps,
+  );
 }
 
-export async function computeStep(db: Db, step: StepRow, config: RunConfig, deps: StageDeps): Promise<Result<unknown, StageError>> {
+export async function computeStep(
+  db: Db,
+  step: StepRow,
+  config: RunConfig,
+  deps: StageDeps,
+): Promise<Result<unknown, StepError>> {
   if (step.stage === "judge") return judgeTask(TaskInputSchema.parse(step.input), deps);
   if (step.stage === "topic") return inferTopic(TaskInputSchema.parse(step.input), deps);
   if (step.stage === "select") return selectStep(db, step, config, deps);
@@ -45,13 +70,34 @@ export async function computeStep(db: Db, step: StepRow, config: RunConfig, deps
     case "state_code":
       return writeStateCode({ topic, state: need(out, "state", S.state) }, deps);
     case "operations":
-      return inferOperations({ topic, state: need(out, "state", S.state), stateCode: need(out, "state_code", S.state_code) }, deps);
+      return inferOperations(
+        { topic, state: need(out, "state", S.state), stateCode: need(out, "state_code", S.state_code) },
+        deps,
+      );
     case "methods":
-      return writeMethods({ topic, state: need(out, "state", S.state), stateCode: need(out, "state_code", S.state_code), operations: need(out, "operations", S.operations).operations }, deps);
+      return writeMethods(
+        {
+          topic,
+          state: need(out, "state", S.state),
+          stateCode: need(out, "state_code", S.state_code),
+          operations: need(out, "operations", S.operations).operations,
+        },
+        deps,
+      );
     case "assemble":
-      return assembleClass({ stateCode: need(out, "state_code", S.state_code), methods: need(out, "methods", S.methods).methods, operations: need(out, "operations", S.operations).operations }, deps);
+      return assembleClass(
+        {
+          stateCode: need(out, "state_code", S.state_code),
+          methods: need(out, "methods", S.methods).methods,
+          operations: need(out, "operations", S.operations).operations,
+        },
+        deps,
+      );
     case "test_state":
-      return generateTestState({ assembled: need(out, "assemble", S.assemble), state: need(out, "state", S.state) }, deps);
+      return generateTestState(
+        { assembled: need(out, "assemble", S.assemble), state: need(out, "state", S.state) },
+        deps,
+      );
     case "quality":
       return runQualityCheck(
         {
@@ -66,6 +112,9 @@ export async function computeStep(db: Db, step: StepRow, config: RunConfig, deps
         deps,
       );
     default:
-      return { ok: false, error: { code: "UNKNOWN_STAGE", message: `unknown stage ${step.stage}`, retryable: false } };
+      return {
+        ok: false,
+        error: { code: "UNKNOWN_STAGE", message: `unknown stage ${step.stage}`, retryable: false },
+      };
   }
 }

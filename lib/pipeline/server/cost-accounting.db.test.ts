@@ -12,17 +12,29 @@ import { createTestProject } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { createPipelineScript } from "@/tests/fake-openai/pipeline-script";
 import { loadSampleEnv } from "@/tests/fake-openai/sample-env";
-import { type FakeOpenAi, type RecordedRequest, type Script, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
+import {
+  type FakeOpenAi,
+  type RecordedRequest,
+  type Script,
+  stageOf,
+  startFakeOpenAi,
+} from "@/tests/fake-openai/server";
 import { startPipelineWorker, useFakeEndpoint, waitForRun } from "@/tests/pipeline-harness";
 import { buildRunConfig, type RunConfigOverrides } from "../run-config";
 import { createRun } from "./create-run";
 
 const t = useTestDatabase();
-const library = loadSampleEnv("library-lending", { operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"] });
+const library = loadSampleEnv("library-lending", {
+  operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"],
+});
 const clinic = loadSampleEnv("clinic-scheduling");
 
 /** USD per million tokens. m-embed is priced like text-embedding-3-small. */
-const PRICES = { "m-main": { input: 2.5, output: 10 }, "m-check": { input: 0.15, output: 0.6 }, "m-embed": { input: 0.02, output: 0 } };
+const PRICES = {
+  "m-main": { input: 2.5, output: 10 },
+  "m-check": { input: 0.15, output: 0.6 },
+  "m-embed": { input: 0.02, output: 0 },
+};
 type Model = keyof typeof PRICES;
 /** Odd token counts per stage: most costs need more than six decimals to be exact. */
 const USAGE: Record<string, { prompt: number; completion: number }> = {
@@ -37,10 +49,15 @@ const USAGE: Record<string, { prompt: number; completion: number }> = {
   judge_call: { prompt: 2233, completion: 97 },
 };
 
-const base = createPipelineScript([library, clinic], { pick: (text) => (/clinic/i.test(text) ? clinic : library), statelessWord: "weather" });
+const base = createPipelineScript([library, clinic], {
+  pick: (text) => (/clinic/i.test(text) ? clinic : library),
+  statelessWord: "weather",
+});
 const priced: Script = async (body, index) => {
   const reply = await base(body, index);
-  return "status" in reply || "hang" in reply || "raw" in reply ? reply : { ...reply, usage: USAGE[stageOf(body) ?? ""] };
+  return "status" in reply || "hang" in reply || "raw" in reply
+    ? reply
+    : { ...reply, usage: USAGE[stageOf(body) ?? ""] };
 };
 
 /** Exact cost in picodollars (1e-12 USD): integers, so sums compare exactly. */
@@ -50,7 +67,8 @@ const pico = (model: string, usage: { prompt: number; completion: number }) => {
 };
 const picoOf = (usd: Prisma.Decimal) => usd.mul(1e12).toNumber();
 /** What the endpoint billed: every answered request since `from`. */
-const billed = (requests: RecordedRequest[]) => requests.reduce((sum, r) => sum + (r.usage ? pico((r.body as { model: string }).model, r.usage) : 0), 0);
+const billed = (requests: RecordedRequest[]) =>
+  requests.reduce((sum, r) => sum + (r.usage ? pico((r.body as { model: string }).model, r.usage) : 0), 0);
 
 let fake: FakeOpenAi;
 let worker: RunningWorker;
@@ -69,20 +87,35 @@ afterAll(async () => {
 /** The run config as the studio builds it: defaults and the price table from settings. */
 function pricedRunConfig(overrides: RunConfigOverrides) {
   const settings = readLlmConfig();
-  return buildRunConfig({ defaultModel: "m-main", checkModel: "m-check", embeddingModel: "m-embed" }, { qualityRounds: 4, ...overrides }, settings.prices);
+  return buildRunConfig(
+    { defaultModel: "m-main", checkModel: "m-check", embeddingModel: "m-embed" },
+    { qualityRounds: 4, ...overrides },
+    settings.prices,
+  );
 }
 
 describe("cost accounting with priced models", () => {
   it("records the exact cost of every call, and sums it per step and per run", async () => {
     const project = await createTestProject(t.db);
     const from = fake.requests.length;
-    const tasks = ["Renew loan L004 for member M001 at the library desk", "Book a clinic appointment with Dr. Chen for patient P002", "What's the weather in Paris?"];
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "tasks", tasks }, config: pricedRunConfig({}) });
+    const tasks = [
+      "Renew loan L004 for member M001 at the library desk",
+      "Book a clinic appointment with Dr. Chen for patient P002",
+      "What's the weather in Paris?",
+    ];
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "tasks", tasks },
+      config: pricedRunConfig({}),
+    });
     const done = await waitForRun(t.db, run.id);
     expect(done.run.status).toBe("SUCCEEDED");
     expect(done.failures).toEqual([]);
     expect(done.environments).toHaveLength(2);
-    const stored = await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id }, include: { steps: { include: { llmCalls: true } } } });
+    const stored = await t.db.pipelineRun.findUniqueOrThrow({
+      where: { id: run.id },
+      include: { steps: { include: { llmCalls: true } } },
+    });
     expect((stored.config as { prices: unknown }).prices).toMatchObject(PRICES);
 
     const calls = stored.steps.flatMap((s) => s.llmCalls);
@@ -91,8 +124,13 @@ describe("cost accounting with priced models", () => {
       const usage = { prompt: call.promptTokens, completion: call.completionTokens };
       const stage = /\[stage:([a-z_]+)\]/.exec(JSON.stringify(call.request))?.[1];
       // Usage is recorded as the endpoint reported it (embeddings: 10 tokens per input).
-      expect(usage).toEqual(call.purpose === "embeddings" ? { prompt: 20, completion: 0 } : USAGE[stage ?? ""]);
-      expect({ purpose: call.purpose, pico: picoOf(call.costUsd) }).toEqual({ purpose: call.purpose, pico: call.cached ? 0 : pico(call.model, usage) });
+      expect(usage).toEqual(
+        call.purpose === "embeddings" ? { prompt: 20, completion: 0 } : USAGE[stage ?? ""],
+      );
+      expect({ purpose: call.purpose, pico: picoOf(call.costUsd) }).toEqual({
+        purpose: call.purpose,
+        pico: call.cached ? 0 : pico(call.model, usage),
+      });
     }
     // A cheap call keeps its cost: 20 tokens at $0.02/M is $0.0000004, not $0.
     const embedding = calls.find((c) => c.purpose === "embeddings");
@@ -100,7 +138,12 @@ describe("cost accounting with priced models", () => {
 
     for (const step of stored.steps) {
       const paid = step.llmCalls.filter((c) => !c.cached);
-      expect({ step: step.stage, pico: picoOf(step.costUsd), prompt: step.promptTokens, completion: step.completionTokens }).toEqual({
+      expect({
+        step: step.stage,
+        pico: picoOf(step.costUsd),
+        prompt: step.promptTokens,
+        completion: step.completionTokens,
+      }).toEqual({
         step: step.stage,
         pico: step.llmCalls.reduce((sum, c) => sum + picoOf(c.costUsd), 0),
         prompt: paid.reduce((sum, c) => sum + c.promptTokens, 0),
@@ -120,22 +163,44 @@ describe("cost accounting with priced models", () => {
     const usd = (model: Model, stage: string) => pico(model, USAGE[stage]!) / 1e12;
     // Past every stage that calls the model in parallel (the methods), within the serial tail:
     // test state, then tester and judge in turns. Each call is checked against the budget first.
-    const throughMethods = usd("m-main", "state") + usd("m-main", "state_code") + usd("m-main", "operations") + 4 * usd("m-main", "methods");
-    const maxCostUsd = Number((throughMethods + 3.5 * (usd("m-check", "tester") + usd("m-check", "judge_call"))).toFixed(6));
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas: ["A library lending desk on a cost budget"] }, config: pricedRunConfig({ maxCostUsd, qualityRounds: 30 }) });
+    const throughMethods =
+      usd("m-main", "state") +
+      usd("m-main", "state_code") +
+      usd("m-main", "operations") +
+      4 * usd("m-main", "methods");
+    const maxCostUsd = Number(
+      (throughMethods + 3.5 * (usd("m-check", "tester") + usd("m-check", "judge_call"))).toFixed(6),
+    );
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "ideas", ideas: ["A library lending desk on a cost budget"] },
+      config: pricedRunConfig({ maxCostUsd, qualityRounds: 30 }),
+    });
     const done = await waitForRun(t.db, run.id);
 
     const cost = done.run.costUsd;
     const stored = await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.run.status).toBe("BUDGET_EXCEEDED");
-    expect(done.run.errorMessage).toBe(`cost budget spent ($${cost.toFixed(4)} of $${maxCostUsd.toFixed(4)})`);
+    expect(done.run.errorMessage).toBe(
+      `cost budget spent ($${cost.toFixed(4)} of $${maxCostUsd.toFixed(4)})`,
+    );
     expect(done.run.finishedAt).not.toBeNull();
     expect(done.stages.every((s) => s.pending === 0 && s.running === 0)).toBe(true);
-    expect(done.failures).toEqual([expect.objectContaining({ stage: "quality", status: "FAILED", errorCode: "BUDGET_EXCEEDED", retryable: false })]);
+    expect(done.failures).toEqual([
+      expect.objectContaining({
+        stage: "quality",
+        status: "FAILED",
+        errorCode: "BUDGET_EXCEEDED",
+        retryable: false,
+      }),
+    ]);
     expect(done.environments.map((e) => e.status)).toEqual(["FAILED"]);
     // The call that crossed the budget was the last one paid for: the run spent at least its budget,
     // and had not reached it before that call.
-    const paid = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false, errorMessage: null }, orderBy: { createdAt: "asc" } });
+    const paid = await t.db.llmCall.findMany({
+      where: { runId: run.id, cached: false, errorMessage: null },
+      orderBy: { createdAt: "asc" },
+    });
     const last = paid.at(-1)!;
     expect(stored.costUsd.gte(maxCostUsd)).toBe(true);
     expect(stored.costUsd.minus(last.costUsd).lt(maxCostUsd)).toBe(true);

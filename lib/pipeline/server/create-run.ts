@@ -3,36 +3,68 @@
  * per task, or an environment chain per typed idea) and their jobs. Used by the studio's action,
  * the CLI and the benchmark alike.
  */
-import type { PgBoss } from "pg-boss";
+import type { JobQueue } from "@/lib/jobs/server/send-job";
 import type { Db } from "@/lib/db";
 import { type RunConfig, RunConfigSchema, type RunInput, RunInputSchema } from "../pipeline.schema";
 import { topicFromIdea } from "../stages/infer-topic";
 import { enqueueSteps } from "./advance-run";
 import { createChainStarts } from "./environments";
 
-export type CreateRunInput = { projectId: string; name?: string; input: RunInput; config: RunConfig; createdById?: string | null };
+export type CreateRunInput = {
+  projectId: string;
+  name?: string;
+  input: RunInput;
+  config: RunConfig;
+  createdById?: string | null;
+};
 
-export async function createRun(db: Db, boss: PgBoss, request: CreateRunInput) {
+export async function createRun(db: Db, queue: JobQueue, request: CreateRunInput) {
   const input = RunInputSchema.parse(request.input);
   const config = RunConfigSchema.parse(request.config);
-  const label = request.name?.trim() || (input.kind === "ideas" ? `${input.ideas.length} idea${input.ideas.length === 1 ? "" : "s"}` : `${input.tasks.length} tasks${input.fileName ? ` from ${input.fileName}` : ""}`);
+  const label =
+    request.name?.trim() ||
+    (input.kind === "ideas"
+      ? `${input.ideas.length} idea${input.ideas.length === 1 ? "" : "s"}`
+      : `${input.tasks.length} tasks${input.fileName ? ` from ${input.fileName}` : ""}`);
   const run = await db.$transaction(async (tx) => {
     const created = await tx.pipelineRun.create({
       data: {
-        projectId: request.projectId, kind: "SKEL_BUILDER", name: label, config: config, input: input,
-        createdById: request.createdById ?? null, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd,
+        projectId: request.projectId,
+        kind: "SKEL_BUILDER",
+        name: label,
+        config: config,
+        input: input,
+        createdById: request.createdById ?? null,
+        maxTokens: config.maxTokens,
+        maxCostUsd: config.maxCostUsd,
       },
     });
     if (input.kind === "ideas") {
-      await createChainStarts(tx, created, input.ideas.map((idea, i) => ({ subjectKey: `env:${String(i).padStart(4, "0")}`, topic: topicFromIdea(idea) })));
+      await createChainStarts(
+        tx,
+        created,
+        input.ideas.map((idea, i) => ({
+          subjectKey: `env:${String(i).padStart(4, "0")}`,
+          topic: topicFromIdea(idea),
+        })),
+      );
     } else {
       await tx.pipelineStep.createMany({
-        data: input.tasks.map((task, i) => ({ runId: created.id, subjectKey: `task:${String(i).padStart(5, "0")}`, stage: "judge", input: { task } })),
+        data: input.tasks.map((task, i) => ({
+          runId: created.id,
+          subjectKey: `task:${String(i).padStart(5, "0")}`,
+          stage: "judge",
+          input: { task },
+        })),
       });
     }
     return created;
   });
-  const first = await db.pipelineStep.findMany({ where: { runId: run.id }, select: { runId: true, subjectKey: true, stage: true }, orderBy: { subjectKey: "asc" } });
-  await enqueueSteps(boss, first);
+  const first = await db.pipelineStep.findMany({
+    where: { runId: run.id },
+    select: { runId: true, subjectKey: true, stage: true },
+    orderBy: { subjectKey: "asc" },
+  });
+  await enqueueSteps(queue, first);
   return run;
 }

@@ -11,7 +11,9 @@ import { cancelRun, rerunStep } from "./control-run";
 import { createRun } from "./create-run";
 
 const t = useTestDatabase();
-const library = loadSampleEnv("library-lending", { operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"] });
+const library = loadSampleEnv("library-lending", {
+  operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"],
+});
 const clinic = loadSampleEnv("clinic-scheduling");
 const script = createPipelineScript([library], { statelessWord: "weather", lowScoreWord: "vague" });
 let fake: FakeOpenAi;
@@ -30,16 +32,34 @@ afterAll(async () => {
 describe("SkelBuilder runs on the job worker", () => {
   it("goes from a task file to a checked environment with working tools, then re-runs from the cache", async () => {
     const project = await createTestProject(t.db);
-    const tasks = ["Renew loan L004 for member M001 at the library desk", "Member M002 wants to pay her library fines", "What's the weather in Paris?", "Something vague about books"];
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "tasks", tasks }, config: testRunConfig() });
+    const tasks = [
+      "Renew loan L004 for member M001 at the library desk",
+      "Member M002 wants to pay her library fines",
+      "What's the weather in Paris?",
+      "Something vague about books",
+    ];
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "tasks", tasks },
+      config: testRunConfig(),
+    });
     const done = await waitForRun(t.db, run.id);
     expect(done.run.status).toBe("SUCCEEDED");
     expect(done.failures).toEqual([]);
     // Two library tasks become one topic cluster; the weather task is not stateful; the vague one scores too low.
-    expect(done.topics.map((x) => [x.kept, x.usefulness])).toEqual(expect.arrayContaining([[true, 8], [false, 8], [false, 3]]));
+    expect(done.topics.map((x) => [x.kept, x.usefulness])).toEqual(
+      expect.arrayContaining([
+        [true, 8],
+        [false, 8],
+        [false, 3],
+      ]),
+    );
     expect(done.topics.filter((x) => x.clusterKey).length).toBe(2);
     expect(done.environments).toHaveLength(1);
-    const env = await t.db.environment.findUniqueOrThrow({ where: { id: done.environments[0]!.id }, include: { currentVersion: { include: { qualityChecks: { include: { probes: true } } } } } });
+    const env = await t.db.environment.findUniqueOrThrow({
+      where: { id: done.environments[0]!.id },
+      include: { currentVersion: { include: { qualityChecks: { include: { probes: true } } } } },
+    });
     expect(env.status).toBe("IN_REVIEW");
     expect(env.toolCount).toBe(4);
     const check = env.currentVersion!.qualityChecks[0]!;
@@ -51,7 +71,11 @@ describe("SkelBuilder runs on the job worker", () => {
 
     // The stored environment really works in the sandbox.
     const sandbox = createSandboxRunner();
-    const episode = await sandbox.load({ source: env.currentVersion!.source, className: env.currentVersion!.className, initialState: library.initialState });
+    const episode = await sandbox.load({
+      source: env.currentVersion!.source,
+      className: env.currentVersion!.className,
+      initialState: library.initialState,
+    });
     expect(episode.ok).toBe(true);
     if (episode.ok) {
       const step = await episode.value.step("get_member", { member_id: "M001" });
@@ -62,11 +86,19 @@ describe("SkelBuilder runs on the job worker", () => {
 
     // Re-running a step (and everything after it) pays for nothing: every call is a cache hit.
     const before = fake.chatRequests().length;
-    await rerunStep(t.db, worker.boss, { runId: run.id, subjectKey: "env:00000", stage: "state", fresh: false });
+    await rerunStep(t.db, worker.queue, {
+      runId: run.id,
+      subjectKey: "env:00000",
+      stage: "state",
+      fresh: false,
+    });
     const again = await waitForRun(t.db, run.id);
     expect(again.run.status).toBe("SUCCEEDED");
     expect(fake.chatRequests().length).toBe(before);
-    const stateStep = await t.db.pipelineStep.findUniqueOrThrow({ where: { runId_subjectKey_stage: { runId: run.id, subjectKey: "env:00000", stage: "state" } }, include: { llmCalls: true } });
+    const stateStep = await t.db.pipelineStep.findUniqueOrThrow({
+      where: { runId_subjectKey_stage: { runId: run.id, subjectKey: "env:00000", stage: "state" } },
+      include: { llmCalls: true },
+    });
     expect(stateStep.llmCalls.some((c) => c.cached)).toBe(true);
     expect(await t.db.environmentVersion.count({ where: { environmentId: env.id } })).toBe(2);
   });
@@ -93,23 +125,45 @@ describe("SkelBuilder runs on the job worker", () => {
         return null;
       }),
     );
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas: ["A library lending desk", "broken-idea: a lending desk"] }, config: testRunConfig() });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "ideas", ideas: ["A library lending desk", "broken-idea: a lending desk"] },
+      config: testRunConfig(),
+    });
     const done = await waitForRun(t.db, run.id);
     fake.setScript(script);
     expect(done.run.status).toBe("SUCCEEDED");
     expect(done.run.errorMessage).toBe("1 step failed");
-    expect(done.failures).toEqual([expect.objectContaining({ stage: "state_code", status: "FAILED", errorCode: "PARSE_FAILED", retryable: false })]);
+    expect(done.failures).toEqual([
+      expect.objectContaining({
+        stage: "state_code",
+        status: "FAILED",
+        errorCode: "PARSE_FAILED",
+        retryable: false,
+      }),
+    ]);
     expect(done.failures[0]!.errorMessage).toMatch(/did not parse after 3 tries/);
     const statuses = done.environments.map((e) => e.status).sort();
     expect(statuses).toEqual(["FAILED", "IN_REVIEW"]);
     expect([...seen.keys()].sort()).toEqual(["429", "500", "garbled", "hang"]);
-    const retried = await t.db.llmCall.findFirst({ where: { runId: run.id, purpose: "infer state space and rules", errorMessage: null, attempts: { gt: 1 } } });
+    const retried = await t.db.llmCall.findFirst({
+      where: {
+        runId: run.id,
+        purpose: "infer state space and rules",
+        errorMessage: null,
+        attempts: { gt: 1 },
+      },
+    });
     expect(retried).not.toBeNull();
   });
 
   it("stops cleanly when the token budget is spent", async () => {
     const project = await createTestProject(t.db);
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas: ["Clinic desk one", "Clinic desk two", "Clinic desk three"] }, config: testRunConfig({ maxTokens: 400 }) });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "ideas", ideas: ["Clinic desk one", "Clinic desk two", "Clinic desk three"] },
+      config: testRunConfig({ maxTokens: 400 }),
+    });
     const done = await waitForRun(t.db, run.id);
     expect(done.run.status).toBe("BUDGET_EXCEEDED");
     expect(done.failures.some((f) => f.errorCode === "BUDGET_EXCEEDED")).toBe(true);
@@ -124,7 +178,11 @@ describe("SkelBuilder runs on the job worker", () => {
       await new Promise((r) => setTimeout(r, 300));
       return script(body, i);
     });
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "ideas", ideas: ["Library one", "Library two"] }, config: testRunConfig() });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "ideas", ideas: ["Library one", "Library two"] },
+      config: testRunConfig(),
+    });
     await new Promise((r) => setTimeout(r, 500));
     await cancelRun(t.db, run.id);
     const done = await waitForRun(t.db, run.id, 30_000);

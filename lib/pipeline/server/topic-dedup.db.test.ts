@@ -24,10 +24,30 @@ const library = loadSampleEnv("library-lending", { operations: ["get_member", "l
  * same; the clinic pair differs by one word but (in this script) means something else entirely.
  */
 const TOPICS: Record<string, Omit<Topic, "task" | "analysis">> = {
-  "renew my loan": { summary: "Library lending desk", introduction: "Members borrow and return books; loans have due dates and fines.", usefulness: 8, modelability: 8 },
-  "check out a volume": { summary: "Circulation counter for patrons", introduction: "Patrons take volumes home and bring them back before they are overdue.", usefulness: 8, modelability: 9 },
-  "book a visit": { summary: "Clinic appointment scheduling", introduction: "Patients book, move and cancel appointments with doctors at a clinic.", usefulness: 8, modelability: 8 },
-  "book a vaccination": { summary: "Clinic appointment scheduling system", introduction: "Patients book, move and cancel appointments with doctors at a clinic.", usefulness: 8, modelability: 8 },
+  "renew my loan": {
+    summary: "Library lending desk",
+    introduction: "Members borrow and return books; loans have due dates and fines.",
+    usefulness: 8,
+    modelability: 8,
+  },
+  "check out a volume": {
+    summary: "Circulation counter for patrons",
+    introduction: "Patrons take volumes home and bring them back before they are overdue.",
+    usefulness: 8,
+    modelability: 9,
+  },
+  "book a visit": {
+    summary: "Clinic appointment scheduling",
+    introduction: "Patients book, move and cancel appointments with doctors at a clinic.",
+    usefulness: 8,
+    modelability: 8,
+  },
+  "book a vaccination": {
+    summary: "Clinic appointment scheduling system",
+    introduction: "Patients book, move and cancel appointments with doctors at a clinic.",
+    usefulness: 8,
+    modelability: 8,
+  },
 };
 /** Each run words its tasks differently (a suffix the topics repeat), so no run is served from the cache. */
 const tasksFor = (suffix: string) => Object.keys(TOPICS).map((k) => `Please ${k} for me${suffix}`);
@@ -47,7 +67,13 @@ const script = withFaults(createPipelineScript([library]), (body, stage) => {
   const key = stage === "topic" ? topicKey(text) : undefined;
   if (!key) return null;
   const suffix = /for me(.*)$/m.exec(text)?.[1] ?? "";
-  return { content: JSON.stringify({ analysis: "scripted", ...TOPICS[key], introduction: `${TOPICS[key]!.introduction}${suffix}` }) };
+  return {
+    content: JSON.stringify({
+      analysis: "scripted",
+      ...TOPICS[key],
+      introduction: `${TOPICS[key]!.introduction}${suffix}`,
+    }),
+  };
 });
 
 let fake: FakeOpenAi;
@@ -70,7 +96,11 @@ describe("topic dedup with OpenAI-compatible embeddings", () => {
     fake.setEmbeddings(byMeaning);
     const project = await createTestProject(t.db);
     const from = fake.embeddingRequests().length;
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, input: { kind: "tasks", tasks: tasksFor("") }, config: embeddingsConfig() });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "tasks", tasks: tasksFor("") },
+      config: embeddingsConfig(),
+    });
     const done = await waitForRun(t.db, run.id);
     expect(done.run.status).toBe("SUCCEEDED");
     expect(done.failures).toEqual([]);
@@ -78,43 +108,75 @@ describe("topic dedup with OpenAI-compatible embeddings", () => {
     // One request through the SDK, with every topic that passed the thresholds.
     const [request, ...more] = fake.embeddingRequests().slice(from);
     expect(more).toEqual([]);
-    expect(request?.body).toMatchObject({ model: "m-embed", encoding_format: "float", input: expect.arrayContaining([expect.stringMatching(/^Library lending desk: /)]) as unknown });
+    expect(request?.body).toMatchObject({
+      model: "m-embed",
+      encoding_format: "float",
+      input: expect.arrayContaining([expect.stringMatching(/^Library lending desk: /)]) as unknown,
+    });
     expect((request?.body as { input: string[] }).input).toHaveLength(4);
 
     // The library pair merged (the better-scored one kept); the clinic pair stayed apart.
     const [libraryA, libraryB, clinicA, clinicB] = Object.keys(TOPICS).map(subjectOf);
-    const select = await t.db.pipelineStep.findUniqueOrThrow({ where: { runId_subjectKey_stage: { runId: run.id, subjectKey: "run", stage: "select" } } });
+    const select = await t.db.pipelineStep.findUniqueOrThrow({
+      where: { runId_subjectKey_stage: { runId: run.id, subjectKey: "run", stage: "select" } },
+    });
     const artifacts = await getStepArtifacts(t.db, select.id);
     expect(artifacts.output).toMatchObject({ method: "embeddings" });
-    const clusters = (artifacts.output as { clusters: { members: string[]; kept: string }[] }).clusters.map((c) => ({ members: [...c.members].sort(), kept: c.kept }));
-    expect(clusters).toEqual(expect.arrayContaining([{ members: [libraryA, libraryB], kept: libraryB }, { members: [clinicA], kept: clinicA }, { members: [clinicB], kept: clinicB }]));
+    const clusters = (artifacts.output as { clusters: { members: string[]; kept: string }[] }).clusters.map(
+      (c) => ({ members: [...c.members].sort(), kept: c.kept }),
+    );
+    expect(clusters).toEqual(
+      expect.arrayContaining([
+        { members: [libraryA, libraryB], kept: libraryB },
+        { members: [clinicA], kept: clinicA },
+        { members: [clinicB], kept: clinicB },
+      ]),
+    );
     expect(clusters).toHaveLength(3);
-    expect(artifacts.llmCalls).toEqual([expect.objectContaining({ model: "m-embed", purpose: "embeddings", cached: false, promptTokens: 40 })]);
+    expect(artifacts.llmCalls).toEqual([
+      expect.objectContaining({ model: "m-embed", purpose: "embeddings", cached: false, promptTokens: 40 }),
+    ]);
 
     // Stored per topic and shown on the run page: cluster, kept, and one environment per cluster.
-    const shown = Object.fromEntries(done.topics.map((x) => [x.summary, { clusterKey: x.clusterKey, kept: x.kept }]));
+    const shown = Object.fromEntries(
+      done.topics.map((x) => [x.summary, { clusterKey: x.clusterKey, kept: x.kept }]),
+    );
     expect(shown).toEqual({
       "Library lending desk": { clusterKey: libraryB, kept: false },
       "Circulation counter for patrons": { clusterKey: libraryB, kept: true },
       "Clinic appointment scheduling": { clusterKey: clinicA, kept: true },
       "Clinic appointment scheduling system": { clusterKey: clinicB, kept: true },
     });
-    expect(done.environments.map((e) => e.name).sort()).toEqual(["Circulation counter for patrons", "Clinic appointment scheduling", "Clinic appointment scheduling system"]);
+    expect(done.environments.map((e) => e.name).sort()).toEqual([
+      "Circulation counter for patrons",
+      "Clinic appointment scheduling",
+      "Clinic appointment scheduling system",
+    ]);
   });
 
   it("uses topics whose wording says the opposite of their vectors", () => {
     // MinHash over the same texts would keep the reworded library pair apart and merge the clinic
     // pair: the clusters above came from the vectors, not from the wording.
-    const signature = (phrase: string) => minhashSignature(`${TOPICS[phrase]!.summary}: ${TOPICS[phrase]!.introduction}`);
+    const signature = (phrase: string) =>
+      minhashSignature(`${TOPICS[phrase]!.summary}: ${TOPICS[phrase]!.introduction}`);
     expect(jaccardEstimate(signature("renew my loan"), signature("check out a volume"))).toBeLessThan(0.6);
-    expect(jaccardEstimate(signature("book a visit"), signature("book a vaccination"))).toBeGreaterThanOrEqual(0.6);
+    expect(
+      jaccardEstimate(signature("book a visit"), signature("book a vaccination")),
+    ).toBeGreaterThanOrEqual(0.6);
   });
 
   it("retries a failing embeddings request and still clusters by the vectors", async () => {
     let calls = 0;
-    fake.setEmbeddings((input, index, model) => (++calls === 1 ? { status: 503, message: "embeddings overloaded" } : byMeaning(input, index, model)));
+    fake.setEmbeddings((input, index, model) =>
+      ++calls === 1 ? { status: 503, message: "embeddings overloaded" } : byMeaning(input, index, model),
+    );
     const project = await createTestProject(t.db);
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, name: "retry", input: { kind: "tasks", tasks: tasksFor(" (again)") }, config: embeddingsConfig() });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      name: "retry",
+      input: { kind: "tasks", tasks: tasksFor(" (again)") },
+      config: embeddingsConfig(),
+    });
     const done = await waitForRun(t.db, run.id);
     expect(done.run.status).toBe("SUCCEEDED");
     expect(calls).toBe(2);
@@ -126,13 +188,28 @@ describe("topic dedup with OpenAI-compatible embeddings", () => {
   it("records a permanent embeddings failure on the selection step and ends the run", async () => {
     fake.setEmbeddings(() => ({ status: 404, message: "The model `m-embed` does not exist" }));
     const project = await createTestProject(t.db);
-    const run = await createRun(t.db, worker.boss, { projectId: project.id, name: "no model", input: { kind: "tasks", tasks: tasksFor(" (third time)") }, config: embeddingsConfig() });
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      name: "no model",
+      input: { kind: "tasks", tasks: tasksFor(" (third time)") },
+      config: embeddingsConfig(),
+    });
     const done = await waitForRun(t.db, run.id);
     fake.setEmbeddings(byMeaning);
-    expect(done.failures).toEqual([expect.objectContaining({ stage: "select", status: "FAILED", errorCode: "BAD_REQUEST", retryable: false, attempt: 1 })]);
+    expect(done.failures).toEqual([
+      expect.objectContaining({
+        stage: "select",
+        status: "FAILED",
+        errorCode: "BAD_REQUEST",
+        retryable: false,
+        attempt: 1,
+      }),
+    ]);
     expect(done.failures[0]!.errorMessage).toMatch(/HTTP 404: .*m-embed/);
     expect(done.run.status).toBe("FAILED");
-    expect(done.run.errorMessage).toMatch(/^1 step failed and no environment was built; first \(select\): HTTP 404/);
+    expect(done.run.errorMessage).toMatch(
+      /^1 step failed and no environment was built; first \(select\): HTTP 404/,
+    );
     expect(done.environments).toEqual([]);
     expect(done.stages.every((s) => s.pending === 0 && s.running === 0)).toBe(true);
   });

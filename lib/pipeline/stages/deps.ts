@@ -3,12 +3,12 @@
  * (lib/pipeline/server/stage-deps.ts); unit tests pass fakes.
  */
 import type { Result } from "../../core/result";
+import type { StepError } from "../../core/run";
 import { DEFAULT_MAX_REASKS, type LlmClient } from "../../llm";
 import type { SandboxRunner } from "../../sandbox";
 import type { Models } from "../pipeline.schema";
 
-export type StageError = { code: string; message: string; retryable: boolean };
-export type StageResult<T> = Promise<Result<T, StageError>>;
+export type StageResult<T> = Promise<Result<T, StepError>>;
 
 export type StageDeps = {
   llm: LlmClient;
@@ -20,7 +20,8 @@ export type StageDeps = {
   maxReasks?: Record<string, number>;
 };
 
-export const reasksFor = (deps: Pick<StageDeps, "maxReasks">, stage: string) => deps.maxReasks?.[stage] ?? DEFAULT_MAX_REASKS;
+export const reasksFor = (deps: Pick<StageDeps, "maxReasks">, stage: string) =>
+  deps.maxReasks?.[stage] ?? DEFAULT_MAX_REASKS;
 
 /** Prompts carry a `[stage:<id>]` tag: stored calls are self-describing in the artifact viewer. */
 export const stageTag = (id: string) => `[stage:${id}]`;

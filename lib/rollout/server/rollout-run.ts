@@ -5,17 +5,26 @@
  * and the k rollouts of a scenario are still k different samples.
  */
 import { type Result, err, ok } from "@/lib/core/result";
+import type { StepError } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
 import { JobError } from "@/lib/jobs/job-definition";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
-import { forEachLimited, memoStep, type StepFailure } from "@/lib/runs/server/step-memo";
+import { forEachLimited, memoStep } from "@/lib/runs/server/step-memo";
 import type { SandboxRunner } from "@/lib/sandbox";
 import { loadScenarioSubject } from "@/lib/scenarios/server/load-proof-subject";
 import { z } from "zod";
-import { type RolloutRecord, type TrajectoryMessages, RewardPolicySchema, RolloutModeSchema, SftFilterSchema, applySftFilter, runRollout } from "..";
-import { ROLLOUT_JOB } from "./jobs";
+import {
+  type RolloutRecord,
+  type TrajectoryMessages,
+  RewardPolicySchema,
+  RolloutModeSchema,
+  SftFilterSchema,
+  applySftFilter,
+  runRollout,
+} from "..";
+import { ROLLOUT_JOB } from "../rollout-job";
 
 export const RolloutRunConfigSchema = z.object({
   mode: RolloutModeSchema.default("non_conversational"),
@@ -29,70 +38,185 @@ export const RolloutRunConfigSchema = z.object({
   sft: SftFilterSchema.default(SftFilterSchema.parse({})),
 });
 export type RolloutRunConfig = z.infer<typeof RolloutRunConfigSchema>;
-export const RolloutRunInputSchema = z.object({ scenarioIds: z.array(z.string()).min(1), environmentId: z.string().optional() });
+export const RolloutRunInputSchema = z.object({
+  scenarioIds: z.array(z.string()).min(1),
+  environmentId: z.string().optional(),
+});
+
+/** What a rollout step stores as its output. */
+const RolloutStepOutputSchema = z.object({ trajectoryId: z.string(), reward: z.number() });
 
 export type RolloutRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks">; llmFor: RunLlmFactory };
 type Subject = { scenarioId: string; rolloutIndex: number; model: string };
 
-export async function enqueueRolloutRun(db: Db, send: JobSender, input: { projectId: string; scenarioIds: string[]; environmentId?: string; config: z.input<typeof RolloutRunConfigSchema>; createdById?: string | null; maxCostUsd?: number | null }) {
+export async function enqueueRolloutRun(
+  db: Db,
+  send: JobSender,
+  input: {
+    projectId: string;
+    scenarioIds: string[];
+    environmentId?: string;
+    config: z.input<typeof RolloutRunConfigSchema>;
+    createdById?: string | null;
+    maxCostUsd?: number | null;
+  },
+) {
   const config = RolloutRunConfigSchema.parse(input.config);
-  const run = await createRun(db, { projectId: input.projectId, kind: "ROLLOUT", name: `Rollouts: ${input.scenarioIds.length} scenarios × ${config.models.length} model(s) × ${config.k}`, config, input: { scenarioIds: input.scenarioIds, environmentId: input.environmentId }, createdById: input.createdById, maxCostUsd: input.maxCostUsd });
+  const run = await createRun(db, {
+    projectId: input.projectId,
+    kind: "ROLLOUT",
+    name: `Rollouts: ${input.scenarioIds.length} scenarios × ${config.models.length} model(s) × ${config.k}`,
+    config,
+    input: { scenarioIds: input.scenarioIds, environmentId: input.environmentId },
+    createdById: input.createdById,
+    maxCostUsd: input.maxCostUsd,
+  });
   await send(ROLLOUT_JOB, { runId: run.id }, `run:${run.id}`);
   return run;
 }
 
 export function rolloutSubjects(scenarioIds: string[], config: RolloutRunConfig): Subject[] {
-  return scenarioIds.flatMap((scenarioId) => config.models.flatMap((model, m) => Array.from({ length: config.k }, (_, i) => ({ scenarioId, model, rolloutIndex: m * config.k + i }))));
+  return scenarioIds.flatMap((scenarioId) =>
+    config.models.flatMap((model, m) =>
+      Array.from({ length: config.k }, (_, i) => ({ scenarioId, model, rolloutIndex: m * config.k + i })),
+    ),
+  );
 }
 
-export async function executeRolloutRun(db: Db, runId: string, deps: RolloutRunDeps, opts: { finalAttempt?: boolean } = {}): Promise<void> {
+export async function executeRolloutRun(
+  db: Db,
+  runId: string,
+  deps: RolloutRunDeps,
+  opts: { finalAttempt?: boolean } = {},
+): Promise<void> {
   if (!(await startRun(db, runId))) return;
   const run = await db.pipelineRun.findUniqueOrThrow({ where: { id: runId } });
   const config = RolloutRunConfigSchema.parse(run.config);
   const subjects = rolloutSubjects(RolloutRunInputSchema.parse(run.input).scenarioIds, config);
   const tally = { succeeded: 0, failed: 0, retryable: 0, budget: false };
-  await forEachLimited(subjects, config.concurrency, async (subject) => {
-    const outcome = await memoStep(db, { runId, subjectKey: `${subject.scenarioId}:${subject.rolloutIndex}`, stage: "rollout" }, (stepId) => rolloutStep(db, runId, stepId, subject, config, deps));
-    if (outcome.status === "SUCCEEDED") return void (tally.succeeded += 1);
-    tally.failed += 1;
-    if (outcome.error.retryable) tally.retryable += 1;
-    if (outcome.error.code === "BUDGET_EXCEEDED") tally.budget = true;
-  }, async () => tally.budget || (await isCancelling(db, runId)));
-  if (tally.retryable > 0 && !opts.finalAttempt) throw new JobError(`${tally.retryable} rollout(s) failed and may succeed on retry`, true);
-  await finishRun(db, runId, { failedSteps: tally.failed, succeededSteps: tally.succeeded, budgetExceeded: tally.budget });
+  await forEachLimited(
+    subjects,
+    config.concurrency,
+    async (subject) => {
+      const outcome = await memoStep(
+        db,
+        { runId, subjectKey: `${subject.scenarioId}:${subject.rolloutIndex}`, stage: "rollout" },
+        RolloutStepOutputSchema,
+        (stepId) => rolloutStep(db, runId, stepId, subject, config, deps),
+      );
+      if (outcome.status === "SUCCEEDED") return void (tally.succeeded += 1);
+      tally.failed += 1;
+      if (outcome.error.retryable) tally.retryable += 1;
+      if (outcome.error.code === "BUDGET_EXCEEDED") tally.budget = true;
+    },
+    async () => tally.budget || (await isCancelling(db, runId)),
+  );
+  if (tally.retryable > 0 && !opts.finalAttempt)
+    throw new JobError(`${tally.retryable} rollout(s) failed and may succeed on retry`, true);
+  await finishRun(db, runId, {
+    failedSteps: tally.failed,
+    succeededSteps: tally.succeeded,
+    budgetExceeded: tally.budget,
+  });
 }
 
-async function rolloutStep(db: Db, runId: string, stepId: string, subject: Subject, config: RolloutRunConfig, deps: RolloutRunDeps): Promise<Result<{ trajectoryId: string; reward: number }, StepFailure>> {
+async function rolloutStep(
+  db: Db,
+  runId: string,
+  stepId: string,
+  subject: Subject,
+  config: RolloutRunConfig,
+  deps: RolloutRunDeps,
+): Promise<Result<z.infer<typeof RolloutStepOutputSchema>, StepError>> {
   const s = await loadScenarioSubject(db, subject.scenarioId);
-  if (!s) return err({ code: "NOT_FOUND", message: `scenario ${subject.scenarioId} not found`, retryable: false });
-  await db.pipelineStep.update({ where: { id: stepId }, data: { environmentId: s.environmentId, input: { ...subject } } });
+  if (!s)
+    return err({ code: "NOT_FOUND", message: `scenario ${subject.scenarioId} not found`, retryable: false });
+  await db.pipelineStep.update({
+    where: { id: stepId },
+    data: { environmentId: s.environmentId, input: { ...subject } },
+  });
   const llm = deps.llmFor({ runId, stepId });
   const result = await runRollout(
     {
-      mode: config.mode, task: s.task, initialState: s.initialState, checks: s.checks.map((c) => c.code), model: subject.model,
-      userModel: config.userModel ?? undefined, maxSteps: config.maxSteps ?? undefined, temperature: config.temperature, policy: config.policy,
-      env: { source: s.source, className: s.className, tools: s.tools, introduction: s.introduction, rules: s.rules },
+      mode: config.mode,
+      task: s.task,
+      initialState: s.initialState,
+      checks: s.checks.map((c) => c.code),
+      model: subject.model,
+      userModel: config.userModel ?? undefined,
+      maxSteps: config.maxSteps ?? undefined,
+      temperature: config.temperature,
+      policy: config.policy,
+      env: {
+        source: s.source,
+        className: s.className,
+        tools: s.tools,
+        introduction: s.introduction,
+        rules: s.rules,
+      },
       cacheSalt: `rollout:${runId}:${subject.scenarioId}:${subject.rolloutIndex}`,
     },
     { llm, sandbox: deps.sandbox },
   );
-  if (!result.ok) return err({ code: result.error.code, message: `${result.error.source}: ${result.error.message}`, retryable: result.error.retryable });
+  if (!result.ok)
+    return err({
+      code: result.error.code,
+      message: `${result.error.source}: ${result.error.message}`,
+      retryable: result.error.retryable,
+    });
   const verdict = applySftFilter({ mode: config.mode, ...result.value }, config.sft);
   const ids = { runId, scenarioId: s.scenarioId, rolloutIndex: subject.rolloutIndex };
-  const data = trajectoryData(result.value, { environmentVersionId: s.environmentVersionId, validatorVersionIds: s.checks.map((c) => c.validatorVersionId), model: subject.model, mode: config.mode, sftPass: verdict.pass, flagReason: verdict.reasons.join("; ") || null });
+  const data = trajectoryData(result.value, {
+    environmentVersionId: s.environmentVersionId,
+    validatorVersionIds: s.checks.map((c) => c.validatorVersionId),
+    model: subject.model,
+    mode: config.mode,
+    sftPass: verdict.pass,
+    flagReason: verdict.reasons.join("; ") || null,
+  });
   // Upsert: a worker killed after writing the trajectory but before closing the step rewrites it.
-  const row = await db.trajectory.upsert({ where: { runId_scenarioId_rolloutIndex: ids }, create: { ...ids, ...data }, update: data });
+  const row = await db.trajectory.upsert({
+    where: { runId_scenarioId_rolloutIndex: ids },
+    create: { ...ids, ...data },
+    update: data,
+  });
   return ok({ trajectoryId: row.id, reward: row.reward });
 }
 
-const STATUS = { agent_replied: "COMPLETED", user_stopped: "COMPLETED", step_limit: "TRUNCATED", crashed: "CRASHED" } as const;
+const STATUS = {
+  agent_replied: "COMPLETED",
+  user_stopped: "COMPLETED",
+  step_limit: "TRUNCATED",
+  crashed: "CRASHED",
+} as const;
 
-function trajectoryData(r: RolloutRecord, meta: { environmentVersionId: string; validatorVersionIds: string[]; model: string; mode: string; sftPass: boolean; flagReason: string | null }) {
+function trajectoryData(
+  r: RolloutRecord,
+  meta: {
+    environmentVersionId: string;
+    validatorVersionIds: string[];
+    model: string;
+    mode: string;
+    sftPass: boolean;
+    flagReason: string | null;
+  },
+) {
   const json = (v: unknown) => v as Prisma.InputJsonValue;
   return {
-    ...meta, validatorVersionIds: json(meta.validatorVersionIds),
-    messages: json({ agent: r.messages, user: r.userMessages, endReason: r.endReason, finalText: r.finalText, score: r.score } satisfies TrajectoryMessages),
-    steps: json(r.steps), finalState: json(r.finalState ?? {}), checkResults: json(r.checkResults),
-    reward: r.reward, status: STATUS[r.endReason], stepCount: r.stepCount,
+    ...meta,
+    validatorVersionIds: json(meta.validatorVersionIds),
+    messages: json({
+      agent: r.messages,
+      user: r.userMessages,
+      endReason: r.endReason,
+      finalText: r.finalText,
+      score: r.score,
+    } satisfies TrajectoryMessages),
+    steps: json(r.steps),
+    finalState: json(r.finalState ?? {}),
+    checkResults: json(r.checkResults),
+    reward: r.reward,
+    status: STATUS[r.endReason],
+    stepCount: r.stepCount,
   };
 }

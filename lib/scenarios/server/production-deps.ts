@@ -1,10 +1,14 @@
-/** Production wiring for the scenario, proof and rollout jobs: the shared DB, sandbox and step-bound LLM clients. */
-import { getDb } from "@/lib/db";
+/** Production wiring for the scenario, proof and rollout jobs: the sandbox and step-bound LLM clients on the worker's database. */
+import type { Db } from "@/lib/db";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { getSandboxRunner } from "@/lib/sandbox";
 
-export const db = () => getDb();
+export const proofDeps = (db: Db, signal?: AbortSignal) => ({
+  sandbox: getSandboxRunner(),
+  llmFor: createRunLlmFactory(db, { signal }),
+});
 
-export const proofDeps = (signal?: AbortSignal) => ({ sandbox: getSandboxRunner(), llmFor: createRunLlmFactory(getDb(), { signal }) });
-
-export const generationDeps = (signal?: AbortSignal) => ({ sandbox: getSandboxRunner(), llmFor: createRunLlmFactory(getDb(), { signal }) });
+export const generationDeps = (db: Db, signal?: AbortSignal) => ({
+  sandbox: getSandboxRunner(),
+  llmFor: createRunLlmFactory(db, { signal }),
+});

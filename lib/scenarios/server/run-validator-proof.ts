@@ -5,7 +5,8 @@
  * current code, stores a ValidatorProof pinned to both versions, and moves the scenario: verified
  * ones to VERIFIED, the others to the review queue (IN_REVIEW) with the reasons.
  */
-import { type AppErrorShape, type Result, err, ok } from "@/lib/core/result";
+import { type Result, err, ok } from "@/lib/core/result";
+import type { StepError } from "@/lib/core/run";
 import type { Db, Prisma, ScenarioStatus } from "@/lib/db";
 import type { LlmClient } from "@/lib/llm";
 import { goldCallsFromSteps, TrajectoryStepSchema } from "@/lib/rollout";
@@ -13,7 +14,13 @@ import type { SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { requestGoldCalls } from "../gold-calls";
 import { proveValidators } from "../proof";
-import type { GoldCall, GoldSource, ProofOutcome } from "../scenario.schema";
+import {
+  type GoldCall,
+  type GoldSource,
+  GoldSourceSchema,
+  type ProofOutcome,
+  ProofReasonSchema,
+} from "../scenario.schema";
 import { type ScenarioSubject, loadScenarioSubject } from "./load-proof-subject";
 
 export type ValidatorProofDeps = {
@@ -22,49 +29,115 @@ export type ValidatorProofDeps = {
   gold?: { llm: LlmClient; model: string };
 };
 
-export type ProofSummary = { proofId: string; scenarioId: string; status: "VERIFIED" | "FAILED"; reasons: ProofOutcome["reasons"]; goldSource: GoldSource | null };
+/** What a proof step stores as its output (and a resumed proof run reads back). */
+export const ProofSummarySchema = z.object({
+  proofId: z.string(),
+  scenarioId: z.string(),
+  status: z.enum(["VERIFIED", "FAILED"]),
+  reasons: z.array(ProofReasonSchema),
+  goldSource: GoldSourceSchema.nullable(),
+});
+export type ProofSummary = z.infer<typeof ProofSummarySchema>;
 
 type Gold = { source: GoldSource; calls: GoldCall[] } | null;
 
-async function findGold(db: Db, subject: ScenarioSubject, deps: ValidatorProofDeps): Promise<Result<Gold, AppErrorShape>> {
+async function findGold(
+  db: Db,
+  subject: ScenarioSubject,
+  deps: ValidatorProofDeps,
+): Promise<Result<Gold, StepError>> {
   if (subject.storedGold) return ok({ source: "scenario", calls: subject.storedGold });
-  const best = await db.trajectory.findFirst({ where: { scenarioId: subject.scenarioId, environmentVersionId: subject.environmentVersionId, reward: { gte: 1 } }, orderBy: { createdAt: "desc" }, select: { steps: true } });
+  const best = await db.trajectory.findFirst({
+    where: {
+      scenarioId: subject.scenarioId,
+      environmentVersionId: subject.environmentVersionId,
+      reward: { gte: 1 },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { steps: true },
+  });
   const steps = z.array(TrajectoryStepSchema).safeParse(best?.steps);
-  if (steps.success && steps.data.length > 0) return ok({ source: "rollout", calls: goldCallsFromSteps(steps.data) });
+  if (steps.success && steps.data.length > 0)
+    return ok({ source: "rollout", calls: goldCallsFromSteps(steps.data) });
   if (!deps.gold) return ok(null);
-  const asked = await requestGoldCalls({ task: subject.task, initialState: subject.initialState, tools: subject.tools, introduction: subject.introduction }, deps.gold);
+  const asked = await requestGoldCalls(
+    {
+      task: subject.task,
+      initialState: subject.initialState,
+      tools: subject.tools,
+      introduction: subject.introduction,
+    },
+    deps.gold,
+  );
   if (asked.ok) return ok({ source: "llm", calls: asked.value });
   // A transient endpoint failure is worth a retry; a model that cannot answer means "no gold".
   return asked.error.retryable ? err(asked.error) : ok(null);
 }
 
-export async function runValidatorProof(db: Db, input: { scenarioId: string }, deps: ValidatorProofDeps): Promise<Result<ProofSummary, AppErrorShape>> {
+export async function runValidatorProof(
+  db: Db,
+  input: { scenarioId: string },
+  deps: ValidatorProofDeps,
+): Promise<Result<ProofSummary, StepError>> {
   const subject = await loadScenarioSubject(db, input.scenarioId);
-  if (!subject) return err({ code: "NOT_FOUND", message: `scenario ${input.scenarioId} (or its environment's code) not found`, retryable: false });
+  if (!subject)
+    return err({
+      code: "NOT_FOUND",
+      message: `scenario ${input.scenarioId} (or its environment's code) not found`,
+      retryable: false,
+    });
   const gold = await findGold(db, subject, deps);
   if (!gold.ok) return gold;
-  const outcome = await proveValidators({ source: subject.source, className: subject.className, initialState: subject.initialState, checks: subject.checks, gold: gold.value }, deps);
+  const outcome = await proveValidators(
+    {
+      source: subject.source,
+      className: subject.className,
+      initialState: subject.initialState,
+      checks: subject.checks,
+      gold: gold.value,
+    },
+    deps,
+  );
   if (!outcome.ok) return err(outcome.error);
   const proofId = await storeProof(db, subject, outcome.value);
-  return ok({ proofId, scenarioId: subject.scenarioId, status: outcome.value.status, reasons: outcome.value.reasons, goldSource: gold.value?.source ?? null });
+  return ok({
+    proofId,
+    scenarioId: subject.scenarioId,
+    status: outcome.value.status,
+    reasons: outcome.value.reasons,
+    goldSource: gold.value?.source ?? null,
+  });
 }
 
 async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcome): Promise<string> {
   const json = (v: unknown) => v as Prisma.InputJsonValue;
-  const current = await db.scenario.findUniqueOrThrow({ where: { id: subject.scenarioId }, select: { status: true } });
+  const current = await db.scenario.findUniqueOrThrow({
+    where: { id: subject.scenarioId },
+    select: { status: true },
+  });
   const [proof] = await db.$transaction([
     db.validatorProof.create({
       data: {
-        scenarioId: subject.scenarioId, environmentVersionId: subject.environmentVersionId, validatorVersionIds: subject.checks.map((c) => c.validatorVersionId),
-        status: outcome.status, noop: json(outcome.noop), gold: json(outcome.gold), sensitivity: json(outcome.sensitivity), reasons: json(outcome.reasons),
+        scenarioId: subject.scenarioId,
+        environmentVersionId: subject.environmentVersionId,
+        validatorVersionIds: subject.checks.map((c) => c.validatorVersionId),
+        status: outcome.status,
+        noop: json(outcome.noop),
+        gold: json(outcome.gold),
+        sensitivity: json(outcome.sensitivity),
+        reasons: json(outcome.reasons),
       },
     }),
     db.scenario.update({
       where: { id: subject.scenarioId },
       data: {
-        proofStatus: outcome.status, proofReasons: json(outcome.reasons), status: nextStatus(current.status, outcome.status),
+        proofStatus: outcome.status,
+        proofReasons: json(outcome.reasons),
+        status: nextStatus(current.status, outcome.status),
         // Leaving ACCEPTED keeps what was accepted (the current checks) for datasets and the queue.
-        ...(current.status === "ACCEPTED" && outcome.status === "FAILED" ? { acceptedValidatorVersionIds: subject.checks.map((c) => c.validatorVersionId) } : {}),
+        ...(current.status === "ACCEPTED" && outcome.status === "FAILED"
+          ? { acceptedValidatorVersionIds: subject.checks.map((c) => c.validatorVersionId) }
+          : {}),
       },
     }),
   ]);

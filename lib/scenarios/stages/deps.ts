@@ -3,11 +3,11 @@
  * (lib/scenarios/server/generation-run.ts); unit tests pass the scripted LLM and a real sandbox.
  */
 import type { Result } from "../../core/result";
+import type { StepError } from "../../core/run";
 import type { LlmClient } from "../../llm";
 import type { SandboxRunner, Tool } from "../../sandbox";
 
-export type ScenStageError = { code: string; message: string; retryable: boolean };
-export type ScenStageResult<T> = Promise<Result<T, ScenStageError>>;
+export type ScenStageResult<T> = Promise<Result<T, StepError>>;
 
 export type ScenStageDeps = {
   llm: LlmClient;
