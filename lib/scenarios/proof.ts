@@ -13,7 +13,7 @@ import { type Result, err, ok } from "../core/result";
 import type { CheckResult, Episode, JsonObject, SandboxError, SandboxRunner } from "../sandbox";
 import type { GoldCall, GoldPart, GoldSource, NoopPart, ProofCheck, ProofOutcome, ProofReason, SensitivityPart } from "./scenario.schema";
 
-export type ProofDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks"> };
+export type ProofDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch"> };
 
 export type ProofInput = {
   source: string;
@@ -73,15 +73,19 @@ async function replayGold(episode: Episode, gold: { source: GoldSource; calls: G
 
 async function measureSensitivity(deps: ProofDeps, codes: string[], initial: JsonObject, final: JsonObject | null): Promise<Result<SensitivityPart, SandboxError>> {
   if (final === null) return ok({ ran: false, checks: [] });
-  const [onInitial, onGold] = await Promise.all([
-    deps.sandbox.runChecks({ checks: codes, initialState: initial, finalState: initial }),
-    deps.sandbox.runChecks({ checks: codes, initialState: initial, finalState: final }),
-  ]);
-  if (!onInitial.ok) return unavailableOrData(onInitial.error);
-  if (!onGold.ok) return unavailableOrData(onGold.error);
+  // One sandbox call for both states; a check that hits a limit on one gets it as its result there.
+  const both = await deps.sandbox.runChecksBatch({
+    checks: codes,
+    cases: [
+      { initialState: initial, finalState: initial },
+      { initialState: initial, finalState: final },
+    ],
+  });
+  if (!both.ok) return unavailableOrData(both.error);
+  const [onInitial = [], onGold = []] = both.value;
   const checks = codes.map((_, i) => {
-    const a = onInitial.value[i] ?? null;
-    const b = onGold.value[i] ?? null;
+    const a = onInitial[i] ?? null;
+    const b = onGold[i] ?? null;
     return { position: i, onInitial: a, onGold: b, flips: failedCleanly(a ?? undefined) && passed(b ?? undefined) };
   });
   return ok({ ran: true, checks });

@@ -44,7 +44,7 @@ export const GenerationRunInputSchema = z.object({
 });
 
 export type GenerationRunDeps = {
-  sandbox: Pick<SandboxRunner, "load" | "runChecks">;
+  sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">;
   llmFor: RunLlmFactory;
   send?: JobSender;
 };

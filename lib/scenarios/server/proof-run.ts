@@ -25,7 +25,7 @@ export const ProofRunInputSchema = z.object({
   environmentId: z.string().optional(),
 });
 
-export type ProofRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks">; llmFor: RunLlmFactory };
+export type ProofRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">; llmFor: RunLlmFactory };
 
 export async function enqueueProofRun(
   db: Db,

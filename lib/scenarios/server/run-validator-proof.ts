@@ -24,7 +24,7 @@ import {
 import { type ScenarioSubject, loadScenarioSubject } from "./load-proof-subject";
 
 export type ValidatorProofDeps = {
-  sandbox: Pick<SandboxRunner, "load" | "runChecks">;
+  sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">;
   /** When set, a scenario without stored gold or a reward-1 rollout asks this model for one. */
   gold?: { llm: LlmClient; model: string };
 };

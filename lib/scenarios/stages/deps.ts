@@ -11,7 +11,7 @@ export type ScenStageResult<T> = Promise<Result<T, StepError>>;
 
 export type ScenStageDeps = {
   llm: LlmClient;
-  sandbox: Pick<SandboxRunner, "load" | "runChecks">;
+  sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">;
   model: string;
   /** Distinguishes the N samples of one prompt (and a deliberate fresh re-run) in the LLM cache. */
   cacheSalt?: string;
