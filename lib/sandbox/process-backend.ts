@@ -117,6 +117,7 @@ function processLease(
 ): Lease {
   let released = false;
   return {
+    pipelined: true,
     call: (request, timeoutMs) =>
       proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
     release(recycle, weight = 1) {
@@ -134,11 +135,13 @@ function processLease(
 
 class HarnessProcess {
   private child: ChildProcessWithoutNullStreams;
-  private current: {
+  /** Calls written and not yet answered, oldest first: the harness answers them in order. */
+  private readonly queue: {
     resolve: (r: Result<unknown, CallError>) => void;
-    timer: NodeJS.Timeout;
     tag: string;
-  } | null = null;
+    limitMs: number;
+  }[] = [];
+  private headTimer: NodeJS.Timeout | null = null;
   private stderrTail: () => string;
   /** Replies still owed to requests nobody awaits (the initial `configure`). */
   private unclaimed = 1;
@@ -194,19 +197,19 @@ class HarnessProcess {
       this.onReady(performance.now() - this.started); // python answered: the process is ready
       return;
     }
-    if (!this.current) return; // noise outside a call
-    // Not tagged with the call's tag: user code wrote on a protocol fd; the real reply follows.
-    if (!line.startsWith(`${this.current.tag} `)) return;
+    const head = this.queue[0];
+    if (!head) return; // noise outside a call
+    // Not tagged with the oldest call's tag: user code wrote on a protocol fd; the reply follows.
+    if (!line.startsWith(`${head.tag} `)) return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line.slice(this.current.tag.length + 1));
+      parsed = JSON.parse(line.slice(head.tag.length + 1));
     } catch {
       return this.fail(sandboxError("USER_CODE_ERROR", "the sandbox sent a malformed reply"), true);
     }
-    const current = this.current;
-    this.current = null;
-    clearTimeout(current.timer);
-    current.resolve(ok(parsed));
+    this.queue.shift();
+    this.armHead();
+    head.resolve(ok(parsed));
   }
 
   call(
@@ -218,33 +221,43 @@ class HarnessProcess {
       return Promise.resolve(
         err(sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone")),
       );
-    if (this.current)
-      return Promise.resolve(
-        err(sandboxError("INVALID_REQUEST", "another call is still running on this episode")),
-      );
+    // Calls may be written before earlier ones are answered (a shared worker's episodes): the
+    // harness runs them in order, each under its own SIGALRM deadline from when it starts.
     return new Promise((resolve) => {
-      // The harness raises at the deadline itself (SIGALRM); this timer is for code that swallows it.
-      const timer = setTimeout(
-        () =>
-          this.fail(
-            { ...sandboxError("TIMEOUT", "time limit exceeded; the process was killed"), terminated: true },
-            true,
-          ),
-        timeoutMs + graceMs,
-      );
       const tag = nextTag();
-      this.current = { resolve, timer, tag };
+      this.queue.push({ resolve, tag, limitMs: timeoutMs + graceMs });
+      if (this.queue.length === 1) this.armHead();
       this.send(request, tag);
     });
   }
 
+  /** The kill timer runs for the call the harness is working on: the oldest one. The harness
+   * raises at the deadline itself; this is for code that swallows it. */
+  private armHead(): void {
+    if (this.headTimer) clearTimeout(this.headTimer);
+    this.headTimer = null;
+    const head = this.queue[0];
+    if (!head) return;
+    this.headTimer = setTimeout(
+      () =>
+        this.fail(
+          { ...sandboxError("TIMEOUT", "time limit exceeded; the process was killed"), terminated: true },
+          true,
+        ),
+      head.limitMs,
+    );
+  }
+
+  /** Fails the call in progress with `error`, and any queued behind it: the process is gone. */
   private fail(error: CallError, kill: boolean): void {
-    const current = this.current;
-    this.current = null;
-    if (current) {
-      clearTimeout(current.timer);
-      current.resolve(err(error));
-    }
+    const [head, ...rest] = this.queue.splice(0);
+    this.armHead();
+    head?.resolve(err(error));
+    const gone: CallError = {
+      ...sandboxError("SANDBOX_UNAVAILABLE", "the episode's python process is gone", true),
+      terminated: true,
+    };
+    for (const pending of rest) pending.resolve(err(gone));
     if (kill) this.kill();
   }
 
