@@ -15,27 +15,27 @@ import { createPipelineStepJob } from "../pipeline/server/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { closeSandboxRunner } from "../sandbox";
 import { followRun } from "./follow-run";
-import type { CliIo } from "./main";
-import { PIPELINE_USAGE, UsageError, parsePipelineRunArgs } from "./pipeline-input";
+import { UsageError } from "./cli-flags";
+import type { CliIo } from "./cli-io";
+import { PIPELINE_USAGE, parsePipelineRunArgs } from "./pipeline-input";
 
-export async function runPipelineCommand(argv: string[], io: CliIo, opts: { pollMs?: number; dbWaitMs?: number } = {}): Promise<number> {
+export async function runPipelineCommand(
+  argv: string[],
+  io: CliIo,
+  opts: { pollMs?: number; dbWaitMs?: number } = {},
+): Promise<number> {
   const [verb, ...rest] = argv;
-  if (verb !== "run") {
-    io.err(verb ? `envstudio pipeline: unknown verb '${verb}'\n${PIPELINE_USAGE}` : PIPELINE_USAGE);
-    return 2;
-  }
+  if (verb !== "run")
+    throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
   let args;
   try {
     args = parsePipelineRunArgs(rest);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`envstudio pipeline run: ${e.message}\n${PIPELINE_USAGE}`);
-      return 2;
-    }
-    throw e;
+    throw e instanceof UsageError ? new UsageError(e.message, PIPELINE_USAGE) : e;
   }
   const llm = getLlmConfig();
-  if (!llm.baseUrl) io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
+  if (!llm.baseUrl)
+    io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
   const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
   const db = createDb(url, 4);
   const def = createPipelineStepJob(() => db);
@@ -43,12 +43,21 @@ export async function runPipelineCommand(argv: string[], io: CliIo, opts: { poll
   const boss = worker?.boss ?? (await connectQueue(url));
   try {
     const project = await getDefaultProject(db);
-    const run = await createRun(db, boss, { projectId: project.id, name: args.name, input: args.input, config: buildRunConfig(llm, args.overrides, llm.prices) });
+    const run = await createRun(db, boss, {
+      projectId: project.id,
+      name: args.name,
+      input: args.input,
+      config: buildRunConfig(llm, args.overrides, llm.prices),
+    });
     io.out(`run ${run.id} started (${run.name}); follow it in the studio at /runs/${run.id}`);
-    return await followRun(db, run.id, io, { pollMs: opts.pollMs ?? 1000, dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs });
+    return await followRun(db, run.id, io, {
+      pollMs: opts.pollMs ?? 1000,
+      dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs,
+    });
   } finally {
     // Cleanup must not turn a clear outcome (e.g. "gave up: database unreachable") into a stack trace.
-    const quietly = (what: string, p: Promise<unknown>) => p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
+    const quietly = (what: string, p: Promise<unknown>) =>
+      p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
     await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
     // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
     // this process alive after the run.
