@@ -44,6 +44,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": ["error", { patterns: [
         { group: ["@/lib/db", "@/lib/db/*", "@/lib/*/server/*"], message: "Components get data from pages, route handlers or actions, never from the database." },
+        { group: ["@/lib/sandbox"], message: "The sandbox runner is server-only: components import @/lib/sandbox/sandbox.schema." },
       ] }],
     },
   },

@@ -4,7 +4,7 @@
  * review studio, so they are schemas, not ad-hoc objects.
  */
 import { z } from "zod";
-import { CheckResultSchema, JsonObjectSchema } from "../sandbox";
+import { CheckResultSchema, JsonObjectSchema } from "../sandbox/sandbox.schema";
 
 export const GoldCallSchema = z.object({ name: z.string().min(1), arguments: JsonObjectSchema.default({}) });
 export type GoldCall = z.infer<typeof GoldCallSchema>;
@@ -48,7 +48,14 @@ export const GoldPartSchema = z.object({
 });
 export const SensitivityPartSchema = z.object({
   ran: z.boolean(),
-  checks: z.array(z.object({ position: z.number().int(), onInitial: CheckResultSchema.nullable(), onGold: CheckResultSchema.nullable(), flips: z.boolean() })),
+  checks: z.array(
+    z.object({
+      position: z.number().int(),
+      onInitial: CheckResultSchema.nullable(),
+      onGold: CheckResultSchema.nullable(),
+      flips: z.boolean(),
+    }),
+  ),
 });
 
 export const ProofOutcomeSchema = z.object({

@@ -1,3 +1,4 @@
+import "server-only";
 /** The `export.run` job: payload schema and definition (handler loaded lazily). */
 import { z } from "zod";
 import { defineJob } from "@/lib/jobs/job-definition";

@@ -1,3 +1,4 @@
+import "server-only";
 /** Job definitions of the rollout domain; the executor is imported lazily (see scenarios/server/jobs.ts). */
 import { defineJob } from "@/lib/jobs/job-definition";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Job definitions of the scenarios domain. Handlers import their executors lazily, so the web
  * process (which only enqueues) never loads the sandbox or the LLM stack.

@@ -1,3 +1,4 @@
+import "server-only";
 /** Production wiring for the scenario, proof and rollout jobs: the shared DB, sandbox and step-bound LLM clients. */
 import { getDb } from "@/lib/db";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
