@@ -7,8 +7,9 @@ import { createDb } from "../db";
 import { JOB_DEFINITIONS } from "./registry";
 import { startWorker } from "./worker";
 import { recordHeartbeat } from "./server/heartbeat";
+import { readEnv } from "../env";
 
-const url = process.env.DATABASE_URL;
+const url = readEnv("DATABASE_URL");
 if (!url) {
   console.error("[worker] DATABASE_URL is not set (npm start sets it for the embedded database).");
   process.exit(1);
@@ -16,7 +17,8 @@ if (!url) {
 const db = createDb(url, 2);
 const worker = await startWorker(url, JOB_DEFINITIONS);
 const id = `${os.hostname()}:${process.pid}`;
-const beat = () => recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
+const beat = () =>
+  recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
 await beat();
 const timer = setInterval(() => void beat(), 10_000);
 console.log(`[worker] ${id} running ${JOB_DEFINITIONS.length} job types`);

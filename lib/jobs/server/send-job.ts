@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Enqueuing from the web process: a pg-boss instance that only sends (no supervision, no
  * workers), started lazily on first use. Queues are created on first send, so the web server can
@@ -6,6 +7,7 @@
 import type { PgBoss } from "pg-boss";
 import { enqueue, ensureQueues, startBoss } from "../boss";
 import type { JobDefinition } from "../job-definition";
+import { readEnv } from "../../env";
 
 export type JobSender = (def: JobDefinition, payload: unknown, key: string) => Promise<string | null>;
 
@@ -23,7 +25,7 @@ export function senderFor(boss: PgBoss): JobSender {
 }
 
 export const sendJob: JobSender = async (def, payload, key) => {
-  const url = process.env.DATABASE_URL;
+  const url = readEnv("DATABASE_URL");
   if (!url) throw new Error("DATABASE_URL is not set");
   cache.envstudioSender ??= startBoss(url, { supervise: false });
   return senderFor(await cache.envstudioSender)(def, payload, key);

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The `pipeline.step` job definition: payload schema, retries, heartbeat. The handler lives in
  * run-step.ts and is imported lazily (see there). Heartbeats let another worker take over the job
@@ -8,8 +9,13 @@ import type { Db } from "@/lib/db";
 import { defineJob } from "@/lib/jobs/job-definition";
 import { registerStepJob } from "./advance-run";
 import type * as RunStepModule from "./run-step";
+import { readEnv } from "../../env";
 
-export const StepPayloadSchema = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1) });
+export const StepPayloadSchema = z.object({
+  runId: z.string().min(1),
+  subjectKey: z.string().min(1),
+  stage: z.string().min(1),
+});
 export type StepPayload = z.infer<typeof StepPayloadSchema>;
 
 /** Attempts for a step whose failure is retryable (429/5xx after the client's own retries, sandbox busy). */
@@ -24,7 +30,7 @@ export function createPipelineStepJob(getDb: () => Db) {
     name: "pipeline.step",
     schema: StepPayloadSchema,
     // Enough parallel steps to keep the LLM endpoint's slots busy while other chains are in the sandbox.
-    concurrency: Number(process.env.PIPELINE_JOB_CONCURRENCY ?? 16),
+    concurrency: readEnv("PIPELINE_JOB_CONCURRENCY"),
     retryLimit: STEP_RETRY_LIMIT + 2, // + crash re-deliveries
     heartbeatSeconds: 10,
     expireInSeconds: 3 * 60 * 60,
