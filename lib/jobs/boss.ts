@@ -11,13 +11,8 @@ export async function startBoss(url: string, opts: { supervise?: boolean } = {})
   // long a crashed worker's job waits before another worker retries it (pg-boss default: 60 s).
   const superviseSeconds = readEnv("JOBS_SUPERVISE_SECONDS");
   const boss = new PgBoss({
-    connectionString: url,
-    max: 4,
-    application_name: "envstudio-jobs",
-    useListenNotify: true,
-    supervise: opts.supervise ?? true,
-    superviseIntervalSeconds: superviseSeconds,
-    monitorIntervalSeconds: superviseSeconds,
+    connectionString: url, max: 4, application_name: "envstudio-jobs", useListenNotify: true, supervise: opts.supervise ?? true,
+    superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds,
   });
   boss.on("error", (error) => console.error("[jobs]", error.message));
   await boss.start();
@@ -28,11 +23,7 @@ export async function ensureQueues(boss: PgBoss, defs: JobDefinition[]): Promise
   for (const def of defs) {
     if (!(await boss.getQueue(def.name))) {
       await boss.createQueue(def.name, {
-        policy: "exclusive",
-        retryLimit: def.retryLimit,
-        retryBackoff: true,
-        retryDelay: 2,
-        notify: true,
+        policy: "exclusive", retryLimit: def.retryLimit, retryBackoff: true, retryDelay: 2, notify: true,
         ...(def.heartbeatSeconds ? { heartbeatSeconds: def.heartbeatSeconds } : {}),
         ...(def.expireInSeconds ? { expireInSeconds: def.expireInSeconds } : {}),
       });
@@ -45,12 +36,7 @@ export async function ensureQueues(boss: PgBoss, defs: JobDefinition[]): Promise
  * "exclusive" policy, so a duplicate enqueue of the same key while the first is queued, running or
  * waiting for a retry is a no-op (returns null). Finished work is memoised in the database.
  */
-export async function enqueue(
-  boss: PgBoss,
-  def: JobDefinition,
-  payload: unknown,
-  key: string,
-): Promise<string | null> {
+export async function enqueue(boss: PgBoss, def: JobDefinition, payload: unknown, key: string): Promise<string | null> {
   const data = def.schema.parse(payload) as object;
   return boss.send(def.name, data, { singletonKey: key });
 }
@@ -60,11 +46,7 @@ export async function enqueue(
  * send each, spacing their starts out). Same semantics as `enqueue`: a key already queued, running or
  * waiting for a retry is skipped.
  */
-export async function enqueueMany(
-  boss: PgBoss,
-  def: JobDefinition,
-  items: { payload: unknown; key: string }[],
-): Promise<void> {
+export async function enqueueMany(boss: PgBoss, def: JobDefinition, items: { payload: unknown; key: string }[]): Promise<void> {
   if (items.length === 0) return;
   const jobs = items.map((i) => ({ data: def.schema.parse(i.payload) as object, singletonKey: i.key }));
   await boss.insert(def.name, jobs);

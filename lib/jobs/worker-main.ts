@@ -17,8 +17,7 @@ if (!url) {
 const db = createDb(url, 2);
 const worker = await startWorker(url, JOB_DEFINITIONS);
 const id = `${os.hostname()}:${process.pid}`;
-const beat = () =>
-  recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
+const beat = () => recordHeartbeat(db, id).catch((e: Error) => console.error("[worker] heartbeat:", e.message));
 await beat();
 const timer = setInterval(() => void beat(), 10_000);
 console.log(`[worker] ${id} running ${JOB_DEFINITIONS.length} job types`);

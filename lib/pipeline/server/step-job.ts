@@ -11,11 +11,7 @@ import { registerStepJob } from "./advance-run";
 import type * as RunStepModule from "./run-step";
 import { readEnv } from "../../env";
 
-export const StepPayloadSchema = z.object({
-  runId: z.string().min(1),
-  subjectKey: z.string().min(1),
-  stage: z.string().min(1),
-});
+export const StepPayloadSchema = z.object({ runId: z.string().min(1), subjectKey: z.string().min(1), stage: z.string().min(1) });
 export type StepPayload = z.infer<typeof StepPayloadSchema>;
 
 /** Attempts for a step whose failure is retryable (429/5xx after the client's own retries, sandbox busy). */
