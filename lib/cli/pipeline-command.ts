@@ -19,14 +19,10 @@ import { UsageError } from "./cli-flags";
 import type { CliIo } from "./cli-io";
 import { PIPELINE_USAGE, parsePipelineRunArgs } from "./pipeline-input";
 
-export async function runPipelineCommand(
-  argv: string[],
-  io: CliIo,
-  opts: { pollMs?: number; dbWaitMs?: number } = {},
-): Promise<number> {
+export async function runPipelineCommand(argv: string[], io: CliIo, opts: { pollMs?: number; dbWaitMs?: number } = {}): Promise<number> {
   const [verb, ...rest] = argv;
-  if (verb !== "run")
-    throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
+  // Usage mistakes are thrown as UsageError: the entry (main.ts) prints them with this usage, exit 2.
+  if (verb !== "run") throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
   let args;
   try {
     args = parsePipelineRunArgs(rest);
@@ -34,8 +30,7 @@ export async function runPipelineCommand(
     throw e instanceof UsageError ? new UsageError(e.message, PIPELINE_USAGE) : e;
   }
   const llm = getLlmConfig();
-  if (!llm.baseUrl)
-    io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
+  if (!llm.baseUrl) io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
   const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
   const db = createDb(url, 4);
   const def = createPipelineStepJob(() => db);
@@ -43,21 +38,12 @@ export async function runPipelineCommand(
   const boss = worker?.boss ?? (await connectQueue(url));
   try {
     const project = await getDefaultProject(db);
-    const run = await createRun(db, boss, {
-      projectId: project.id,
-      name: args.name,
-      input: args.input,
-      config: buildRunConfig(llm, args.overrides, llm.prices),
-    });
+    const run = await createRun(db, boss, { projectId: project.id, name: args.name, input: args.input, config: buildRunConfig(llm, args.overrides, llm.prices) });
     io.out(`run ${run.id} started (${run.name}); follow it in the studio at /runs/${run.id}`);
-    return await followRun(db, run.id, io, {
-      pollMs: opts.pollMs ?? 1000,
-      dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs,
-    });
+    return await followRun(db, run.id, io, { pollMs: opts.pollMs ?? 1000, dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs });
   } finally {
     // Cleanup must not turn a clear outcome (e.g. "gave up: database unreachable") into a stack trace.
-    const quietly = (what: string, p: Promise<unknown>) =>
-      p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
+    const quietly = (what: string, p: Promise<unknown>) => p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
     await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
     // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
     // this process alive after the run.
