@@ -1,7 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": fileURLToPath(new URL("./", import.meta.url)) };
+const alias = {
+  "@": fileURLToPath(new URL("./", import.meta.url)),
+  // The `server-only` marker of lib/*/server modules is a no-op outside Next (as tsconfig.json maps it for tsx).
+  "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)),
+};
 
 // Two tiers: `unit` (no database) and `db` (real Postgres, see tests/db-setup.ts).
 export default defineConfig({

@@ -1,17 +1,55 @@
 /**
- * Environment variables, parsed once. Every variable is documented in .env.example.
- * Bad values fail fast with a message naming the variable.
+ * Environment variables. Every variable the app reads is declared here and documented in
+ * .env.example (lib/env.test.ts checks both); code reads one with `readEnv("NAME")` (or all with
+ * `parseEnv()` at startup), never from `process.env` directly. Bad values fail fast with a message naming the
+ * variable. Not here: the `SANDBOX_*` limits (parsed by lib/sandbox/options.ts) and the `LLM_*`
+ * settings (lib/llm/llm-config.ts), each parsed as a group by their domain, and variables that
+ * only tests, benchmarks or libraries read.
  */
 import { z } from "zod";
 import { EmailSchema } from "./auth/auth.schema";
 
+/** An empty value (`NAME=` in a .env file) means unset, so the default applies. */
+const blankAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+type NumberRule = { integer?: boolean; min?: number };
+
+/** A number variable, unset when blank: rejects NaN, fractions (by default) and values below `min`. */
+const optionalNumber = ({ integer = true, min = 0 }: NumberRule = {}) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === "") return undefined;
+      const n = Number(raw);
+      const problem = !Number.isFinite(n)
+        ? `must be a number (got ${JSON.stringify(raw)})`
+        : integer && !Number.isInteger(n)
+          ? `must be a whole number (got ${raw})`
+          : n < min
+            ? `must be at least ${min} (got ${raw})`
+            : null;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+      return n;
+    });
+const number = (fallback: number, rule?: NumberRule) => optionalNumber(rule).transform((n) => n ?? fallback);
+
 const port = z.coerce.number().int().min(1).max(65535);
+const flag = z.preprocess(blankAsUnset, z.string().optional());
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   DATABASE_URL: z.string().trim().optional(),
   ENVSTUDIO_DATA_DIR: z.string().default(".data"),
-  ENVSTUDIO_PG_PORT: port.default(5433),
+  ENVSTUDIO_PG_PORT: z.preprocess(blankAsUnset, port.default(5433)),
+  // Embedded PostgreSQL when started as root: the OS user it runs as, and where its cluster lives.
+  ENVSTUDIO_PG_USER: z.preprocess(blankAsUnset, z.string().optional()),
+  ENVSTUDIO_PG_FALLBACK_ROOT: z.preprocess(blankAsUnset, z.string().default("/var/lib/envstudio")),
+  PG_POOL_MAX: number(10, { min: 1 }),
+  // Any value: log the embedded schema engine's messages (migrations) to stderr.
+  DEBUG_SCHEMA_ENGINE: flag,
+  JOBS_SUPERVISE_SECONDS: number(10, { min: 1 }),
+  PIPELINE_JOB_CONCURRENCY: number(16, { min: 1 }),
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   PORT: port.default(3000),
   ENVSTUDIO_SEED_SAMPLES: z.enum(["0", "1"]).default("1"),
@@ -22,28 +60,51 @@ export const EnvSchema = z.object({
   ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ENVSTUDIO_REQUIRE_LOGIN: z.enum(["0", "1"]).optional(),
   // `envstudio serve` (lib/envserver): token (optional on a loopback bind), limits, idle reaping.
-  ENVSTUDIO_SERVE_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
-  ENVSTUDIO_SERVE_MAX_SESSIONS: z.coerce.number().int().positive().default(64),
-  ENVSTUDIO_SERVE_MAX_STEPS: z.coerce.number().int().positive().default(40),
-  ENVSTUDIO_SERVE_IDLE_MS: z.coerce.number().int().min(1000, "must be at least 1000 (ms)").default(300_000),
+  ENVSTUDIO_SERVE_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
+  ENVSTUDIO_SERVE_MAX_SESSIONS: number(64, { min: 1 }),
+  ENVSTUDIO_SERVE_MAX_STEPS: number(40, { min: 1 }),
+  ENVSTUDIO_SERVE_IDLE_MS: number(300_000, { min: 1000 }),
   // Comma-separated addresses users reach the studio at (lib/auth/request-guard.ts).
   ENVSTUDIO_PUBLIC_URL: z
     .string()
     .optional()
-    .refine((v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())), "a comma-separated list of URLs like https://studio.example.org"),
-  ENVSTUDIO_IMPORT_MAX_BYTES: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
-  ENVSTUDIO_SANDBOX_CALLS_PER_USER: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
+    .refine(
+      (v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())),
+      "a comma-separated list of URLs like https://studio.example.org",
+    ),
+  ENVSTUDIO_IMPORT_MAX_BYTES: optionalNumber({ min: 1 }),
+  ENVSTUDIO_SANDBOX_CALLS_PER_USER: optionalNumber({ min: 1 }),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+export type EnvName = keyof Env;
 
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+type Source = Record<string, string | undefined>;
+
+/** Every variable at once (startup): all bad values in one message, one line each. */
+export function parseEnv(source: Source = process.env): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   return parsed.data;
+}
+
+/**
+ * One variable, parsed now (tests and the CLI change process.env between calls, so nothing is
+ * cached). Throws `Invalid configuration: NAME: <rule> (got …)` for a bad value.
+ */
+export function readEnv<K extends EnvName>(name: K, source: Source = process.env): Env[K] {
+  const parsed = EnvSchema.shape[name].safeParse(source[name]);
+  if (!parsed.success)
+    throw new Error(`Invalid configuration: ${name}: ${parsed.error.issues[0]?.message ?? "bad value"}`);
+  // The schema of key K parses to Env[K]; TypeScript cannot follow that through the union of shapes.
+  return parsed.data as Env[K];
 }
 
 /** Loopback hosts: the studio may skip login only when it listens on one of these. */

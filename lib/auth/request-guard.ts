@@ -11,6 +11,7 @@
  *   page (curl, scripts), so it cannot be a forged one. This holds with or without a session.
  */
 import { DEFAULT_MAX_IMPORT_BYTES } from "../import/read-files";
+import { readEnv } from "../env";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
 /** Listening on these means "every interface": they say nothing about the names clients use. */
@@ -110,8 +111,7 @@ export const JSON_BODY_MAX_BYTES = 1024 * 1024;
  * body buffer from it, so nothing under the limit is truncated.
  */
 export function uploadMaxBytes(env: Env = process.env): number {
-  const configured = Number(env.ENVSTUDIO_IMPORT_MAX_BYTES ?? "");
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_IMPORT_BYTES;
+  return readEnv("ENVSTUDIO_IMPORT_MAX_BYTES", env) ?? DEFAULT_MAX_IMPORT_BYTES;
 }
 
 const MIB = 1024 * 1024;

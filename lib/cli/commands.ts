@@ -1,11 +1,4 @@
-import type { CliIo } from "./main";
-
-export type CommandGroup = {
-  name: string;
-  /** One line for the help text, e.g. "env tools|replay …". */
-  usage: string;
-  run: (argv: string[], io: CliIo) => Promise<number>;
-};
+import type { CommandGroup } from "./cli-io";
 
 /** Every command group of the CLI. Domains add theirs here (imported lazily to keep start-up fast). */
 export const COMMAND_GROUPS: CommandGroup[] = [
@@ -36,7 +29,7 @@ export const COMMAND_GROUPS: CommandGroup[] = [
   {
     name: "import",
     usage:
-      "import FILE|FOLDER … [--class Name] [--env-id ID]  (EnvScaler JSON, or environment.py + scenarios.json)",
+      "import FILE|FOLDER … [--class Name] [--env-id ID] [--on-existing fail|new-name|new-version]  (EnvScaler JSON, or environment.py + scenarios.json)",
     run: async (argv, io) => (await import("./dataset-commands")).runImportCommand(argv, io),
   },
   {

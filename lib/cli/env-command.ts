@@ -4,10 +4,9 @@
  */
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
-import { z } from "zod";
 import { type SandboxRunner, createSandboxRunner, replayEpisodes } from "../sandbox";
-import type { CliIo } from "./main";
+import { type Flags, UsageError, choiceFlag, numberFlag, parseFlags, requiredString } from "./cli-flags";
+import type { CliIo } from "./cli-io";
 
 const USAGE = [
   "usage:",
@@ -15,42 +14,18 @@ const USAGE = [
   "  envstudio env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]",
 ].join("\n");
 
-const BackendSchema = z.enum(["pyodide", "bwrap"]).optional();
+const BACKENDS = ["pyodide", "bwrap"] as const;
 
-class UsageError extends Error {}
-
-function flags(argv: string[], names: string[]): Record<string, string | undefined> {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      options: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])),
-      strict: true,
-      allowPositionals: false,
-    });
-    return values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-function required(values: Record<string, string | undefined>, name: string): string {
-  const value = values[name];
-  if (!value) throw new UsageError(`missing --${name}`);
-  return value;
-}
-
-function runnerFor(backend: string | undefined, concurrency = 1): SandboxRunner {
-  const parsed = BackendSchema.safeParse(backend);
-  if (!parsed.success) throw new UsageError(`--backend must be pyodide or bwrap (got ${backend})`);
-  return createSandboxRunner({ backend: parsed.data, poolSize: concurrency });
+function runnerFor(values: Flags["values"], concurrency = 1): SandboxRunner {
+  return createSandboxRunner({ backend: choiceFlag(values, "backend", BACKENDS), poolSize: concurrency });
 }
 
 async function tools(argv: string[], io: CliIo): Promise<number> {
-  const values = flags(argv, ["source", "class", "backend"]);
-  const sourcePath = required(values, "source");
-  const className = required(values, "class");
+  const { values } = parseFlags(argv, { strings: ["source", "class", "backend"] });
+  const sourcePath = requiredString(values, "source");
+  const className = requiredString(values, "class");
   if (!existsSync(sourcePath)) throw new UsageError(`source file not found: ${sourcePath}`);
-  const runner = runnerFor(values.backend);
+  const runner = runnerFor(values);
   try {
     const result = await runner.extractTools(readFileSync(sourcePath, "utf8"), className);
     if (!result.ok) {
@@ -65,22 +40,14 @@ async function tools(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function replay(argv: string[], io: CliIo): Promise<number> {
-  const values = flags(argv, ["episodes", "backend", "concurrency"]);
-  const file = required(values, "episodes");
+  const { values } = parseFlags(argv, { strings: ["episodes", "backend", "concurrency"] });
+  const file = requiredString(values, "episodes");
   if (!existsSync(file)) throw new UsageError(`episodes file not found: ${file}`);
-  const concurrency = z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .safeParse(values.concurrency ?? "1");
-  if (!concurrency.success)
-    throw new UsageError(`--concurrency must be an integer from 1 to 64 (got ${values.concurrency})`);
-  const runner = runnerFor(values.backend, concurrency.data);
+  const concurrency = numberFlag(values, "concurrency", { integer: true, min: 1, max: 64 }) ?? 1;
+  const runner = runnerFor(values, concurrency);
   try {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
-    for await (const result of replayEpisodes(runner, lines, concurrency.data))
-      io.out(JSON.stringify(result));
+    for await (const result of replayEpisodes(runner, lines, concurrency)) io.out(JSON.stringify(result));
     return 0;
   } finally {
     await runner.close();
@@ -92,11 +59,10 @@ export async function runEnvCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     if (verb === "tools") return await tools(rest, io);
     if (verb === "replay") return await replay(rest, io);
-    io.err(verb ? `envstudio env: unknown command '${verb}'\n${USAGE}` : USAGE);
-    return 2;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`envstudio env: ${error.message}\n${USAGE}`);
-    return 2;
+    // Flag mistakes show this group's full usage rather than its one help line.
+    if (error instanceof UsageError && !error.usage) throw new UsageError(error.message, USAGE);
+    throw error;
   }
+  throw new UsageError(verb ? `unknown command '${verb}'` : "missing command (tools or replay)", USAGE);
 }

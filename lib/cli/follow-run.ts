@@ -7,7 +7,7 @@
 import { isAppError } from "../core/errors";
 import type { Db } from "../db";
 import { type RunProgress, getRunProgress } from "../pipeline/server/get-run";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 export const DB_GAVE_UP_EXIT = 3;
 

@@ -1,15 +1,11 @@
 /**
  * `envstudio` command-line entry. Each domain contributes a command group; this file only routes
- * `envstudio <group> <verb> [flags]` to it and turns thrown errors into one clear line + exit code.
+ * `envstudio <group> <verb> [flags]` to it and turns thrown errors into one clear line + exit code:
+ * a `UsageError` (any command) exits 2 with the usage, anything else exits 1.
  */
+import { UsageError } from "./cli-flags";
+import { type CliIo, EXIT, processIo } from "./cli-io";
 import { COMMAND_GROUPS } from "./commands";
-
-export type CliIo = { out: (line: string) => void; err: (line: string) => void };
-
-const defaultIo: CliIo = {
-  out: (line) => process.stdout.write(line + "\n"),
-  err: (line) => process.stderr.write(line + "\n"),
-};
 
 function usage(): string {
   const lines = ["usage: envstudio <command> [options]", "", "commands:"];
@@ -17,21 +13,25 @@ function usage(): string {
   return lines.join("\n");
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(usage());
-    return name ? 0 : 2;
+    return name ? EXIT.ok : EXIT.usage;
   }
   const group = COMMAND_GROUPS.find((g) => g.name === name);
   if (!group) {
     io.err(`envstudio: unknown command '${name}'\n\n${usage()}`);
-    return 2;
+    return EXIT.usage;
   }
   try {
     return await group.run(rest, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`envstudio ${name}: ${error.message}\n${error.usage ?? `usage: envstudio ${group.usage}`}`);
+      return EXIT.usage;
+    }
     io.err(`envstudio ${name}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    return EXIT.failed;
   }
 }

@@ -9,18 +9,23 @@
  */
 import path from "node:path";
 import type { Db } from "../db";
+import { readEnv } from "../env";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** npm start runs in the project folder: a relative data directory is relative to it, not to the cwd. */
-export const cliDataDir = () => path.resolve(ROOT, process.env.ENVSTUDIO_DATA_DIR ?? ".data");
+export const cliDataDir = () => path.resolve(ROOT, readEnv("ENVSTUDIO_DATA_DIR"));
 
 export type CliProject = { db: Db; projectId: string; close: () => Promise<void> };
 
 export async function openProject(): Promise<CliProject> {
-  const [{ createDb }, { getDefaultProject }, { resolveDatabaseUrl }, { deployMigrations }] = await Promise.all([
-    import("../db"), import("../projects/server/get-default-project"), import("../db/server/resolve-database"), import("../db/migrate"),
-  ]);
+  const [{ createDb }, { getDefaultProject }, { resolveDatabaseUrl }, { deployMigrations }] =
+    await Promise.all([
+      import("../db"),
+      import("../projects/server/get-default-project"),
+      import("../db/server/resolve-database"),
+      import("../db/migrate"),
+    ]);
   const database = await resolveDatabaseUrl({ migrate: false, dataDir: cliDataDir() });
   const db = createDb(database.url, 4);
   const close = async () => {

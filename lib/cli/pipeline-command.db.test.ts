@@ -7,6 +7,7 @@ import { createPipelineScript } from "@/tests/fake-openai/pipeline-script";
 import { loadSampleEnv } from "@/tests/fake-openai/sample-env";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { useFakeEndpoint } from "@/tests/pipeline-harness";
+import { main } from "./main";
 import { runPipelineCommand } from "./pipeline-command";
 
 const t = useTestDatabase();
@@ -19,7 +20,11 @@ const file = (name: string, text: string) => {
 let fake: FakeOpenAi;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAi({ script: createPipelineScript([loadSampleEnv("library-lending", { operations: ["get_member", "pay_fines"] })]) });
+  fake = await startFakeOpenAi({
+    script: createPipelineScript([
+      loadSampleEnv("library-lending", { operations: ["get_member", "pay_fines"] }),
+    ]),
+  });
   useFakeEndpoint(fake.url);
   process.env.DATABASE_URL = t.url;
 });
@@ -30,27 +35,71 @@ afterAll(async () => {
 async function cli(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runPipelineCommand(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, { pollMs: 200 });
+  const code = await runPipelineCommand(
+    argv,
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    { pollMs: 200 },
+  );
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** Usage mistakes are reported by the CLI entry, as for every command. */
+async function cliMain(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(["pipeline", ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 describe("envstudio pipeline run", () => {
-  it("rejects missing and malformed inputs with one clear line", async () => {
-    expect(await cli(["run"])).toMatchObject({ code: 2, err: expect.stringContaining("give exactly one of --ideas FILE or --tasks FILE") as unknown });
-    expect(await cli(["run", "--ideas", path.join(dir, "nope.txt")])).toMatchObject({ code: 2, err: expect.stringContaining("--ideas: file not found") as unknown });
-    expect(await cli(["run", "--tasks", file("bad.jsonl", '"ok"\n{broken')])).toMatchObject({ code: 2, err: expect.stringContaining("line 2 is not valid JSON") as unknown });
-    expect(await cli(["run", "--tasks", file("objs.json", '[{"query": "renew"}]')])).toMatchObject({ code: 2, err: expect.stringContaining("pick the text field (one of: query)") as unknown });
-    expect(await cli(["run", "--ideas", file("i.txt", "x"), "--rounds", "0"])).toMatchObject({ code: 2, err: expect.stringContaining("--rounds must be a positive integer") as unknown });
-    expect(await cli(["run", "--ideas", file("i2.txt", "x"), "--models", "bogus=m"])).toMatchObject({ code: 2, err: expect.stringContaining("unknown stage 'bogus'") as unknown });
-    expect(await cli(["frobnicate"])).toMatchObject({ code: 2 });
+  it("rejects missing and malformed inputs with one clear line, the usage and exit code 2", async () => {
+    expect(await cliMain(["run"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("give exactly one of --ideas FILE or --tasks FILE") as unknown,
+    });
+    expect(await cliMain(["run", "--ideas", path.join(dir, "nope.txt")])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--ideas: file not found") as unknown,
+    });
+    expect(await cliMain(["run", "--tasks", file("bad.jsonl", '"ok"\n{broken')])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("line 2 is not valid JSON") as unknown,
+    });
+    expect(await cliMain(["run", "--tasks", file("objs.json", '[{"query": "renew"}]')])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("pick the text field (one of: query)") as unknown,
+    });
+    expect(await cliMain(["run", "--ideas", file("i.txt", "x"), "--rounds", "0"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--rounds must be a positive integer") as unknown,
+    });
+    expect(await cliMain(["run", "--ideas", file("i2.txt", "x"), "--models", "bogus=m"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("unknown stage 'bogus'") as unknown,
+    });
+    expect(await cliMain(["frobnicate"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("unknown verb 'frobnicate'") as unknown,
+    });
+    expect((await cliMain(["run"])).err).toContain("usage:\n  envstudio pipeline run (--ideas ideas.txt");
   });
 
   it("runs ideas headless with an in-process worker and prints progress", async () => {
-    const result = await cli(["run", "--ideas", file("ideas.txt", "A library lending desk\n\n"), "--rounds", "2", "--models", "m-cli"]);
+    const result = await cli([
+      "run",
+      "--ideas",
+      file("ideas.txt", "A library lending desk\n\n"),
+      "--rounds",
+      "2",
+      "--models",
+      "m-cli",
+    ]);
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/run \w+ started \(1 idea\)/);
-    expect(result.out).toMatch(/succeeded · state 1\/1 · state_code 1\/1 · operations 1\/1 · methods 1\/1 · assemble 1\/1 · test_state 1\/1 · quality 1\/1/);
+    expect(result.out).toMatch(
+      /succeeded · state 1\/1 · state_code 1\/1 · operations 1\/1 · methods 1\/1 · assemble 1\/1 · test_state 1\/1 · quality 1\/1/,
+    );
     expect(result.out).toMatch(/environment A library lending desk \(\w+\): in_review, 2 tools/);
     const run = await t.db.pipelineRun.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
     expect((run.config as { models: { code: string } }).models.code).toBe("m-cli");

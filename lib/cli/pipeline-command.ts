@@ -17,8 +17,9 @@ import { PIPELINE_STEP_JOB } from "../pipeline/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { closeSandboxRunner } from "../sandbox";
 import { followRun } from "./follow-run";
-import type { CliIo } from "./main";
-import { PIPELINE_USAGE, UsageError, parsePipelineRunArgs } from "./pipeline-input";
+import { UsageError } from "./cli-flags";
+import type { CliIo } from "./cli-io";
+import { PIPELINE_USAGE, parsePipelineRunArgs } from "./pipeline-input";
 
 export async function runPipelineCommand(
   argv: string[],
@@ -26,19 +27,13 @@ export async function runPipelineCommand(
   opts: { pollMs?: number; dbWaitMs?: number } = {},
 ): Promise<number> {
   const [verb, ...rest] = argv;
-  if (verb !== "run") {
-    io.err(verb ? `envstudio pipeline: unknown verb '${verb}'\n${PIPELINE_USAGE}` : PIPELINE_USAGE);
-    return 2;
-  }
+  // Usage mistakes are thrown as UsageError: the entry (main.ts) prints them with this usage, exit 2.
+  if (verb !== "run") throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
   let args;
   try {
     args = parsePipelineRunArgs(rest);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`envstudio pipeline run: ${e.message}\n${PIPELINE_USAGE}`);
-      return 2;
-    }
-    throw e;
+    throw e instanceof UsageError ? new UsageError(e.message, PIPELINE_USAGE) : e;
   }
   const llm = getLlmConfig();
   if (!llm.baseUrl)

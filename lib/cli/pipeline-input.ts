@@ -3,13 +3,10 @@
  * missing or unreadable files and malformed task files fail with one clear line.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { z } from "zod";
 import type { RunInput } from "../pipeline/pipeline.schema";
 import { type RunConfigOverrides, parseModelsFlag } from "../pipeline/run-config";
 import { parseIdeas, parseTaskFile } from "../pipeline/task-file";
-
-export class UsageError extends Error {}
+import { UsageError, numberFlag, parseFlags, stringFlag } from "./cli-flags";
 
 export const PIPELINE_USAGE = [
   "usage:",
@@ -19,7 +16,13 @@ export const PIPELINE_USAGE = [
   "  --db-wait: how long to keep retrying while the database is unreachable before giving up following (default 300)",
 ].join("\n");
 
-export type PipelineRunArgs = { input: RunInput; overrides: RunConfigOverrides; name?: string; inProcessWorker: boolean; dbWaitMs: number };
+export type PipelineRunArgs = {
+  input: RunInput;
+  overrides: RunConfigOverrides;
+  name?: string;
+  inProcessWorker: boolean;
+  dbWaitMs: number;
+};
 
 export const DEFAULT_DB_WAIT_SECONDS = 300;
 
@@ -29,24 +32,27 @@ function readInputFile(flag: string, file: string): string {
   return readFileSync(file, "utf8");
 }
 
-const positive = (flag: string, value: string | undefined, int: boolean) => {
-  if (value === undefined) return undefined;
-  const parsed = (int ? z.coerce.number().int() : z.coerce.number()).positive().safeParse(value);
-  if (!parsed.success) throw new UsageError(`${flag} must be a positive ${int ? "integer" : "number"} (got ${value})`);
-  return parsed.data;
-};
+const POSITIVE = { min: 0, exclusiveMin: true } as const;
+const POSITIVE_INTEGER = { ...POSITIVE, integer: true } as const;
 
+/** Throws `UsageError` (without the usage text: runPipelineCommand adds PIPELINE_USAGE). */
 export function parsePipelineRunArgs(argv: string[]): PipelineRunArgs {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    const strings = ["ideas", "tasks", "text-field", "models", "rounds", "max-tokens", "max-cost", "name", "db-wait"].map((n) => [n, { type: "string" as const }]);
-    const options = { ...(Object.fromEntries(strings) as Record<string, { type: "string" }>), "no-worker": { type: "boolean" as const } };
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const ideas = values.ideas as string | undefined;
-  const tasks = values.tasks as string | undefined;
+  const { values } = parseFlags(argv, {
+    strings: [
+      "ideas",
+      "tasks",
+      "text-field",
+      "models",
+      "rounds",
+      "max-tokens",
+      "max-cost",
+      "name",
+      "db-wait",
+    ],
+    booleans: ["no-worker"],
+  });
+  const ideas = stringFlag(values, "ideas");
+  const tasks = stringFlag(values, "tasks");
   if (!ideas === !tasks) throw new UsageError("give exactly one of --ideas FILE or --tasks FILE");
   let input: RunInput;
   if (ideas) {
@@ -54,22 +60,29 @@ export function parsePipelineRunArgs(argv: string[]): PipelineRunArgs {
     if (list.length === 0) throw new UsageError(`--ideas: ${ideas} has no ideas (one per line)`);
     input = { kind: "ideas", ideas: list };
   } else {
-    const parsed = parseTaskFile(readInputFile("--tasks", tasks!), values["text-field"] as string | undefined);
+    const parsed = parseTaskFile(readInputFile("--tasks", tasks!), stringFlag(values, "text-field"));
     if (!parsed.ok) throw new UsageError(`--tasks: ${tasks}: ${parsed.error.message}`);
     input = { kind: "tasks", tasks: parsed.value.tasks, fileName: tasks };
   }
   let models;
   try {
-    models = values.models ? parseModelsFlag(values.models as string) : undefined;
+    const flag = stringFlag(values, "models");
+    models = flag ? parseModelsFlag(flag) : undefined;
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   const overrides: RunConfigOverrides = {
     ...(models ? { models } : {}),
-    ...(values.rounds ? { qualityRounds: positive("--rounds", values.rounds as string, true) } : {}),
-    maxTokens: positive("--max-tokens", values["max-tokens"] as string | undefined, true) ?? null,
-    maxCostUsd: positive("--max-cost", values["max-cost"] as string | undefined, false) ?? null,
+    ...(values.rounds ? { qualityRounds: numberFlag(values, "rounds", POSITIVE_INTEGER) } : {}),
+    maxTokens: numberFlag(values, "max-tokens", POSITIVE_INTEGER) ?? null,
+    maxCostUsd: numberFlag(values, "max-cost", POSITIVE) ?? null,
   };
-  const dbWait = positive("--db-wait", values["db-wait"] as string | undefined, false) ?? DEFAULT_DB_WAIT_SECONDS;
-  return { input, overrides, name: values.name as string | undefined, inProcessWorker: !values["no-worker"], dbWaitMs: dbWait * 1000 };
+  const dbWait = numberFlag(values, "db-wait", POSITIVE) ?? DEFAULT_DB_WAIT_SECONDS;
+  return {
+    input,
+    overrides,
+    name: stringFlag(values, "name"),
+    inProcessWorker: !values["no-worker"],
+    dbWaitMs: dbWait * 1000,
+  };
 }

@@ -4,11 +4,12 @@
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
+import { readEnv } from "../env";
 
 export type Db = PrismaClient;
 export * from "./generated/client";
 
-export function createDb(url = process.env.DATABASE_URL, max = Number(process.env.PG_POOL_MAX ?? 10)): PrismaClient {
+export function createDb(url = readEnv("DATABASE_URL"), max = readEnv("PG_POOL_MAX")): PrismaClient {
   if (!url) {
     throw new Error("DATABASE_URL is not set: start the studio with `npm start` (it starts an embedded database).");
   }

@@ -14,6 +14,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { pgConfigFromUrl } from "./database-url";
+import { readEnv } from "../env";
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -135,7 +136,7 @@ async function withEngine<T>(databaseUrl: string, fn: (engine: bg.SchemaEngine) 
     opened.push(a);
     return a;
   };
-  const log = (msg: string) => (process.env.DEBUG_SCHEMA_ENGINE ? console.error("[schema-engine]", msg) : undefined);
+  const log = (msg: string) => (readEnv("DEBUG_SCHEMA_ENGINE") ? console.error("[schema-engine]", msg) : undefined);
   const engine = await bg.SchemaEngine.new(
     { datamodels: schemaFiles().map((f) => [f.path, f.content] as [string, string]) },
     log,

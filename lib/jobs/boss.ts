@@ -4,11 +4,12 @@
  */
 import { PgBoss } from "pg-boss";
 import { type JobDefinition, queueRetryLimit } from "./job-definition";
+import { readEnv } from "../env";
 
 export async function startBoss(url: string, opts: { supervise?: boolean } = {}): Promise<PgBoss> {
   // Supervision also fails jobs whose worker stopped heart-beating; JOBS_SUPERVISE_SECONDS bounds how
   // long a crashed worker's job waits before another worker retries it (pg-boss default: 60 s).
-  const superviseSeconds = Number(process.env.JOBS_SUPERVISE_SECONDS ?? 10);
+  const superviseSeconds = readEnv("JOBS_SUPERVISE_SECONDS");
   const boss = new PgBoss({
     connectionString: url,
     max: 4,

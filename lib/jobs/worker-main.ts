@@ -8,8 +8,9 @@ import { JOB_DEFINITIONS } from "./registry";
 import { loadJobHandler } from "./server/job-handlers";
 import { startWorker } from "./worker";
 import { recordHeartbeat } from "./server/heartbeat";
+import { readEnv } from "../env";
 
-const url = process.env.DATABASE_URL;
+const url = readEnv("DATABASE_URL");
 if (!url) {
   console.error("[worker] DATABASE_URL is not set (npm start sets it for the embedded database).");
   process.exit(1);

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { defineJob } from "@/lib/jobs/job-definition";
+import { readEnv } from "@/lib/env";
 
 export const StepPayloadSchema = z.object({
   runId: z.string().min(1),
@@ -17,7 +18,7 @@ export const PIPELINE_STEP_JOB = defineJob({
   name: "pipeline.step",
   schema: StepPayloadSchema,
   // Enough parallel steps to keep the LLM endpoint's slots busy while other chains are in the sandbox.
-  concurrency: Number(process.env.PIPELINE_JOB_CONCURRENCY ?? 16),
+  concurrency: readEnv("PIPELINE_JOB_CONCURRENCY"),
   // A retryable step failure (429/5xx after the client's own retries, sandbox busy) is retried 4 times;
   // 2 more deliveries cover workers that died mid-step.
   retryLimit: 4,

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ChatMessageSchema } from "../llm/llm.schema";
-import { type CheckResultSchema, StateDiffSchema } from "../sandbox";
+import { type CheckResultSchema, StateDiffSchema } from "../sandbox/sandbox.schema";
 
 export const RolloutModeSchema = z.enum(["non_conversational", "conversational"]);
 export type RolloutMode = z.infer<typeof RolloutModeSchema>;

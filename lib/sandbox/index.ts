@@ -1,6 +1,9 @@
+import "server-only";
 /**
  * Public entry of the sandbox domain: run LLM-written Python environments and check functions
- * isolated from the server. Other domains import only from here. See docs/sandbox.md.
+ * isolated from the server (it spawns the sandbox host, so it is server-only). See docs/sandbox.md.
+ * Code a page or a client component can reach — schemas, their types — imports the client-safe
+ * `./sandbox.schema` instead; types of the runner are imported from here with `import type`.
  */
 import type { Backend } from "./backend";
 import { type SandboxOptions, resolveOptions } from "./options";

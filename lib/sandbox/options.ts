@@ -46,8 +46,9 @@ export const SandboxOptionsSchema = z.object({
 });
 export type SandboxOptions = z.infer<typeof SandboxOptionsSchema>;
 
-export function defaultOptions(): SandboxOptions {
-  const dataDir = process.env.ENVSTUDIO_DATA_DIR;
+/** `env`: only ENVSTUDIO_DATA_DIR, where the package cache goes (a temp directory when unset). */
+export function defaultOptions(env: Record<string, string | undefined> = process.env): SandboxOptions {
+  const dataDir = env.ENVSTUDIO_DATA_DIR;
   return {
     backend: "pyodide",
     loadTimeoutMs: 5_000,
@@ -123,7 +124,7 @@ export function resolveOptions(
   overrides: Partial<SandboxOptions> = {},
   env: Record<string, string | undefined> = process.env,
 ): SandboxOptions {
-  const merged = { ...defaultOptions(), ...optionsFromEnv(env), ...stripUndefined(overrides) };
+  const merged = { ...defaultOptions(env), ...optionsFromEnv(env), ...stripUndefined(overrides) };
   const parsed = SandboxOptionsSchema.safeParse(merged);
   if (!parsed.success)
     throw new Error(`invalid sandbox options: ${formatZodIssues(parsed.error, { root: "options" })}`);

@@ -17,7 +17,8 @@ export type SocketPair = { server: Socket; child: Socket };
 
 export async function createSocketPairs(count: number): Promise<SocketPair[]> {
   const dir = mkdtempSync(join(tmpdir(), "envstudio-slots-")); // mode 0700: nobody else can connect
-  const path = join(dir, "s");
+  // A socket in a fresh temp directory, not a project file: keep Turbopack from tracing the project.
+  const path = join(/*turbopackIgnore: true*/ dir, "s");
   const listener = createServer();
   const pairs: SocketPair[] = [];
   try {

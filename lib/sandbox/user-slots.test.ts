@@ -16,9 +16,9 @@ describe("per-user sandbox slots", () => {
     await expect(slots.run("alice", () => Promise.resolve("after failure"))).resolves.toBe("after failure");
   });
 
-  it("reads its limit from ENVSTUDIO_SANDBOX_CALLS_PER_USER (default 1)", () => {
+  it("reads its limit from ENVSTUDIO_SANDBOX_CALLS_PER_USER (default 1), refusing a malformed one", () => {
     expect(sandboxCallsPerUser({})).toBe(1);
     expect(sandboxCallsPerUser({ ENVSTUDIO_SANDBOX_CALLS_PER_USER: "3" })).toBe(3);
-    expect(sandboxCallsPerUser({ ENVSTUDIO_SANDBOX_CALLS_PER_USER: "zero" })).toBe(1);
+    expect(() => sandboxCallsPerUser({ ENVSTUDIO_SANDBOX_CALLS_PER_USER: "zero" })).toThrow('ENVSTUDIO_SANDBOX_CALLS_PER_USER: must be a number (got "zero")');
   });
 });

@@ -8,6 +8,7 @@
  * would double the allowance, which is still bounded).
  */
 import { AppError } from "../core/errors";
+import { readEnv } from "../env";
 
 /** Default: one interactive sandbox call per user at a time (SANDBOX_POOL_SIZE defaults to 2). */
 export const DEFAULT_SANDBOX_CALLS_PER_USER = 1;
@@ -38,8 +39,7 @@ export class UserSlots {
 }
 
 export function sandboxCallsPerUser(env: Record<string, string | undefined> = process.env): number {
-  const n = Number(env.ENVSTUDIO_SANDBOX_CALLS_PER_USER ?? "");
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_SANDBOX_CALLS_PER_USER;
+  return readEnv("ENVSTUDIO_SANDBOX_CALLS_PER_USER", env) ?? DEFAULT_SANDBOX_CALLS_PER_USER;
 }
 
 /** One registry per process: route and action bundles may each load this module, so it lives on globalThis. */

@@ -4,7 +4,7 @@
  * review studio, so they are schemas, not ad-hoc objects.
  */
 import { z } from "zod";
-import { CheckResultSchema, JsonObjectSchema } from "../sandbox";
+import { CheckResultSchema, JsonObjectSchema } from "../sandbox/sandbox.schema";
 
 export const GoldCallSchema = z.object({ name: z.string().min(1), arguments: JsonObjectSchema.default({}) });
 export type GoldCall = z.infer<typeof GoldCallSchema>;

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one mapping from a thrown error to what the caller sees, shared by server actions
  * (run-action.ts) and route handlers (app/api/respond.ts). Expected refusals (AppError) keep their

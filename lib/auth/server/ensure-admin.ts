@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * First start: when no user exists, create the admin from ENVSTUDIO_ADMIN_EMAIL /
  * ENVSTUDIO_ADMIN_PASSWORD, or with a generated one-time password that the caller prints once.

@@ -1,3 +1,4 @@
+import "server-only";
 /** Admin-only user management (the action layer checks the ADMIN role). */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one gate for every mutation (server actions, route handlers that change data, job launches):
  * `const user = await requireRole("REVIEWER")` before doing anything. Throws AppError

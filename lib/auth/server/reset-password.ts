@@ -1,3 +1,4 @@
+import "server-only";
 /** Admin-only (the action checks ADMIN): a new password for a user; their sessions end. */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who is acting, given the session cookie and the login policy. Kept apart from next/headers so
  * database tests can exercise the whole rule.

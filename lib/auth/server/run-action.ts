@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one action client: authorise → parse → domain call → result. Server actions stay one line:
  *   export async function saveThingAction(raw: unknown) { return runAction(raw, SaveSchema, "REVIEWER", (input, user) => saveThing(getDb(), input, user)); }

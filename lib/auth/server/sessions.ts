@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Sessions: a random token lives only in the httpOnly cookie; the database keeps its SHA-256, so a
  * leaked database dump cannot be replayed as a login.

@@ -1,3 +1,4 @@
+import "server-only";
 /** Dashboard chart data, aggregated in SQL so it stays cheap with many thousands of rows. */
 import type { Db } from "@/lib/db";
 import { type DashboardCharts, bucketCounts, bucketFractions, fillDays } from "../charts";

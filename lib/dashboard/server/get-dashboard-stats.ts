@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 
 export type DashboardStats = {

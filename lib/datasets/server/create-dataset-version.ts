@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Makes a new immutable dataset version from the plan (lib/datasets/plan.ts): every item pinned to
  * explicit environment and validator versions, accepted and proven unless a written override let

@@ -1,3 +1,4 @@
+import "server-only";
 /** Reads for the dataset pages and the CLI. */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";

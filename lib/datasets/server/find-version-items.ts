@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The contents of one dataset version with its pins as version numbers (environment vN, checks
  * vN…), as the dataset page shows them. Bounded: beyond MAX_LISTED the CLI export is the tool.

@@ -1,3 +1,4 @@
+import "server-only";
 /** Reads for the dataset pages: versions with parsed stats and changelog, and the edit choices. */
 import type { Db } from "@/lib/db";
 import { DatasetChangelogSchema, DatasetStatsSchema } from "../dataset.schema";

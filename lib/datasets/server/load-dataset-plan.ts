@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Reads what `planDatasetVersion` needs: the considered environments with their versions, their
  * scenarios with current and accepted validator versions, and every proof's pins. Environments

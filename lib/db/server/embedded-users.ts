@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who is using an embedded PostgreSQL: one file per process, `<dataDir>/pg-users/<pid>`. `npm start`,
  * the CLI and `npm run db:*` may share one server; a process stops the server when it leaves only if

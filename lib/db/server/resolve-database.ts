@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Where the database is: DATABASE_URL when set, otherwise an embedded PostgreSQL in
  * ENVSTUDIO_DATA_DIR. Either way the server is checked up front so a bad URL, an unreachable host
@@ -10,6 +11,7 @@ import { describeDatabase } from "../database-url";
 import { deployMigrations } from "../migrate";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { registerEmbeddedUser, releaseEmbeddedUser } from "./embedded-users";
+import { readEnv } from "../../env";
 
 export class DatabaseConfigError extends Error {
   override name = "DatabaseConfigError";
@@ -57,7 +59,7 @@ export async function checkConnection(url: string, timeoutMs = 5000): Promise<vo
 }
 
 export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: string }): Promise<ResolvedDatabase> {
-  const configured = process.env.DATABASE_URL?.trim();
+  const configured = readEnv("DATABASE_URL");
   let url: string;
   let embedded = false;
   let startedByUs = false;
@@ -69,9 +71,13 @@ export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: str
     url = configured;
     await checkConnection(url);
   } else {
-    const port = Number(process.env.ENVSTUDIO_PG_PORT ?? 5433);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new DatabaseConfigError(`ENVSTUDIO_PG_PORT must be a port number (got "${process.env.ENVSTUDIO_PG_PORT}")`);
-    const dataDir = opts.dataDir ?? process.env.ENVSTUDIO_DATA_DIR ?? ".data";
+    let port: number;
+    try {
+      port = readEnv("ENVSTUDIO_PG_PORT");
+    } catch (error) {
+      throw new DatabaseConfigError(error instanceof Error ? error.message : String(error));
+    }
+    const dataDir = opts.dataDir ?? readEnv("ENVSTUDIO_DATA_DIR");
     try {
       const pgServer = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
       registerEmbeddedUser(dataDir);

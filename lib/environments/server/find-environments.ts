@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Prisma } from "@/lib/db";
 import type { EnvironmentListItem, EnvironmentListPage, ListEnvironmentsQuery } from "../environment.schema";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 

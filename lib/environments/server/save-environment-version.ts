@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Saves edited environment code as a new immutable EnvironmentVersion (optimistic locking).
  *

@@ -1,3 +1,4 @@
+import "server-only";
 /** A dataset version's scenarios as the environment server serves them (pinned code and validators). */
 import type { Db } from "@/lib/db";
 import { getDatasetVersionOrThrow } from "@/lib/datasets/server/find-datasets";

@@ -1,4 +1,4 @@
-/** The agent's system prompt for an environment, as EnvScaler builds it (envscaler-spec §7.2/§7.3). */
+/** The agent's system prompt for an environment, as EnvScaler builds it (spec §7.2/§7.3: docs/envscaler.md). */
 import type { ExportEnvironment } from "../export.schema";
 
 export function environmentIntroduction(env: ExportEnvironment): string {

@@ -1,3 +1,4 @@
+import "server-only";
 /** How many SFT trajectories a dataset version can export (the rows of the trajectory formats). */
 import type { Db } from "@/lib/db";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /** Handler of the `export.run` job (definition in lib/export/export-job.ts), loaded lazily by the worker. */
 import type { JobHandler } from "@/lib/jobs/server/job-handler";
 import type { EXPORT_JOB } from "../export-job";

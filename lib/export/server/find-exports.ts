@@ -1,3 +1,4 @@
+import "server-only";
 /** Reads of export rows for the dataset page and its polling route. */
 import type { Db } from "@/lib/db";
 import type { ExportView } from "../export-view";

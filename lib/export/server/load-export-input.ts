@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Reads a dataset version for the exporters: environments once (few), scenarios streamed in
  * batches per environment version with keyset paging, so memory stays bounded by the batch size

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A finished export as one download: the single file of a one-file export (or the file asked for),
  * otherwise the whole folder as a streamed tar. NOT_FOUND until the export has SUCCEEDED.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Runs one Export row: streams the dataset version through the format's writer into
  * `<data dir>/exports/<exportId>/`, updating processed/total as it goes. Safe to re-run (a retried
@@ -11,8 +12,9 @@ import { createDirSink } from "../sink";
 import { emptyExportReason } from "../empty-export";
 import { TRAJECTORY_FORMATS, writeExport } from "../write-export";
 import { loadDatasetInfo, loadExportEnvironments, streamExportScenarios } from "./load-export-input";
+import { readEnv } from "../../env";
 
-export const exportsDir = () => path.resolve(process.env.ENVSTUDIO_DATA_DIR ?? ".data", "exports");
+export const exportsDir = () => path.resolve(readEnv("ENVSTUDIO_DATA_DIR"), "exports");
 
 function folderSize(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? folderSize(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);

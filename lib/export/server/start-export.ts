@@ -1,3 +1,4 @@
+import "server-only";
 /** Creates an Export row for a dataset version and enqueues the job that fills it. */
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";

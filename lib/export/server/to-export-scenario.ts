@@ -1,3 +1,4 @@
+import "server-only";
 /** One batch of dataset items → ExportScenarios, with their pinned validators and SFT trajectories. */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Import domain function: files → located error, or everything written in one transaction and a
  * proof run for every imported scenario. Imports earn their trust here: they land in review with
@@ -14,6 +15,7 @@ import type { ImportError, ImportedEnvironment, OnExisting } from "../import.sch
 import type { ImportFile } from "../read-files";
 import { type ReadImportOptions, readImport } from "../read-import";
 import { ImportConflictError, writeImportPlan } from "./write-import";
+import { readEnv } from "../../env";
 
 export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSender };
 /**
@@ -22,7 +24,7 @@ export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSen
  */
 export type ImportSummary = { environments: string[]; scenarios: number; imported: ImportedEnvironment[]; proofRunId: string | null };
 
-export const importMaxBytes = () => Number(process.env.ENVSTUDIO_IMPORT_MAX_BYTES ?? "") || undefined;
+export const importMaxBytes = () => readEnv("ENVSTUDIO_IMPORT_MAX_BYTES");
 
 export async function importFiles(db: Db, deps: ImportDeps, projectId: string, files: ImportFile[], opts: ReadImportOptions & { onExisting?: OnExisting } = {}): Promise<Result<ImportSummary, ImportError>> {
   const plan = await readImport(files, (source, className) => deps.sandbox.analyze({ source, className }), { maxBytes: importMaxBytes(), ...opts });

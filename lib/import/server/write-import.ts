@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Writes an ImportPlan in one transaction: every environment, version, scenario and validator, or
  * nothing. A slug that already exists in the project is a located conflict, never an overwrite,

@@ -1,3 +1,4 @@
+import "server-only";
 /** The code that runs a job: what the worker hands it, and its type for a given definition. */
 import type { Db } from "@/lib/db";
 import type { JobDefinition, JobPayload } from "../job-definition";

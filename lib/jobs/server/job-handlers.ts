@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Where the worker finds the code of each registered job: a lazy import per job type, so a job's
  * definition never imports its handler (the handler may enqueue jobs of its own definition) and a

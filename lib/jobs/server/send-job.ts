@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one way to enqueue a job. A payload is parsed with its definition's schema before anything
  * reaches the queue, so a malformed one fails at the caller (never as a job that can only fail);
@@ -9,6 +10,7 @@
  */
 import type { PgBoss } from "pg-boss";
 import { ensureQueues, startBoss } from "../boss";
+import { readEnv } from "../../env";
 import { type JobDefinition, type JobInput, JobError } from "../job-definition";
 
 export type JobSender = <D extends JobDefinition>(
@@ -63,7 +65,7 @@ const cache = globalThis as unknown as { envstudioJobProducer?: Promise<Producer
  * workers), started on first use and shared by everything in the process that enqueues.
  */
 export function getJobQueue(): Promise<JobQueue> {
-  const url = process.env.DATABASE_URL;
+  const url = readEnv("DATABASE_URL");
   if (!url) return Promise.reject(new Error("DATABASE_URL is not set"));
   cache.envstudioJobProducer ??= startBoss(url, { supervise: false }).then(
     (boss) => ({ boss, queue: jobQueueOn(boss) }),

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The LLM response cache in Postgres (LlmCacheEntry). Shared by every worker, so a resumed run on
  * another machine still pays for nothing twice. A concurrent duplicate insert is harmless. Only

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Moves a run forward after a step settles: the topic fan-in (selection starts once every judge
  * and topic step is settled), jobs for the subject's pending steps, and the run's final status

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Writes a finished step in one transaction: its domain effects (topics, environments, code
  * versions, quality checks), its output and SUCCEEDED status, and the rows of the steps that

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Runs the pure stage for one step: gathers its inputs from earlier steps, calls the stage with
  * production deps and returns its Result. No writes here (commit-step.ts does them).

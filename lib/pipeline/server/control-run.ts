@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Operator controls: cancel a run, and re-run one step of one subject (with its downstream
  * steps) — optionally "fresh", bypassing the LLM cache.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Starts a SkelBuilder run: the run row (config snapshot, budgets), the first steps (a judge step
  * per task, or an environment chain per typed idea) and their jobs. Used by the studio's action,

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Environment rows for pipeline chains: one per kept topic or typed idea, with a slug that is
  * deterministic per run and subject, so re-committing a step never creates a duplicate.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Read models for the runs pages, the launch panel and the CLI: progress per stage, cost, failures,
  * environments, topics, and one step's artifacts (input, output, every LLM call with prompt and raw

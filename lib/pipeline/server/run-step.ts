@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The `pipeline.step` handler: one stage for one subject of a run. PipelineStep (runId, subjectKey,
  * stage) is the memo — a finished step is never repeated, even when pg-boss re-delivers the job

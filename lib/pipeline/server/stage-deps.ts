@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Production wiring of StageDeps for one step: the configured endpoint under its process-wide
  * limiter, the Postgres cache, a recorder bound to the step, and the process's sandbox runner.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Starts a run from the studio form: parses the ideas or the uploaded task file, builds the run
  * config from the LLM defaults plus the user's choices, and enqueues it.

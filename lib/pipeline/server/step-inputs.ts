@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Reads what a step needs from the steps before it. Stored outputs are parsed again with their
  * schemas (never cast): a hand-edited or stale row fails loudly with the stage it came from.

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * One playground call, stateless on the server: load the version with the chosen initial state in
  * the sandbox, replay the earlier calls, run the new one, return observation, diff and state.

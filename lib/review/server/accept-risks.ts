@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Why accepting an item needs a written override reason: a validator proof that failed, has not
  * run or is stale, or a quality check below its threshold. The queue shows these before the key is

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Review claims keep two reviewers off the same queue item. A claim is taken atomically by one
  * INSERT … ON CONFLICT DO UPDATE … WHERE (mine or expired): under concurrency exactly one

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Accept or reject a review item (environment, scenario, flagged trajectory). The status change and
  * the audit row are written in one transaction; the reviewer's claim on the item is released. An

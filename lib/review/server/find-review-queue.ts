@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Everything waiting for a human, in one list: environments IN_REVIEW (after the quality check),
  * scenarios not yet VERIFIED/ACCEPTED/REJECTED (with the proof's reasons), and flagged

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What the queue's preview pane shows next to the list for one item: the proof (status and
  * reasons as sentences), the quality summary, and the code diff worth reading (accepted → current

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Writes one row of the append-only audit log (ReviewDecision; a trigger refuses UPDATE/DELETE).
  * Always called inside the same transaction as the change it records, so the log can never

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Undo of a reviewer's last accept/reject, itself a logged decision (UNDO): the item gets back
  * the state the decision's `before` recorded and returns to the queue. Only the actor's latest

@@ -1,3 +1,4 @@
+import "server-only";
 /** The trajectory viewer's read: the stored trajectory with its scenario's checklist for the per-check breakdown. */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /** Handler of the `rollout.run` job (definition in lib/rollout/rollout-job.ts), loaded lazily by the worker. */
 import type { JobHandler } from "@/lib/jobs/server/job-handler";
 import { proofDeps } from "@/lib/scenarios/server/production-deps";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A ROLLOUT run: k rollouts per scenario per model, one PipelineStep ("rollout",
  * "<scenario>:<index>") each, memoised so a killed worker's retry resumes where it stopped. The

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What a run's LLM calls cost and how the endpoint behaved, from LlmCall: requests sent (every
  * HTTP attempt, counted before it went out), what became of them — answers used, answers the

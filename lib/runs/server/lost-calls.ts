@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * "Paid, answer lost": a call recorded as sent whose answer was never stored (the worker was
  * killed, or the database stayed away longer than the client would hold the answer). Once nobody

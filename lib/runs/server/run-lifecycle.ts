@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Status transitions of a PipelineRun shared by the scenario-generation, proof and rollout jobs:
  * QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELLED | BUDGET_EXCEEDED. A run whose steps partly

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * An LlmClient bound to one step of a run: the Postgres response cache (lib/llm/server) shared by
  * every worker, and a recorder writing each call (LlmCall) and adding its tokens and cost to the

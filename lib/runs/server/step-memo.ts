@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * PipelineStep as the memo of a run's work, for runs that are not SkelBuilder's (scenario
  * generation, proof, rollouts). `(runId, subjectKey, stage)` is unique, so a resumed or duplicate

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Records every LLM call of a step (LlmCall) in the order it happens: the request before it is
  * sent (PENDING, with estimated tokens), each retry before it is sent, then the outcome — whose

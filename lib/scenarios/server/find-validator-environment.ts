@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 
 /** The environment a validator's scenario belongs to (whose proofs an edit makes stale). */

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A SCEN_GENERATOR run for one environment version (spec §5): N initial states → one task each →
  * near-duplicate tasks dropped → checklist → one check function per item → Scenario + Validator

@@ -1,3 +1,4 @@
+import "server-only";
 /** Reads for the scenario pages: one scenario with validators, latest proof and trajectories; and the list. */
 import { AppError } from "@/lib/core/errors";
 import type { Db, ProofStatus } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What the environment page's buttons do: create a run row and enqueue its job (never the work
  * itself). Generation needs an accepted environment with code; rollouts need scenarios (by default

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Everything a proof or a rollout needs about one scenario, read once: the environment's current
  * code version (proofs and rollouts pin the version they ran with), the current validator versions

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Proofs go stale when the code they proved changes: a new environment version or a new validator
  * version. `findStaleScenarios` compares each scenario's latest proof with the current versions, so

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Reads the environment version a generation run targets, and writes one generated scenario with
  * its validators (version 1 each). Idempotent: the external id is `gen-<run>-<index>`, unique per

@@ -1,3 +1,4 @@
+import "server-only";
 /** Production wiring for the scenario, proof and rollout jobs: the sandbox and step-bound LLM clients on the worker's database. */
 import type { Db } from "@/lib/db";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";

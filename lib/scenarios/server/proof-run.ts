@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * A PROOF run: proves a list of scenarios, one PipelineStep ("proof", scenario id) each, so a
  * killed worker's retry skips what was proven. Enqueued when scenarios are generated, when a

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * After a reviewer saves environment code or a validator: re-run the proof of every scenario whose
  * latest proof was made with other versions (issue 5: proofs are re-run when a validator or the

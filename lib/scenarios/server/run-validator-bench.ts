@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Validator test bench: run a scenario's check functions (saved, or edits not saved yet) against a
  * chosen final state: the initial state (a no-op agent), the gold final state (the scenario's

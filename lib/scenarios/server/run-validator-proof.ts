@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * runValidatorProof: the domain function the proof job and the review studio's test bench call.
  * Finds a gold solution (stored gold calls, else a rollout that reached reward 1 on this code

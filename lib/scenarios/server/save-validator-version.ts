@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Saves an edited check function as a new immutable ValidatorVersion, with the same optimistic
  * locking as environment code (compare-and-set on Validator.currentVersionId). The scenario's proof

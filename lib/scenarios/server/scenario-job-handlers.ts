@@ -1,3 +1,4 @@
+import "server-only";
 /** Handlers of the scenarios jobs (definitions in lib/scenarios/scenario-jobs.ts), loaded lazily by the worker. */
 import type { JobHandler } from "@/lib/jobs/server/job-handler";
 import type { PROOF_JOB, SCEN_GENERATOR_JOB } from "../scenario-jobs";
