@@ -111,10 +111,21 @@ export default tseslint.config(
     // Components run in the browser (or render on the server without DB access of their own).
     files: ["components/**/*.tsx", "components/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["@/lib/db", "@/lib/db/*", "@/lib/*/server/*"], message: "Components get data from pages, route handlers or actions, never from the database." },
-        { group: ["@/lib/sandbox"], message: "The sandbox runner is server-only: components import @/lib/sandbox/sandbox.schema." },
-      ] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/db", "@/lib/db/*", "@/lib/*/server/*"],
+              message: "Components get data from pages, route handlers or actions, never from the database.",
+            },
+            {
+              group: ["@/lib/sandbox"],
+              message: "The sandbox runner is server-only: components import @/lib/sandbox/sandbox.schema.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

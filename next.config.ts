@@ -21,7 +21,9 @@ const nextConfig: NextConfig = {
   // run time (plus HSTS when ENVSTUDIO_PUBLIC_URL is https) on everything it passes or answers.
   headers() {
     const headers = securityHeaders({ dev: process.env.NODE_ENV === "development", https: false });
-    return Promise.resolve([{ source: "/:path*", headers: Object.entries(headers).map(([key, value]) => ({ key, value })) }]);
+    return Promise.resolve([
+      { source: "/:path*", headers: Object.entries(headers).map(([key, value]) => ({ key, value })) },
+    ]);
   },
 };
 

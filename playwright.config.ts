@@ -16,7 +16,11 @@ const FAKE_LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 1);
  * The embedded PostgreSQL of the browser tier. Derived from the data directory's absolute path so
  * two checkouts on one machine do not collide; e2e/global-teardown.ts stops it after the run.
  */
-export const E2E_PG_PORT = process.env.E2E_PG_PORT ?? String(20_000 + (createHash("sha256").update(path.resolve(E2E_DATA_DIR)).digest().readUInt16BE(0) % 10_000));
+export const E2E_PG_PORT =
+  process.env.E2E_PG_PORT ??
+  String(
+    20_000 + (createHash("sha256").update(path.resolve(E2E_DATA_DIR)).digest().readUInt16BE(0) % 10_000),
+  );
 /** The first-start admin of the browser tier (created by scripts/start.ts from these variables). */
 export const E2E_ADMIN = { email: "admin@e2e.local", password: "e2e-admin-password" };
 

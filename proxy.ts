@@ -13,7 +13,13 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db";
 import { findBadUrl, parseCheckedJson } from "@/lib/auth/input-guard";
 import { isLoginRequired, SESSION_COOKIE } from "@/lib/auth/login-policy";
-import { checkBodySize, checkHost, checkWriteOrigin, isHttpsConfigured, type RequestFacts } from "@/lib/auth/request-guard";
+import {
+  checkBodySize,
+  checkHost,
+  checkWriteOrigin,
+  isHttpsConfigured,
+  type RequestFacts,
+} from "@/lib/auth/request-guard";
 import { securityHeaders } from "@/lib/auth/security-headers";
 import { findSessionUser } from "@/lib/auth/server/sessions";
 
@@ -21,7 +27,10 @@ import { findSessionUser } from "@/lib/auth/server/sessions";
 const PUBLIC_PATHS = ["/login", "/api/health"];
 
 function withHeaders(response: NextResponse): NextResponse {
-  const headers = securityHeaders({ dev: process.env.NODE_ENV === "development", https: isHttpsConfigured() });
+  const headers = securityHeaders({
+    dev: process.env.NODE_ENV === "development",
+    https: isHttpsConfigured(),
+  });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
@@ -32,7 +41,13 @@ function refuse(status: number, code: string, message: string): NextResponse {
 
 function factsOf(request: NextRequest): RequestFacts {
   const h = request.headers;
-  return { method: request.method, host: h.get("host"), forwardedHost: h.get("x-forwarded-host"), origin: h.get("origin"), secFetchSite: h.get("sec-fetch-site") };
+  return {
+    method: request.method,
+    host: h.get("host"),
+    forwardedHost: h.get("x-forwarded-host"),
+    origin: h.get("origin"),
+    secFetchSite: h.get("sec-fetch-site"),
+  };
 }
 
 /** Server-action arguments arrive as a JSON array (text/plain); multipart ones are form posts. */
@@ -67,11 +82,13 @@ export async function proxy(request: NextRequest) {
   if (refused) return refused;
   if (!isLoginRequired()) return withHeaders(NextResponse.next());
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return withHeaders(NextResponse.next());
+  if (PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`)))
+    return withHeaders(NextResponse.next());
   const user = await findSessionUser(getDb(), request.cookies.get(SESSION_COOKIE)?.value);
   if (user) return withHeaders(NextResponse.next());
   // API calls and server actions (POST with a Next-Action header) get a 401, pages a redirect.
-  if (pathname.startsWith("/api/") || request.method !== "GET") return refuse(401, "UNAUTHENTICATED", "Sign in to continue.");
+  if (pathname.startsWith("/api/") || request.method !== "GET")
+    return refuse(401, "UNAUTHENTICATED", "Sign in to continue.");
   const login = new URL("/login", request.url);
   login.searchParams.set("next", `${pathname}${search}`);
   return withHeaders(NextResponse.redirect(login));

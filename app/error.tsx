@@ -1,7 +1,13 @@
 "use client";
 import { ErrorState } from "@/components/ui/states";
 
-export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function ErrorPage({
+  error,
+  reset,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
   return (
     <ErrorState
       title="This page could not be loaded"

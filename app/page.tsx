@@ -16,13 +16,19 @@ export default async function DashboardPage() {
   await currentUser();
   const db = getDb();
   const project = await getDefaultProject(db);
-  const [stats, charts, workers] = await Promise.all([getDashboardStats(db, project.id), getDashboardCharts(db, project.id), findLiveWorkers(db)]);
+  const [stats, charts, workers] = await Promise.all([
+    getDashboardStats(db, project.id),
+    getDashboardCharts(db, project.id),
+    findLiveWorkers(db),
+  ]);
   return (
     <div className="space-y-6">
       <div className="flex items-baseline justify-between">
         <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
         <p className="text-sm text-slate-500" data-testid="worker-status">
-          {workers.length ? `${workers.length} worker${workers.length > 1 ? "s" : ""} online` : "No worker online"}
+          {workers.length
+            ? `${workers.length} worker${workers.length > 1 ? "s" : ""} online`
+            : "No worker online"}
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
@@ -32,15 +38,28 @@ export default async function DashboardPage() {
       </div>
       {stats.environments === 0 ? (
         <EmptyState title="No environments yet">
-          Start the studio with <code>ENVSTUDIO_SEED_SAMPLES=1</code> to load the samples, or import environments.
+          Start the studio with <code>ENVSTUDIO_SEED_SAMPLES=1</code> to load the samples, or import
+          environments.
         </EmptyState>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
           <Card title="Environments by status">
-            <BarList rows={stats.byStatus.map((r) => ({ label: statusLabel(r.status), value: r.count, href: `/environments?status=${r.status}` }))} />
+            <BarList
+              rows={stats.byStatus.map((r) => ({
+                label: statusLabel(r.status),
+                value: r.count,
+                href: `/environments?status=${r.status}`,
+              }))}
+            />
           </Card>
           <Card title="Environments by domain">
-            <BarList rows={stats.byDomain.map((r) => ({ label: r.domain, value: r.count, href: `/environments?domain=${encodeURIComponent(r.domain)}` }))} />
+            <BarList
+              rows={stats.byDomain.map((r) => ({
+                label: r.domain,
+                value: r.count,
+                href: `/environments?domain=${encodeURIComponent(r.domain)}`,
+              }))}
+            />
           </Card>
         </div>
       )}

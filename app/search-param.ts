@@ -5,7 +5,8 @@
 export type SearchValue = string | string[] | undefined;
 
 /** The first value of a parameter; undefined when absent or empty. */
-export const firstParam = (value: SearchValue): string | undefined => (Array.isArray(value) ? value[0] : value) || undefined;
+export const firstParam = (value: SearchValue): string | undefined =>
+  (Array.isArray(value) ? value[0] : value) || undefined;
 
 /** A whole number parameter within PostgreSQL's integer range; undefined otherwise. */
 export function intParam(value: SearchValue): number | undefined {

@@ -29,9 +29,11 @@ const scenarios = sample.scenarios;
 
 async function pool(count: number, limit: number, task: (i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 async function benchRollouts(runner: SandboxRunner) {
@@ -41,7 +43,13 @@ async function benchRollouts(runner: SandboxRunner) {
   const { llm, recorder } = createTestLlm(fake.url, { concurrency: CONCURRENCY * 2 });
   const tools = await runner.extractTools(sample.source, sample.meta.env_class_name);
   if (!tools.ok) throw new Error(tools.error.message);
-  const env = { source: sample.source, className: sample.meta.env_class_name, tools: tools.value, introduction: sample.meta.environment_introduction, rules: sample.meta.constraints_rules };
+  const env = {
+    source: sample.source,
+    className: sample.meta.env_class_name,
+    tools: tools.value,
+    introduction: sample.meta.environment_introduction,
+    rules: sample.meta.constraints_rules,
+  };
   let turns = 0;
   let rewardSum = 0;
   const ends: Record<string, number> = {};
@@ -49,7 +57,16 @@ async function benchRollouts(runner: SandboxRunner) {
   const started = performance.now();
   await pool(ROLLOUTS, CONCURRENCY, async (i) => {
     const s = scenarios[i % scenarios.length]!;
-    const input: RolloutInput = { mode: "non_conversational", task: s.task, env, initialState: s.init_config, checks: s.checklist_with_func.map((c) => c.check_func), model: "bench-agent", policy: { onTruncated: "zero", onCrash: "zero" }, cacheSalt: `bench:${i}` };
+    const input: RolloutInput = {
+      mode: "non_conversational",
+      task: s.task,
+      env,
+      initialState: s.init_config,
+      checks: s.checklist_with_func.map((c) => c.check_func),
+      model: "bench-agent",
+      policy: { onTruncated: "zero", onCrash: "zero" },
+      cacheSalt: `bench:${i}`,
+    };
     const result = await runRollout(input, { llm, sandbox: runner });
     if (!result.ok) throw new Error(result.error.message);
     turns += result.value.stepCount;
@@ -65,7 +82,16 @@ async function benchRollouts(runner: SandboxRunner) {
   const perMinute = (ROLLOUTS / seconds) * 60;
   const ideal = (CONCURRENCY * 60_000) / ((turns / ROLLOUTS) * LATENCY_MS);
   if (problems.length) console.log(`sandbox problems (machine load): ${[...new Set(problems)].join(" | ")}`);
-  return { perMinute, ideal, ratio: perMinute / ideal, meanTurns: turns / ROLLOUTS, meanReward: rewardSum / ROLLOUTS, llmCalls: recorder.calls.length, seconds, ends };
+  return {
+    perMinute,
+    ideal,
+    ratio: perMinute / ideal,
+    meanTurns: turns / ROLLOUTS,
+    meanReward: rewardSum / ROLLOUTS,
+    llmCalls: recorder.calls.length,
+    seconds,
+    ends,
+  };
 }
 
 async function benchProofs(runner: SandboxRunner) {
@@ -73,8 +99,21 @@ async function benchProofs(runner: SandboxRunner) {
   let verified = 0;
   await pool(PROOFS, CONCURRENCY, async (i) => {
     const s = scenarios[i % scenarios.length]!;
-    const checks = s.checklist_with_func.map((c, position) => ({ position, item: c.check_item, code: c.check_func }));
-    const result = await proveValidators({ source: sample.source, className: sample.meta.env_class_name, initialState: s.init_config, checks, gold: { source: "scenario", calls: s.gold_calls ?? [] } }, { sandbox: runner });
+    const checks = s.checklist_with_func.map((c, position) => ({
+      position,
+      item: c.check_item,
+      code: c.check_func,
+    }));
+    const result = await proveValidators(
+      {
+        source: sample.source,
+        className: sample.meta.env_class_name,
+        initialState: s.init_config,
+        checks,
+        gold: { source: "scenario", calls: s.gold_calls ?? [] },
+      },
+      { sandbox: runner },
+    );
     if (result.ok && result.value.status === "VERIFIED") verified += 1;
   });
   const seconds = (performance.now() - started) / 1000;
@@ -90,13 +129,30 @@ export async function main() {
     const r = await benchRollouts(runner);
     const p = await benchProofs(runner);
     const metrics = {
-      latency_ms: LATENCY_MS, concurrency: CONCURRENCY, rollouts: ROLLOUTS, mean_turns: round(r.meanTurns), mean_reward: round(r.meanReward),
-      rollouts_per_minute: round(r.perMinute), ideal_rollouts_per_minute: round(r.ideal), ratio_to_ideal: round(r.ratio),
-      end_reasons: r.ends, proof_scenarios: PROOFS, proof_scenarios_per_second: round(p.perSecond), proof_verified: p.verified,
+      latency_ms: LATENCY_MS,
+      concurrency: CONCURRENCY,
+      rollouts: ROLLOUTS,
+      mean_turns: round(r.meanTurns),
+      mean_reward: round(r.meanReward),
+      rollouts_per_minute: round(r.perMinute),
+      ideal_rollouts_per_minute: round(r.ideal),
+      ratio_to_ideal: round(r.ratio),
+      end_reasons: r.ends,
+      proof_scenarios: PROOFS,
+      proof_scenarios_per_second: round(p.perSecond),
+      proof_verified: p.verified,
     };
-    const targets = { ratio_to_ideal: ">= 0.5 (sandbox + loop overhead under half the model latency)", mean_reward: "1 (the scripted agent replays gold calls)", proof_verified: `${PROOFS} (all sample scenarios verify)` };
-    console.log(`rollouts: ${metrics.rollouts_per_minute}/min vs ideal ${metrics.ideal_rollouts_per_minute}/min at concurrency ${CONCURRENCY}, ${LATENCY_MS} ms/turn → ratio ${metrics.ratio_to_ideal} (mean ${metrics.mean_turns} turns, reward ${metrics.mean_reward})`);
-    console.log(`validator proof: ${metrics.proof_scenarios_per_second} scenarios/s (${p.verified}/${PROOFS} verified)`);
+    const targets = {
+      ratio_to_ideal: ">= 0.5 (sandbox + loop overhead under half the model latency)",
+      mean_reward: "1 (the scripted agent replays gold calls)",
+      proof_verified: `${PROOFS} (all sample scenarios verify)`,
+    };
+    console.log(
+      `rollouts: ${metrics.rollouts_per_minute}/min vs ideal ${metrics.ideal_rollouts_per_minute}/min at concurrency ${CONCURRENCY}, ${LATENCY_MS} ms/turn → ratio ${metrics.ratio_to_ideal} (mean ${metrics.mean_turns} turns, reward ${metrics.mean_reward})`,
+    );
+    console.log(
+      `validator proof: ${metrics.proof_scenarios_per_second} scenarios/s (${p.verified}/${PROOFS} verified)`,
+    );
     const out = join(dirname(fileURLToPath(import.meta.url)), "results", "rollouts.json");
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, JSON.stringify({ name: "rollouts", metrics, targets }, null, 2) + "\n");

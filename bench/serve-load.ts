@@ -8,19 +8,31 @@ import { percentile, round } from "./bench-util";
 
 export type GoldCall = { name: string; arguments: Record<string, unknown> };
 type Reply = { type: string; data: { reward?: number | null; done?: boolean; message?: string } };
-export type LoadResult = { steps: number; stepsPerSecond: number; resetP50Ms: number; stepP50Ms: number; episodes: number; episodesAtRewardOne: number; failures: string[] };
+export type LoadResult = {
+  steps: number;
+  stepsPerSecond: number;
+  resetP50Ms: number;
+  stepP50Ms: number;
+  episodes: number;
+  episodesAtRewardOne: number;
+  failures: string[];
+};
 
 class Session {
   private waiters: ((r: Reply) => void)[] = [];
   private constructor(private ws: WebSocket) {
     ws.on("message", (d: Buffer) => this.waiters.shift()?.(JSON.parse(d.toString()) as Reply));
     // A dropped connection answers every pending request with an error instead of hanging.
-    ws.on("close", () => this.waiters.splice(0).forEach((w) => w({ type: "error", data: { message: "connection closed" } })));
+    ws.on("close", () =>
+      this.waiters.splice(0).forEach((w) => w({ type: "error", data: { message: "connection closed" } })),
+    );
   }
 
   static open(url: string): Promise<Session> {
     const ws = new WebSocket(url);
-    return new Promise((resolve, reject) => ws.once("open", () => resolve(new Session(ws))).once("error", reject));
+    return new Promise((resolve, reject) =>
+      ws.once("open", () => resolve(new Session(ws))).once("error", reject),
+    );
   }
 
   ask(msg: object): Promise<Reply> {
@@ -42,7 +54,11 @@ class Session {
 }
 
 /** One episode; returns the reset time and step times, or throws with what went wrong. */
-async function episode(s: Session, gold: GoldCall[], stepTimes: number[]): Promise<{ resetMs: number; reward: number }> {
+async function episode(
+  s: Session,
+  gold: GoldCall[],
+  stepTimes: number[],
+): Promise<{ resetMs: number; reward: number }> {
   const t0 = performance.now();
   const reset = await s.ask({ type: "reset", data: {} });
   const resetMs = performance.now() - t0;
@@ -51,7 +67,8 @@ async function episode(s: Session, gold: GoldCall[], stepTimes: number[]): Promi
     const t = performance.now();
     const r = await s.ask({ type: "step", data: { tool_name: call.name, arguments: call.arguments } });
     stepTimes.push(performance.now() - t);
-    if (r.type !== "observation" || r.data.done) throw new Error(`step ${call.name}: ${r.data.message ?? JSON.stringify(r.data).slice(0, 200)}`);
+    if (r.type !== "observation" || r.data.done)
+      throw new Error(`step ${call.name}: ${r.data.message ?? JSON.stringify(r.data).slice(0, 200)}`);
   }
   const submit = await s.ask({ type: "step", data: { tool_name: "submit", arguments: {} } });
   if (submit.type !== "observation") throw new Error(`submit: ${submit.data.message ?? submit.type}`);
@@ -60,7 +77,13 @@ async function episode(s: Session, gold: GoldCall[], stepTimes: number[]): Promi
 
 /** Every session plays episodes until the deadline (at least `minEpisodes` each). Steps counted
  * are the gold tool calls (submit, which scores, and reset are not steps). */
-export async function drive(url: string, gold: GoldCall[], sessions: number, durationMs: number, minEpisodes = 0): Promise<LoadResult> {
+export async function drive(
+  url: string,
+  gold: GoldCall[],
+  sessions: number,
+  durationMs: number,
+  minEpisodes = 0,
+): Promise<LoadResult> {
   const resets: number[] = [];
   const stepTimes: number[] = [];
   const failures: string[] = [];
@@ -68,26 +91,33 @@ export async function drive(url: string, gold: GoldCall[], sessions: number, dur
   let atOne = 0;
   const start = performance.now();
   const deadline = start + durationMs;
-  await Promise.all(Array.from({ length: sessions }, async () => {
-    const s = await Session.open(url);
-    for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
-      episodes += 1;
-      try {
-        const { resetMs, reward } = await episode(s, gold, stepTimes);
-        resets.push(resetMs);
-        if (reward === 1) atOne += 1;
-        else failures.push(`reward ${reward}`);
-      } catch (e) {
-        failures.push(e instanceof Error ? e.message : String(e));
-        break; // a session whose episode failed stops: its socket may be gone
+  await Promise.all(
+    Array.from({ length: sessions }, async () => {
+      const s = await Session.open(url);
+      for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
+        episodes += 1;
+        try {
+          const { resetMs, reward } = await episode(s, gold, stepTimes);
+          resets.push(resetMs);
+          if (reward === 1) atOne += 1;
+          else failures.push(`reward ${reward}`);
+        } catch (e) {
+          failures.push(e instanceof Error ? e.message : String(e));
+          break; // a session whose episode failed stops: its socket may be gone
+        }
       }
-    }
-    await s.close();
-  }));
+      await s.close();
+    }),
+  );
   const seconds = (performance.now() - start) / 1000;
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   return {
-    steps: stepTimes.length, stepsPerSecond: round(stepTimes.length / seconds), resetP50Ms: round(percentile(sorted(resets), 50), 2),
-    stepP50Ms: round(percentile(sorted(stepTimes), 50), 2), episodes, episodesAtRewardOne: atOne, failures,
+    steps: stepTimes.length,
+    stepsPerSecond: round(stepTimes.length / seconds),
+    resetP50Ms: round(percentile(sorted(resets), 50), 2),
+    stepP50Ms: round(percentile(sorted(stepTimes), 50), 2),
+    episodes,
+    episodesAtRewardOne: atOne,
+    failures,
   };
 }

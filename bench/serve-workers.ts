@@ -15,10 +15,21 @@ import { drive } from "./serve-load";
 const SMALL = 8;
 const LARGE = 32;
 
-async function treeMiBWith(backend: string, pool: number, file: string, gold: Parameters<typeof drive>[1]): Promise<number> {
+async function treeMiBWith(
+  backend: string,
+  pool: number,
+  file: string,
+  gold: Parameters<typeof drive>[1],
+): Promise<number> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/serve-child.ts", file], {
-    cwd: `${import.meta.dirname}/..`, stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(pool), SANDBOX_SPARE_WORKERS: "0" },
+    cwd: `${import.meta.dirname}/..`,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      SANDBOX_BACKEND: backend,
+      SANDBOX_POOL_SIZE: String(pool),
+      SANDBOX_SPARE_WORKERS: "0",
+    },
   });
   try {
     const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
@@ -38,7 +49,14 @@ export async function main() {
   for (const backend of ["pyodide", "bwrap"]) {
     const small = await treeMiBWith(backend, SMALL, file, gold);
     const large = await treeMiBWith(backend, LARGE, file, gold);
-    Object.assign(metrics, { [`${backend}MiBAt${SMALL}`]: small, [`${backend}MiBAt${LARGE}`]: large, [`${backend}MiBPerExtraWorker`]: round((large - small) / (LARGE - SMALL)) });
+    Object.assign(metrics, {
+      [`${backend}MiBAt${SMALL}`]: small,
+      [`${backend}MiBAt${LARGE}`]: large,
+      [`${backend}MiBPerExtraWorker`]: round((large - small) / (LARGE - SMALL)),
+    });
   }
-  writeResult("serve-workers", metrics, { pyodideMiBPerExtraWorker: "<= 150", note: "PSS of the server's process tree after every worker played one episode" });
+  writeResult("serve-workers", metrics, {
+    pyodideMiBPerExtraWorker: "<= 150",
+    note: "PSS of the server's process tree after every worker played one episode",
+  });
 }

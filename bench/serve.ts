@@ -27,16 +27,35 @@ type Mode = { name: string; start: () => Promise<Server> };
 
 export function scenarioFile(): { file: string; gold: GoldCall[] } {
   const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
-  const [first] = JSON.parse(readFileSync(path.join(SAMPLE, "scenarios.json"), "utf8")) as { task: string; init_config: Record<string, unknown>; checklist_with_func: { check_func: string }[]; gold_calls: GoldCall[] }[];
+  const [first] = JSON.parse(readFileSync(path.join(SAMPLE, "scenarios.json"), "utf8")) as {
+    task: string;
+    init_config: Record<string, unknown>;
+    checklist_with_func: { check_func: string }[];
+    gold_calls: GoldCall[];
+  }[];
   if (!first) throw new Error("library-lending has no scenario");
   const source = readFileSync(path.join(SAMPLE, "environment.py"), "utf8");
   const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-serve-")), "scenario.json");
-  writeFileSync(file, JSON.stringify([source, meta.env_class_name, first.init_config, first.checklist_with_func.map((c) => c.check_func), first.task]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      source,
+      meta.env_class_name,
+      first.init_config,
+      first.checklist_with_func.map((c) => c.check_func),
+      first.task,
+    ]),
+  );
   return { file, gold: first.gold_calls };
 }
 
 /** Spawns a server that prints its port (a bare number or {"port"}) as its first stdout line. */
-async function startChild(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+async function startChild(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Server> {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
   const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error(`${name} exited before listening`);
@@ -48,7 +67,9 @@ async function startChild(name: string, cmd: string, args: string[], env: NodeJS
 function peerAvailable(): boolean {
   const probe = spawnSync(PYTHON, ["-c", "import fastapi, uvicorn"], { encoding: "utf8" });
   if (probe.status === 0) return true;
-  process.stderr.write(`serve bench: the FastAPI + uvicorn peer needs Debian's packages python3-fastapi and python3-uvicorn for ${PYTHON}:\n  apt-get install -y python3-fastapi python3-uvicorn\n${probe.stderr ?? ""}`);
+  process.stderr.write(
+    `serve bench: the FastAPI + uvicorn peer needs Debian's packages python3-fastapi and python3-uvicorn for ${PYTHON}:\n  apt-get install -y python3-fastapi python3-uvicorn\n${probe.stderr ?? ""}`,
+  );
   return false;
 }
 
@@ -65,20 +86,36 @@ async function timedRun(server: Server, gold: GoldCall[], tally: Tally) {
   sample();
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
-  console.log(`  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`);
+  console.log(
+    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+  );
 }
 
 export async function main() {
   if (!peerAvailable()) process.exit(2);
   const { file, gold } = scenarioFile();
-  const node = (backend: string) => startChild(`envstudio serve ${backend}`, process.execPath, ["--import", "tsx", "bench/serve-child.ts", file], { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) });
+  const node = (backend: string) =>
+    startChild(
+      `envstudio serve ${backend}`,
+      process.execPath,
+      ["--import", "tsx", "bench/serve-child.ts", file],
+      { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) },
+    );
   const modes: Mode[] = [
-    { name: "peer", start: () => startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], { ...process.env }) },
+    {
+      name: "peer",
+      start: () =>
+        startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], {
+          ...process.env,
+        }),
+    },
     { name: "pyodide", start: () => node("pyodide") },
     { name: "bwrap", start: () => node("bwrap") },
   ];
   const servers = new Map<string, Server>();
-  const tallies = new Map<string, Tally>(modes.map((m) => [m.name, { runs: [], memoryMiB: [], soloResetP50Ms: 0, untimedFailures: 0 }]));
+  const tallies = new Map<string, Tally>(
+    modes.map((m) => [m.name, { runs: [], memoryMiB: [], soloResetP50Ms: 0, untimedFailures: 0 }]),
+  );
   const load = [loadavg()[0] ?? 0];
   try {
     for (const mode of modes) {
@@ -91,8 +128,13 @@ export async function main() {
       // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
       // 31 other sessions' steps on 2 cores.
       const solo = await drive(server.url, gold, 1, 2000);
-      Object.assign(tallies.get(mode.name)!, { soloResetP50Ms: solo.resetP50Ms, untimedFailures: warm.failures.length + solo.failures.length });
-      console.log(`warm-up ${server.name}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`);
+      Object.assign(tallies.get(mode.name)!, {
+        soloResetP50Ms: solo.resetP50Ms,
+        untimedFailures: warm.failures.length + solo.failures.length,
+      });
+      console.log(
+        `warm-up ${server.name}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`,
+      );
     }
     for (let r = 0; r < ROUNDS; r++) {
       console.log(`round ${r + 1}/${ROUNDS}`);
@@ -111,7 +153,12 @@ export async function main() {
 
 function report(tallies: Map<string, Tally>, load: number[]) {
   const peer = tallies.get("peer")!;
-  const metrics: Record<string, number> = { sessions: SESSIONS, rounds: ROUNDS, secondsPerRun: DURATION_MS / 1000, loadAvg1mMax: round(Math.max(...load), 2) };
+  const metrics: Record<string, number> = {
+    sessions: SESSIONS,
+    rounds: ROUNDS,
+    secondsPerRun: DURATION_MS / 1000,
+    loadAvg1mMax: round(Math.max(...load), 2),
+  };
   const failed: string[] = [];
   for (const [name, t] of tallies) {
     const episodes = t.runs.reduce((n, x) => n + x.episodes, 0);
@@ -126,11 +173,18 @@ function report(tallies: Map<string, Tally>, load: number[]) {
       [`${name}Episodes`]: episodes,
       [`${name}EpisodesAtRewardOne`]: atOne,
     });
-    if (name !== "peer") metrics[`${name}VsPeer`] = round(median(t.runs.map((x, i) => x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1))), 2);
+    if (name !== "peer")
+      metrics[`${name}VsPeer`] = round(
+        median(t.runs.map((x, i) => x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1))),
+        2,
+      );
   }
   writeResult("serve", metrics, {
-    pyodideVsPeer: ">= 1 (median of per-round ratios of steps/s)", bwrapVsPeer: ">= 1.5",
-    pyodideResetP50MsOneSession: "<= 10 (warm reset)", bwrapResetP50MsOneSession: "<= 10 (warm reset)", episodes: "every episode of every mode at reward 1",
+    pyodideVsPeer: ">= 1 (median of per-round ratios of steps/s)",
+    bwrapVsPeer: ">= 1.5",
+    pyodideResetP50MsOneSession: "<= 10 (warm reset)",
+    bwrapResetP50MsOneSession: "<= 10 (warm reset)",
+    episodes: "every episode of every mode at reward 1",
     note: `figures are medians over ${ROUNDS} interleaved rounds; memory is the server process tree's PSS`,
   });
   if (failed.length) {

@@ -1,7 +1,9 @@
 import { e2eDb } from "./db";
 import { expect, test } from "./fixtures";
 
-test("validator bench: checks against the gold and initial states, edit a check with its result inline", async ({ page }) => {
+test("validator bench: checks against the gold and initial states, edit a check with its result inline", async ({
+  page,
+}) => {
   const scenario = await e2eDb().scenario.findFirstOrThrow({ where: { externalId: "library-lending-02" } });
   await page.goto(`/scenarios/${scenario.id}`);
   const validators = page.getByTestId("validator");
@@ -10,7 +12,10 @@ test("validator bench: checks against the gold and initial states, edit a check 
 
   await page.getByLabel(/the gold final state/).check();
   await page.getByRole("button", { name: "Run checks" }).click();
-  await expect(page.getByTestId("bench-summary")).toContainText(`${count}/${count} checks passed on the gold state`, { timeout: 30_000 });
+  await expect(page.getByTestId("bench-summary")).toContainText(
+    `${count}/${count} checks passed on the gold state`,
+    { timeout: 30_000 },
+  );
   await expect(validators.first().getByTestId("check-result")).toHaveText("passed");
 
   await page.getByLabel(/the initial state/).check();

@@ -9,7 +9,9 @@ import { deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { untar } from "./untar";
 
-test("create a dataset from the samples, export EnvScaler JSON, watch it finish and download it", async ({ page }) => {
+test("create a dataset from the samples, export EnvScaler JSON, watch it finish and download it", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const name = `e2e-${Date.now()}`;
   await page.goto("/datasets");
@@ -25,8 +27,12 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await form.getByRole("button", { name: "Preview" }).click();
   await form.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
   await form.getByRole("button", { name: "Include them by override" }).click();
-  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "override possible" })).toHaveCount(0);
-  const previewed = Number(/^Includes (\d+)/.exec((await form.getByTestId("preview-summary").textContent()) ?? "")?.[1]);
+  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "override possible" })).toHaveCount(
+    0,
+  );
+  const previewed = Number(
+    /^Includes (\d+)/.exec((await form.getByTestId("preview-summary").textContent()) ?? "")?.[1],
+  );
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(page).toHaveURL(/\/datasets\/[^/]+$/);
   await expect(page.getByRole("heading", { name })).toBeVisible();
@@ -37,7 +43,8 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   expect(total).toBeGreaterThan(0);
   expect(total).toBe(previewed);
   // Split by environment: both sides are non-empty and add up to the total.
-  const side = async (id: string) => Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
+  const side = async (id: string) =>
+    Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
   expect((await side("stat-train")) + (await side("stat-test"))).toBe(total);
 
   await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
@@ -46,13 +53,25 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(row.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
   await expect(row.getByTestId("export-progress")).toHaveText(`${total}/${total}`);
 
-  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`${name}-v1-envscaler-json.tar`);
   const files = untar(readFileSync(await download.path()));
   // One scenario file per split (EnvScaler ignores `split`).
-  const scenarios = ["train", "test"].flatMap((split) => JSON.parse(files.get(`${name}-v1-envscaler-json/scenario_metadata_${split}.json`) ?? "null") as { env_id: string; task: string }[]);
+  const scenarios = ["train", "test"].flatMap(
+    (split) =>
+      JSON.parse(files.get(`${name}-v1-envscaler-json/scenario_metadata_${split}.json`) ?? "null") as {
+        env_id: string;
+        task: string;
+      }[],
+  );
   expect(scenarios).toHaveLength(total);
-  const envs = JSON.parse(files.get(`${name}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string }>;
+  const envs = JSON.parse(files.get(`${name}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<
+    string,
+    { env_class_code: string }
+  >;
   expect(Object.keys(envs).sort()).toEqual([...new Set(scenarios.map((s) => s.env_id))].sort());
 
   // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
@@ -62,13 +81,17 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await edit.getByRole("button", { name: "Preview" }).click();
   await edit.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
   await edit.getByRole("button", { name: "Include them by override" }).click();
-  await expect(edit.getByTestId("preview-excluded-row").filter({ hasText: "left out by you" })).toHaveCount(1);
+  await expect(edit.getByTestId("preview-excluded-row").filter({ hasText: "left out by you" })).toHaveCount(
+    1,
+  );
   await edit.getByRole("button", { name: "Create new version" }).click();
   const v2 = page.getByTestId("version-row").first();
   await expect(v2).toContainText("v2");
   await expect(v2.getByTestId("stat-scenarios")).toHaveText(String(total - 1));
   await expect(v2.getByTestId("changelog")).toContainText("Since v1: −1 removed");
-  await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(String(total));
+  await expect(page.getByTestId("version-row").nth(1).getByTestId("stat-scenarios")).toHaveText(
+    String(total),
+  );
   // Any version can be exported, not only the latest.
   await page.getByLabel("Export version").selectOption({ label: "v1" });
   await page.getByLabel("Export format").selectOption("HF_DATASET");
@@ -80,7 +103,9 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
 
   // The same name again is a conflict, not a silent new version.
   await page.goto("/datasets");
-  await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText("v2");
+  await expect(page.getByTestId("dataset-row").filter({ hasText: name }).getByRole("cell").nth(1)).toHaveText(
+    "v2",
+  );
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByRole("button", { name: "Preview" }).click();
   await form.getByLabel(/Override reason/).fill("e2e");
@@ -89,11 +114,19 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(form.getByRole("alert")).toContainText(`"${name}" already exists`);
 });
 
-test("a malformed EnvScaler file is refused with its location and nothing is written", async ({ page, request }) => {
-  const environments = async () => ((await (await request.get("/api/environments?pageSize=1")).json()) as { total: number }).total;
+test("a malformed EnvScaler file is refused with its location and nothing is written", async ({
+  page,
+  request,
+}) => {
+  const environments = async () =>
+    ((await (await request.get("/api/environments?pageSize=1")).json()) as { total: number }).total;
   const before = await environments();
   await page.goto("/datasets/import");
-  await page.getByLabel("Import files").setInputFiles({ name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from('{\n  "x": {\n    "env_id": "x",\n  }\n}\n') });
+  await page.getByLabel("Import files").setInputFiles({
+    name: "env_metadata.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{\n  "x": {\n    "env_id": "x",\n  }\n}\n'),
+  });
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
   await expect(alert).toContainText("Import refused: nothing was written");
@@ -101,10 +134,22 @@ test("a malformed EnvScaler file is refused with its location and nothing is wri
   expect(await environments()).toBe(before);
 });
 
-test("re-importing an existing environment offers a new name or a new version, and links to what was imported", async ({ page }) => {
+test("re-importing an existing environment offers a new name or a new version, and links to what was imported", async ({
+  page,
+}) => {
   const envId = unique("reimport");
-  const source = (doc: string) => `class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        """${doc}"""\n        return {'success': True, 'data': self.notes}\n`;
-  const scenarios = JSON.stringify([{ task_id: "n1", init_config: { notes: {} }, task: "List the notes.", checklist_with_func: [{ check_item: "Listed?", check_func: "def check_func(final_state):\n    return True\n" }] }]);
+  const source = (doc: string) =>
+    `class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        """${doc}"""\n        return {'success': True, 'data': self.notes}\n`;
+  const scenarios = JSON.stringify([
+    {
+      task_id: "n1",
+      init_config: { notes: {} },
+      task: "List the notes.",
+      checklist_with_func: [
+        { check_item: "Listed?", check_func: "def check_func(final_state):\n    return True\n" },
+      ],
+    },
+  ]);
   const upload = async (doc: string) => {
     // A fresh page per upload: React resets the form's fields after the previous submission.
     await page.goto("/datasets/import");
@@ -117,9 +162,14 @@ test("re-importing an existing environment offers a new name or a new version, a
   };
   try {
     await upload("List notes.");
-    await expect(page.getByTestId("import-summary").getByRole("link", { name: envId, exact: true })).toBeVisible();
+    await expect(
+      page.getByTestId("import-summary").getByRole("link", { name: envId, exact: true }),
+    ).toBeVisible();
     // Nothing imported is trusted: the summary links to the proof run that proves it here.
-    await expect(page.getByTestId("import-summary").getByRole("link", { name: "proof run" })).toHaveAttribute("href", /^\/runs\/[^/]+$/);
+    await expect(page.getByTestId("import-summary").getByRole("link", { name: "proof run" })).toHaveAttribute(
+      "href",
+      /^\/runs\/[^/]+$/,
+    );
 
     await upload("List all notes.");
     const alert = page.getByRole("form", { name: "Import" }).getByRole("alert");
@@ -132,10 +182,17 @@ test("re-importing an existing environment offers a new name or a new version, a
     await expect(page.getByText(/· version 2 ·/)).toBeVisible();
 
     await upload("List notes again.");
-    await page.getByRole("form", { name: "Import" }).getByRole("alert").getByRole("button", { name: "Import under a new name" }).click();
+    await page
+      .getByRole("form", { name: "Import" })
+      .getByRole("alert")
+      .getByRole("button", { name: "Import under a new name" })
+      .click();
     await expect(page.getByTestId("import-summary").getByRole("link", { name: `${envId}-2` })).toBeVisible();
   } finally {
-    const envs = await e2eDb().environment.findMany({ where: { slug: { startsWith: envId } }, select: { id: true } });
+    const envs = await e2eDb().environment.findMany({
+      where: { slug: { startsWith: envId } },
+      select: { id: true },
+    });
     await deleteEnvironments(envs.map((e) => e.id));
   }
 });

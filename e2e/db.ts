@@ -22,7 +22,8 @@ export async function defaultProjectId(): Promise<string> {
   return (await e2eDb().project.findUniqueOrThrow({ where: { slug: "default" } })).id;
 }
 
-export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+export const unique = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /**
  * Specs share the studio's default project with the seeded samples (and studio.spec.ts expects
@@ -43,8 +44,14 @@ export async function copySample(sampleSlug: string): Promise<{ id: string; slug
   if (!sample) throw new Error(`no sample ${sampleSlug}`);
   const slug = unique(sampleSlug);
   const name = `${sample.meta.environment_summary} ${slug}`;
-  await seedSamples(e2eDb(), { projectId: await defaultProjectId(), samples: [{ ...sample, slug, meta: { ...sample.meta, environment_summary: name } }], toolsFor: () => Promise.resolve([]) });
-  const env = await e2eDb().environment.findUniqueOrThrow({ where: { projectId_slug: { projectId: await defaultProjectId(), slug } } });
+  await seedSamples(e2eDb(), {
+    projectId: await defaultProjectId(),
+    samples: [{ ...sample, slug, meta: { ...sample.meta, environment_summary: name } }],
+    toolsFor: () => Promise.resolve([]),
+  });
+  const env = await e2eDb().environment.findUniqueOrThrow({
+    where: { projectId_slug: { projectId: await defaultProjectId(), slug } },
+  });
   return { id: env.id, slug, name };
 }
 

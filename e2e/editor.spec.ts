@@ -6,7 +6,10 @@ import { typeAtEnd } from "./monaco";
 const created: string[] = [];
 test.afterAll(() => deleteEnvironments(created));
 
-test("edit code in Monaco, save a version with tools re-extracted, merge a concurrent save three ways", async ({ page, context }) => {
+test("edit code in Monaco, save a version with tools re-extracted, merge a concurrent save three ways", async ({
+  page,
+  context,
+}) => {
   const env = await createEnvironment(e2eDb(), await defaultProjectId(), { name: unique("edit-env") });
   created.push(env.id);
   await page.goto(`/environments/${env.id}/edit`);
@@ -46,10 +49,15 @@ test("edit code in Monaco, save a version with tools re-extracted, merge a concu
   await expect(other.getByTestId("merge-summary")).toContainText("merged automatically; nothing overlaps.");
   expect(await e2eDb().environmentVersion.count({ where: { environmentId: env.id } })).toBe(2);
   await other.getByRole("button", { name: "Use the merged text" }).click();
-  await expect(other.getByTestId("editor-base")).toContainText("Editing on top of version 2 (merged with your edit of version 1)");
+  await expect(other.getByTestId("editor-base")).toContainText(
+    "Editing on top of version 2 (merged with your edit of version 1)",
+  );
   await other.getByRole("button", { name: "Save new version" }).click();
   await expect(other.getByTestId("save-status")).toContainText("Saved as version 3");
-  const v3 = await e2eDb().environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 3 }, include: { parentVersion: true } });
+  const v3 = await e2eDb().environmentVersion.findFirstOrThrow({
+    where: { environmentId: env.id, version: 3 },
+    include: { parentVersion: true },
+  });
   expect(v3.source).toContain("# a competing edit");
   expect(v3.source).toContain("# reviewed by e2e");
   expect(v3.source).toContain('"""Return the counter value."""');
@@ -74,8 +82,11 @@ test("edit code in Monaco, save a version with tools re-extracted, merge a concu
   await page.getByRole("button", { name: "Use the merged text" }).click();
   await page.getByRole("button", { name: "Save new version" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as version 5");
-  const v5 = await e2eDb().environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 5 } });
-  for (const part of ["# a competing edit", "# ending B", "# ending A", "counter value"]) expect(v5.source).toContain(part);
+  const v5 = await e2eDb().environmentVersion.findFirstOrThrow({
+    where: { environmentId: env.id, version: 5 },
+  });
+  for (const part of ["# a competing edit", "# ending B", "# ending A", "counter value"])
+    expect(v5.source).toContain(part);
   await other.close();
 
   // Unsaved changes: leaving through an in-app link asks first.
@@ -93,14 +104,31 @@ test("edit code in Monaco, save a version with tools re-extracted, merge a concu
   await expect(page).toHaveURL(/a=1&b=5/);
 });
 
-test("a version diff opens at the first change, hides unchanged regions and steps from change to change", async ({ page }) => {
+test("a version diff opens at the first change, hides unchanged regions and steps from change to change", async ({
+  page,
+}) => {
   const db = e2eDb();
-  const body = Array.from({ length: 120 }, (_, i) => `    def method_${i}(self) -> dict:\n        return {"success": True, "data": ${i}}\n`).join("\n");
+  const body = Array.from(
+    { length: 120 },
+    (_, i) => `    def method_${i}(self) -> dict:\n        return {"success": True, "data": ${i}}\n`,
+  ).join("\n");
   const source = `class Counter:\n${body}`;
   const env = await createEnvironment(db, await defaultProjectId(), { name: unique("diff-env"), source });
   created.push(env.id);
-  const edited = source.replace('"data": 90}', '"data": "ninety"}').replace('"data": 110}', '"data": "one-ten"}');
-  await db.environmentVersion.create({ data: { environmentId: env.id, version: 2, className: "Counter", source: edited, sourceHash: "x", producedBy: "test", parentVersionId: env.currentVersionId } });
+  const edited = source
+    .replace('"data": 90}', '"data": "ninety"}')
+    .replace('"data": 110}', '"data": "one-ten"}');
+  await db.environmentVersion.create({
+    data: {
+      environmentId: env.id,
+      version: 2,
+      className: "Counter",
+      source: edited,
+      sourceHash: "x",
+      producedBy: "test",
+      parentVersionId: env.currentVersionId,
+    },
+  });
 
   await page.goto(`/environments/${env.id}/versions?a=1&b=2`);
   const diff = page.getByTestId("version-diff");

@@ -10,17 +10,26 @@ import { spawnStudio } from "./spawn-studio";
 
 test.setTimeout(300_000);
 
-test("first start with login required: one-time password from the log, admin signs in, creates a reviewer who signs in", async ({ page }) => {
+test("first start with login required: one-time password from the log, admin signs in, creates a reviewer who signs in", async ({
+  page,
+}) => {
   const database = unique("first_start").replaceAll("-", "_");
   await e2eDb().$executeRawUnsafe(`create database "${database}"`);
   const url = new URL(e2eDatabaseUrl());
   url.pathname = `/${database}`;
   const studio = await spawnStudio({
     how: "npm-start",
-    env: { DATABASE_URL: url.toString(), ENVSTUDIO_REQUIRE_LOGIN: "1", ENVSTUDIO_SEED_SAMPLES: "0", ENVSTUDIO_START_WORKER: "0" },
+    env: {
+      DATABASE_URL: url.toString(),
+      ENVSTUDIO_REQUIRE_LOGIN: "1",
+      ENVSTUDIO_SEED_SAMPLES: "0",
+      ENVSTUDIO_START_WORKER: "0",
+    },
   });
   try {
-    const password = /created admin account admin@localhost with the one-time password: (\S+)/.exec(studio.output())?.[1];
+    const password = /created admin account admin@localhost with the one-time password: (\S+)/.exec(
+      studio.output(),
+    )?.[1];
     expect(password, studio.output()).toBeTruthy();
 
     await page.goto(`${studio.base}/users`);

@@ -31,7 +31,10 @@ export const test = base.extend<{ guard: Guard }>({
       });
       await use(guard);
       expect(guard.blocked, "requests that tried to leave localhost").toEqual([]);
-      expect(guard.requests.filter((u) => !isLocal(u)), "non-local requests").toEqual([]);
+      expect(
+        guard.requests.filter((u) => !isLocal(u)),
+        "non-local requests",
+      ).toEqual([]);
       expect(guard.pageErrors, "errors in the page").toEqual([]);
     },
     { auto: true },

@@ -17,7 +17,9 @@ test.afterAll(async () => {
   await deleteEnvironments(environments);
 });
 
-test("a dataset pins the accepted, proven environment version, and the export holds that code", async ({ page }) => {
+test("a dataset pins the accepted, proven environment version, and the export holds that code", async ({
+  page,
+}) => {
   test.setTimeout(420_000);
   const env = await copySample("library-lending");
   environments.push(env.id);
@@ -25,7 +27,9 @@ test("a dataset pins the accepted, proven environment version, and the export ho
   await page.goto(`/environments/${env.id}`);
   const launcher = page.getByTestId("run-launcher");
   await launcher.getByRole("button", { name: "Prove validators" }).click();
-  await expect(launcher.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 150_000 });
+  await expect(launcher.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
+    timeout: 150_000,
+  });
 
   // Edit to v2: the studio re-proves it, but nobody has accepted v2 yet.
   await page.goto(`/environments/${env.id}/edit`);
@@ -51,7 +55,11 @@ test("a dataset pins the accepted, proven environment version, and the export ho
   // Accept v2 once its automatic re-proof has verified it; new datasets then pin v2.
   const db = e2eDb();
   const v2 = await db.environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 2 } });
-  await expect.poll(() => db.validatorProof.count({ where: { environmentVersionId: v2.id, status: "VERIFIED" } }), { timeout: 150_000 }).toBe(3);
+  await expect
+    .poll(() => db.validatorProof.count({ where: { environmentVersionId: v2.id, status: "VERIFIED" } }), {
+      timeout: 150_000,
+    })
+    .toBe(3);
   await page.goto(`/environments/${env.id}/quality`);
   await page.getByRole("button", { name: "Accept" }).click();
   await expect(page.getByRole("status")).toHaveText("Accepted.");
@@ -73,14 +81,22 @@ test("a dataset pins the accepted, proven environment version, and the export ho
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const exportRow = page.getByTestId("export-row").first();
   await expect(exportRow.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
-  const [download] = await Promise.all([page.waitForEvent("download"), exportRow.getByRole("link", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    exportRow.getByRole("link", { name: "Download" }).click(),
+  ]);
   const files = untar(readFileSync(await download.path()));
-  const envs = JSON.parse(files.get(`${second}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<string, { env_class_code: string; envstudio: { version: number } }>;
+  const envs = JSON.parse(files.get(`${second}-v1-envscaler-json/env_metadata.json`) ?? "null") as Record<
+    string,
+    { env_class_code: string; envstudio: { version: number } }
+  >;
   expect(envs[env.slug]?.envstudio.version).toBe(2);
   expect(envs[env.slug]?.env_class_code).toContain("# pinned-by-e2e");
 });
 
-test("the preview says what is left out and why; an override needs a written reason and is marked", async ({ page }) => {
+test("the preview says what is left out and why; an override needs a written reason and is marked", async ({
+  page,
+}) => {
   const db = e2eDb();
   const projectId = await defaultProjectId();
   const env = await createEnvironment(db, projectId, { status: "ACCEPTED", name: unique("preview-env") });
@@ -91,8 +107,20 @@ test("the preview says what is left out and why; an override needs a written rea
   const failed = await createScenario(db, env.id, { status: "ACCEPTED" });
   const unproven = await createScenario(db, env.id, { status: "ACCEPTED" });
   const prove = async (scenarioId: string, status: "VERIFIED" | "FAILED") => {
-    const checks = (await db.validator.findMany({ where: { scenarioId }, orderBy: { position: "asc" } })).map((v) => v.currentVersionId!);
-    await db.validatorProof.create({ data: { scenarioId, environmentVersionId: env.currentVersionId!, validatorVersionIds: checks, status, noop: {}, gold: {}, sensitivity: {} } });
+    const checks = (await db.validator.findMany({ where: { scenarioId }, orderBy: { position: "asc" } })).map(
+      (v) => v.currentVersionId!,
+    );
+    await db.validatorProof.create({
+      data: {
+        scenarioId,
+        environmentVersionId: env.currentVersionId!,
+        validatorVersionIds: checks,
+        status,
+        noop: {},
+        gold: {},
+        sensitivity: {},
+      },
+    });
   };
   await prove(proven.id, "VERIFIED");
   await prove(failed.id, "FAILED");
@@ -108,9 +136,15 @@ test("the preview says what is left out and why; an override needs a written rea
   await expect(form.getByTestId("preview-summary")).toHaveText("Includes 1 of 4 scenarios");
   await expect(form.getByTestId("preview-included-row")).toContainText([proven.externalId]);
   const excluded = form.getByTestId("preview-excluded-row");
-  await expect(excluded.filter({ hasText: waiting.externalId })).toContainText("not accepted (waiting for review)");
-  await expect(excluded.filter({ hasText: failed.externalId })).toContainText("proof failed for environment v1");
-  await expect(excluded.filter({ hasText: unproven.externalId })).toContainText("proof missing for environment v1");
+  await expect(excluded.filter({ hasText: waiting.externalId })).toContainText(
+    "not accepted (waiting for review)",
+  );
+  await expect(excluded.filter({ hasText: failed.externalId })).toContainText(
+    "proof failed for environment v1",
+  );
+  await expect(excluded.filter({ hasText: unproven.externalId })).toContainText(
+    "proof missing for environment v1",
+  );
   await expect(form.getByTestId("preview-warning")).toContainText([`${empty.slug} has no scenarios.`]);
 
   await form.getByLabel(/Override reason/).fill("trainer smoke test, proofs pending");
@@ -121,7 +155,9 @@ test("the preview says what is left out and why; an override needs a written rea
   await expect(page.getByText("override: trainer smoke test, proofs pending")).toBeVisible();
   await expect(page.getByTestId("version-item").filter({ hasText: "entered by override" })).toHaveCount(2);
   const version = await db.datasetVersion.findFirstOrThrow({ where: { dataset: { name } } });
-  expect(await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } })).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
+  expect(
+    await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } }),
+  ).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
 
   // No rollouts yet: a trajectory format is refused with the reason instead of an empty file.
   await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
@@ -132,16 +168,29 @@ test("the preview says what is left out and why; an override needs a written rea
   expect(await db.export.count({ where: { datasetVersionId: version.id } })).toBe(0);
 });
 
-test("an edit after acceptance is back in the queue with its diff; a risky accept needs a reason; undo is a decision", async ({ page }) => {
+test("an edit after acceptance is back in the queue with its diff; a risky accept needs a reason; undo is a decision", async ({
+  page,
+}) => {
   const db = e2eDb();
   const domain = unique("accepted");
-  const env = await createEnvironment(db, await defaultProjectId(), { status: "ACCEPTED", domain, name: `${domain} env` });
+  const env = await createEnvironment(db, await defaultProjectId(), {
+    status: "ACCEPTED",
+    domain,
+    name: `${domain} env`,
+  });
   environments.push(env.id);
   const scenario = await createScenario(db, env.id, { status: "IN_REVIEW" });
-  const task = "Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report both due dates back to the member in one message.";
+  const task =
+    "Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report both due dates back to the member in one message.";
   await db.scenario.update({
     where: { id: scenario.id },
-    data: { task, proofStatus: "FAILED", proofReasons: [{ code: "FAILS_ON_GOLD", position: 0, message: "check 1 fails after the gold solution (scenario)" }] },
+    data: {
+      task,
+      proofStatus: "FAILED",
+      proofReasons: [
+        { code: "FAILS_ON_GOLD", position: 0, message: "check 1 fails after the gold solution (scenario)" },
+      ],
+    },
   });
 
   await page.goto(`/environments/${env.id}`);
@@ -153,23 +202,36 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await page.getByRole("button", { name: "Save new version" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as version 2");
   await page.goto(`/environments/${env.id}`);
-  await expect(page.getByTestId("acceptance")).toContainText("Changed since accepted: version 1 was accepted, the code is now version 2");
+  await expect(page.getByTestId("acceptance")).toContainText(
+    "Changed since accepted: version 1 was accepted, the code is now version 2",
+  );
 
   await page.goto(`/review?domain=${domain}`);
   const items = page.getByTestId("queue-item");
   await expect(items).toHaveCount(2);
-  await expect(items.first().getByTestId("changed-since-accepted")).toContainText("v1 was accepted, the code is now v2");
-  await expect(items.first().getByRole("link", { name: "diff" })).toHaveAttribute("href", `/environments/${env.id}/versions?a=1&b=2`);
+  await expect(items.first().getByTestId("changed-since-accepted")).toContainText(
+    "v1 was accepted, the code is now v2",
+  );
+  await expect(items.first().getByRole("link", { name: "diff" })).toHaveAttribute(
+    "href",
+    `/environments/${env.id}/versions?a=1&b=2`,
+  );
   await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof failed");
   await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
   // Reasons read as sentences, titles end at a word, and the preview pane shows the diff to read.
   await expect(items.nth(1)).toContainText("Check 1 fails after the gold solution (scenario).");
   await expect(items.nth(1)).not.toContainText('{"code"');
-  await expect(items.nth(1).getByRole("link").first()).toHaveText("Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report…");
+  await expect(items.nth(1).getByRole("link").first()).toHaveText(
+    "Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report…",
+  );
   const preview = page.getByTestId("queue-preview");
   await expect(preview.getByTestId("preview-diff-label")).toHaveText("Code diff v1 (accepted) → v2");
-  await expect(preview.getByTestId("preview-diff").locator(".modified .view-lines")).toContainText("edited after acceptance");
-  await expect(preview.getByTestId("preview-quality")).toHaveText("Quality: No quality check on this version.");
+  await expect(preview.getByTestId("preview-diff").locator(".modified .view-lines")).toContainText(
+    "edited after acceptance",
+  );
+  await expect(preview.getByTestId("preview-quality")).toHaveText(
+    "Quality: No quality check on this version.",
+  );
   await expect(page.getByTestId("queue-progress")).toContainText("2 waiting");
 
   // Accept, undo (u), accept again: the log has all three.
@@ -177,9 +239,13 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
   await expect(page.getByTestId("count-environment")).toHaveText("0");
   await expect(page.getByTestId("queue-progress")).toContainText("1 waiting");
-  await expect(preview.getByTestId("preview-proof")).toContainText("Check 1 fails after the gold solution (scenario).");
+  await expect(preview.getByTestId("preview-proof")).toContainText(
+    "Check 1 fails after the gold solution (scenario).",
+  );
   await page.keyboard.press("u");
-  await expect(page.getByTestId("queue-message")).toContainText(`Undone: ${domain} env is back in the queue.`);
+  await expect(page.getByTestId("queue-message")).toContainText(
+    `Undone: ${domain} env is back in the queue.`,
+  );
   await expect(page.getByTestId("count-environment")).toHaveText("1");
   await expect(items).toHaveCount(2);
   await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
@@ -196,23 +262,36 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await expect(page.getByTestId("queue-message")).toContainText("Accepted:");
   await expect(items).toHaveCount(0);
 
-  const log = await db.reviewDecision.findMany({ where: { OR: [{ targetId: env.currentVersionId! }, { targetId: scenario.id }] }, orderBy: { createdAt: "asc" } });
+  const log = await db.reviewDecision.findMany({
+    where: { OR: [{ targetId: env.currentVersionId! }, { targetId: scenario.id }] },
+    orderBy: { createdAt: "asc" },
+  });
   const v2 = await db.environmentVersion.findFirstOrThrow({ where: { environmentId: env.id, version: 2 } });
-  const onV2 = await db.reviewDecision.findMany({ where: { targetId: v2.id, decision: { in: ["ACCEPT", "UNDO"] } }, orderBy: { createdAt: "asc" } });
+  const onV2 = await db.reviewDecision.findMany({
+    where: { targetId: v2.id, decision: { in: ["ACCEPT", "UNDO"] } },
+    orderBy: { createdAt: "asc" },
+  });
   expect(onV2.map((d) => d.decision)).toEqual(["ACCEPT", "UNDO", "ACCEPT"]);
   expect(onV2[0]?.after).toMatchObject({ version: 2 });
-  expect(log.find((d) => d.targetId === scenario.id && d.decision === "ACCEPT")).toMatchObject({ reason: "check 1 is fixed in the next proof run" });
+  expect(log.find((d) => d.targetId === scenario.id && d.decision === "ACCEPT")).toMatchObject({
+    reason: "check 1 is fixed in the next proof run",
+  });
   await page.goto(`/environments/${env.id}`);
   await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 2");
 });
 
-test("a check's checklist text is edited with its code, and a concurrent check edit merges three ways", async ({ page, context }) => {
+test("a check's checklist text is edited with its code, and a concurrent check edit merges three ways", async ({
+  page,
+  context,
+}) => {
   const db = e2eDb();
   const env = await createEnvironment(db, await defaultProjectId(), { name: unique("check-env") });
   environments.push(env.id);
-  const code = (x: number, n: number) => `def check_func(final_state):\n    x = ${x}\n    y = 0\n    return final_state.get('count') == ${n}`;
+  const code = (x: number, n: number) =>
+    `def check_func(final_state):\n    x = ${x}\n    y = 0\n    return final_state.get('count') == ${n}`;
   // Monaco indents each new line like the one before (and after a colon): type the body flush left.
-  const typed = (x: number, n: number) => `def check_func(final_state):\nx = ${x}\ny = 0\nreturn final_state.get('count') == ${n}`;
+  const typed = (x: number, n: number) =>
+    `def check_func(final_state):\nx = ${x}\ny = 0\nreturn final_state.get('count') == ${n}`;
   const scenario = await createScenario(db, env.id, { checks: [code(1, 1)] });
   await page.goto(`/scenarios/${scenario.id}`);
   const other = await context.newPage();
@@ -239,20 +318,34 @@ test("a check's checklist text is edited with its code, and a concurrent check e
   await expect(theirs.getByRole("status")).toContainText("Saved as version 3");
   await other.close();
 
-  const validator = await db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id }, include: { currentVersion: true } });
+  const validator = await db.validator.findFirstOrThrow({
+    where: { scenarioId: scenario.id },
+    include: { currentVersion: true },
+  });
   expect(validator.checkItem).toBe("The count is exactly one");
   expect(validator.currentVersion?.code).toBe(code(2, 2));
   const v1 = await db.validatorVersion.findFirstOrThrow({ where: { validatorId: validator.id, version: 1 } });
   expect(validator.currentVersion?.mergedParentVersionId).toBe(v1.id);
-  expect((await db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual(["The count is exactly one"]);
+  expect((await db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual([
+    "The count is exactly one",
+  ]);
   await page.reload();
-  await expect(page.getByTestId("validator").first().getByLabel("Checklist text of check 1")).toHaveValue("The count is exactly one");
+  await expect(page.getByTestId("validator").first().getByLabel("Checklist text of check 1")).toHaveValue(
+    "The count is exactly one",
+  );
 });
 
-test("a closed queue tab releases its claim at once, so another reviewer gets the item", async ({ page, browser }) => {
+test("a closed queue tab releases its claim at once, so another reviewer gets the item", async ({
+  page,
+  browser,
+}) => {
   const db = e2eDb();
   const domain = unique("claims");
-  const env = await createEnvironment(db, await defaultProjectId(), { status: "IN_REVIEW", domain, name: `${domain} env` });
+  const env = await createEnvironment(db, await defaultProjectId(), {
+    status: "IN_REVIEW",
+    domain,
+    name: `${domain} env`,
+  });
   environments.push(env.id);
   await page.goto(`/review?domain=${domain}`);
   await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
@@ -274,7 +367,10 @@ test("a closed queue tab releases its claim at once, so another reviewer gets th
   await other.close();
 });
 
-test("viewers see no control they cannot use; an admin resets a user's password", async ({ page, browser }) => {
+test("viewers see no control they cannot use; an admin resets a user's password", async ({
+  page,
+  browser,
+}) => {
   const db = e2eDb();
   const projectId = await defaultProjectId();
   const viewer = await createUser(db, { role: "VIEWER" });
@@ -290,15 +386,19 @@ test("viewers see no control they cannot use; an admin resets a user's password"
   const scenario = await createScenario(db, env.id, { status: "ACCEPTED" });
   const name = unique("viewer-ds");
   datasets.push(name);
-  const dataset = await db.dataset.create({ data: { projectId, name, versions: { create: { version: 1, seed: 1 } } } });
+  const dataset = await db.dataset.create({
+    data: { projectId, name, versions: { create: { version: 1, seed: 1 } } },
+  });
 
   const context = await browser.newContext();
   const v = await context.newPage();
   await logIn(v, viewer.email, "a brand new password");
   await v.goto(`/environments/${env.id}`);
   await expect(v.getByRole("heading", { name: env.name })).toBeVisible();
-  for (const button of ["Prove validators", "Generate", "Run rollouts"]) await expect(v.getByRole("button", { name: button })).toHaveCount(0);
-  for (const link of ["Edit code", "Tool playground"]) await expect(v.getByRole("link", { name: link })).toHaveCount(0);
+  for (const button of ["Prove validators", "Generate", "Run rollouts"])
+    await expect(v.getByRole("button", { name: button })).toHaveCount(0);
+  for (const link of ["Edit code", "Tool playground"])
+    await expect(v.getByRole("link", { name: link })).toHaveCount(0);
   await v.goto("/runs");
   await expect(v.getByRole("heading", { name: "Runs", exact: true })).toBeVisible();
   await expect(v.getByText("New SkelBuilder run")).toHaveCount(0);

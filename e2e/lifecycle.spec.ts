@@ -20,7 +20,14 @@ async function startStudio(port: number, env: Record<string, string>): Promise<S
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: "127.0.0.1", PORT: String(port), ENVSTUDIO_START_WORKER: "0", ...env },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ENVSTUDIO_START_WORKER: "0",
+      ...env,
+    },
   });
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
@@ -65,7 +72,9 @@ test("embedded database: data survives a stop and a start, samples are seeded on
     expect(seeded.length).toBeGreaterThanOrEqual(3);
     // Write a row the way any client would, through the embedded server's own URL.
     const password = fs.readFileSync(path.join(dataDir, "pg-password"), "utf8").trim();
-    const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/envstudio` });
+    const client = new pg.Client({
+      connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/envstudio`,
+    });
     await client.connect();
     await client.query(
       `insert into "Environment"(id, "projectId", slug, name, origin, "updatedAt") select 'kept-env', id, 'kept', 'Kept across restarts', 'MANUAL', now() from "Project" where slug = 'default'`,

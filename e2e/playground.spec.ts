@@ -1,6 +1,8 @@
 import { expect, test } from "./fixtures";
 
-test("tool playground: run tools from generated forms, see observation and state diff, reset", async ({ page }) => {
+test("tool playground: run tools from generated forms, see observation and state diff, reset", async ({
+  page,
+}) => {
   await page.goto("/environments/library-lending/playground");
   await expect(page.getByLabel("Initial state")).toHaveValue(/.+/);
   await expect(page.getByTestId("playground-state")).toContainText("Alice Moreno");

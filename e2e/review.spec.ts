@@ -1,4 +1,10 @@
-import { createEnvironment, createQualityCheck, createScenario, createTrajectory, createUser } from "../prisma/seed/factories";
+import {
+  createEnvironment,
+  createQualityCheck,
+  createScenario,
+  createTrajectory,
+  createUser,
+} from "../prisma/seed/factories";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { logIn } from "./login";
@@ -6,9 +12,14 @@ import { logIn } from "./login";
 const created: string[] = [];
 test.afterAll(() => deleteEnvironments(created));
 
-test("quality review: override a probe verdict, accept with a reason, find both in the audit log", async ({ page }) => {
+test("quality review: override a probe verdict, accept with a reason, find both in the audit log", async ({
+  page,
+}) => {
   const db = e2eDb();
-  const env = await createEnvironment(db, await defaultProjectId(), { status: "IN_REVIEW", name: unique("quality-env") });
+  const env = await createEnvironment(db, await defaultProjectId(), {
+    status: "IN_REVIEW",
+    name: unique("quality-env"),
+  });
   created.push(env.id);
   await createQualityCheck(db, env.currentVersionId!, ["PASS", "FAIL", "PASS"]);
   await page.goto(`/environments/${env.id}/quality`);
@@ -16,10 +27,14 @@ test("quality review: override a probe verdict, accept with a reason, find both 
   await expect(probes).toHaveCount(3);
   await expect(probes.nth(1)).toContainText("judge says FAIL");
   // One metric against its threshold, recomputed after the override (issue 12 item 8).
-  await expect(page.getByTestId("quality-summary")).toContainText("not-fail rate 67 % (2 of 3 probe calls not failing) against the threshold 85 %: ✗ below threshold");
+  await expect(page.getByTestId("quality-summary")).toContainText(
+    "not-fail rate 67 % (2 of 3 probe calls not failing) against the threshold 85 %: ✗ below threshold",
+  );
   await probes.nth(1).getByRole("button", { name: "Override → PASS" }).click();
   await expect(probes.nth(1).getByTestId("reviewer-verdict")).toContainText("PASS");
-  await expect(page.getByTestId("quality-summary")).toContainText("not-fail rate 100 % (3 of 3 probe calls not failing, after 1 reviewer override) against the threshold 85 %: ✓ passed");
+  await expect(page.getByTestId("quality-summary")).toContainText(
+    "not-fail rate 100 % (3 of 3 probe calls not failing, after 1 reviewer override) against the threshold 85 %: ✓ passed",
+  );
   await expect(probes.nth(1).getByRole("button", { name: "Override → PASS" })).toHaveCount(0);
   await probes.nth(0).getByRole("button", { name: "Confirm" }).click();
   await expect(probes.nth(0).getByTestId("reviewer-verdict")).toContainText("PASS");
@@ -30,21 +45,37 @@ test("quality review: override a probe verdict, accept with a reason, find both 
   const log = page.getByTestId("audit-entry");
   await expect(log.first()).toContainText("accept");
   await expect(log.first()).toContainText("judge misread the refund rule");
-  await expect(log.first()).toContainText('{"status":"IN_REVIEW","acceptedVersionId":null} → {"status":"ACCEPTED","version":1,');
+  await expect(log.first()).toContainText(
+    '{"status":"IN_REVIEW","acceptedVersionId":null} → {"status":"ACCEPTED","version":1,',
+  );
   await expect(page.getByTestId("audit-log")).toContainText("override");
   await expect(page.getByTestId("audit-log")).toContainText("confirm");
   expect((await db.environment.findUniqueOrThrow({ where: { id: env.id } })).status).toBe("ACCEPTED");
 });
 
-test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidden from another reviewer", async ({ page, browser }) => {
+test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidden from another reviewer", async ({
+  page,
+  browser,
+}) => {
   const db = e2eDb();
   const projectId = await defaultProjectId();
   const domain = unique("queue");
-  const envA = await createEnvironment(db, projectId, { status: "IN_REVIEW", domain, name: `${domain} alpha` });
+  const envA = await createEnvironment(db, projectId, {
+    status: "IN_REVIEW",
+    domain,
+    name: `${domain} alpha`,
+  });
   created.push(envA.id);
-  const envB = await createEnvironment(db, projectId, { status: "IN_REVIEW", domain, name: `${domain} beta` });
+  const envB = await createEnvironment(db, projectId, {
+    status: "IN_REVIEW",
+    domain,
+    name: `${domain} beta`,
+  });
   created.push(envB.id);
-  const scenario = await createScenario(db, envA.id, { status: "DRAFT", proofReasons: ["gold run fails check 1"] });
+  const scenario = await createScenario(db, envA.id, {
+    status: "DRAFT",
+    proofReasons: ["gold run fails check 1"],
+  });
   await createTrajectory(db, scenario.id, { flagReason: `${domain} low reward` });
 
   await page.goto(`/review?domain=${domain}`);
@@ -79,7 +110,9 @@ test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidde
   await page.keyboard.press("k");
   await expect(items.nth(0)).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("count-environment")).toHaveText("1");
-  const decided = await db.reviewDecision.findFirstOrThrow({ where: { targetType: "SCENARIO", targetId: scenario.id } });
+  const decided = await db.reviewDecision.findFirstOrThrow({
+    where: { targetType: "SCENARIO", targetId: scenario.id },
+  });
   expect(decided).toMatchObject({ decision: "REJECT", reason: "task is ambiguous about the refund window" });
 
   await page.getByLabel("Filter by flag reason").selectOption(`${domain} low reward`);

@@ -13,17 +13,23 @@ test.afterAll(async () => {
   await deleteEnvironments(envs.map((e) => e.id));
 });
 
-test("a run against a flaky endpoint shows every failed attempt and rejected reply with its cause", async ({ page }) => {
+test("a run against a flaky endpoint shows every failed attempt and rejected reply with its cause", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.goto("/runs");
-  await page.getByRole("textbox", { name: /Environment ideas/ }).fill(`A flaky library lending desk ${unique("ledger")}`);
+  await page
+    .getByRole("textbox", { name: /Environment ideas/ })
+    .fill(`A flaky library lending desk ${unique("ledger")}`);
   await page.getByRole("spinbutton", { name: "Quality rounds" }).fill("2");
   await page.getByRole("button", { name: /start/i }).click();
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
   runIds.push(new URL(page.url()).pathname.split("/").at(-1)!);
   await expect(page.getByTestId("run-status")).toHaveText(/Succeeded/, { timeout: 200_000 });
 
-  await expect(page.getByTestId("llm-accounting")).toContainText(/\d+ requests sent · \d+ answers used · 1 rejected by the stage · 2 error responses · 0 answers lost/);
+  await expect(page.getByTestId("llm-accounting")).toContainText(
+    /\d+ requests sent · \d+ answers used · 1 rejected by the stage · 2 error responses · 0 answers lost/,
+  );
   await expect(page.getByTestId("endpoint-quality")).toContainText(/RATE_LIMITED ×1/);
   await expect(page.getByTestId("endpoint-quality")).toContainText(/SERVER_ERROR ×1/);
 
@@ -40,5 +46,7 @@ test("a run against a flaky endpoint shows every failed attempt and rejected rep
 
   // The step page shows the attempts of the retried call.
   await retried.getByRole("link", { name: "infer state space and rules" }).click();
-  await expect(page.getByTestId("llm-calls").getByTestId("llm-attempts").first()).toContainText("Retry-After 50 ms honoured");
+  await expect(page.getByTestId("llm-calls").getByTestId("llm-attempts").first()).toContainText(
+    "Retry-After 50 ms honoured",
+  );
 });

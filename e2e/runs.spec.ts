@@ -15,7 +15,9 @@ test.afterAll(async () => {
 test("start a run from an idea, watch it finish, open its environment and artifacts", async ({ page }) => {
   test.setTimeout(240_000);
   await page.goto("/runs");
-  await page.getByRole("textbox", { name: /Environment ideas/ }).fill("A public library lending desk with holds and fines");
+  await page
+    .getByRole("textbox", { name: /Environment ideas/ })
+    .fill("A public library lending desk with holds and fines");
   await page.getByRole("spinbutton", { name: "Quality rounds" }).fill("6");
   await page.getByRole("textbox", { name: /^Name/ }).fill("e2e library run");
   await page.getByRole("button", { name: /start/i }).click();

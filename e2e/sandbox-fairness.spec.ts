@@ -27,8 +27,13 @@ const SOURCE = `class Counter:
             pass
 `;
 
-test("a second sandbox call of the same user answers busy at once; another user's call runs", async ({ request }) => {
-  const env = await createEnvironment(e2eDb(), await defaultProjectId(), { name: unique("fair-env"), source: SOURCE });
+test("a second sandbox call of the same user answers busy at once; another user's call runs", async ({
+  request,
+}) => {
+  const env = await createEnvironment(e2eDb(), await defaultProjectId(), {
+    name: unique("fair-env"),
+    source: SOURCE,
+  });
   created.push(env.id);
   const reviewer = await createUser(e2eDb(), { role: "REVIEWER" });
   const { token } = await createSession(e2eDb(), reviewer.id);
@@ -36,8 +41,21 @@ test("a second sandbox call of the same user answers busy at once; another user'
   const run = (name: string, cookie?: string): Promise<ActionReply | null> =>
     request
       .post(action.page.replace("/x/", `/${env.id}/`), {
-        headers: { "next-action": action.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", ...(cookie ? { cookie } : {}) },
-        data: JSON.stringify([{ environmentId: env.id, versionId: env.currentVersionId, initialState: {}, history: [], call: { name, args: {} } }]),
+        headers: {
+          "next-action": action.id,
+          "content-type": "text/plain;charset=UTF-8",
+          accept: "text/x-component",
+          ...(cookie ? { cookie } : {}),
+        },
+        data: JSON.stringify([
+          {
+            environmentId: env.id,
+            versionId: env.currentVersionId,
+            initialState: {},
+            history: [],
+            call: { name, args: {} },
+          },
+        ]),
       })
       .then(async (r) => actionResult(await r.text()));
 

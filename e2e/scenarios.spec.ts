@@ -34,7 +34,9 @@ test("prove a sample environment's validators from its page and read the evidenc
   await expect(page.getByTestId("scenario-table").locator("tbody tr")).toHaveCount(3);
 });
 
-test("a generation the LLM endpoint refuses fails visibly with the reason, and bad input is refused", async ({ page }) => {
+test("a generation the LLM endpoint refuses fails visibly with the reason, and bad input is refused", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.goto("/environments");
   await page.getByLabel("Search environments").fill("clinic");

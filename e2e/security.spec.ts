@@ -20,31 +20,51 @@ test.afterAll(() => deleteEnvironments(created));
 /** Serves one HTML page from another port of 127.0.0.1: same site as the studio, other origin. */
 async function serveAttackPage(html: string): Promise<{ url: string; close: () => Promise<void> }> {
   const port = await freePort();
-  const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
+  const server = http.createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(html),
+  );
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A raw request with any Host header (browsers' fetch cannot set it; a rebinding page gets it for free). */
-function rawRequest(base: string, opts: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
+function rawRequest(
+  base: string,
+  opts: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; text: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: opts.path, method: opts.method, headers: opts.headers }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: opts.path, method: opts.method, headers: opts.headers },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(opts.body);
   });
 }
 
-test("a page on another port cannot decide or import in the studio's name, with or without a session", async ({ context, baseURL }) => {
-  const env = await createEnvironment(e2eDb(), await defaultProjectId(), { status: "IN_REVIEW", name: unique("csrf-env") });
+test("a page on another port cannot decide or import in the studio's name, with or without a session", async ({
+  context,
+  baseURL,
+}) => {
+  const env = await createEnvironment(e2eDb(), await defaultProjectId(), {
+    status: "IN_REVIEW",
+    name: unique("csrf-env"),
+  });
   created.push(env.id);
   const sample = path.resolve("prisma/seed/samples/library-lending");
   const slug = unique("csrf-import");
-  const files = ["environment.py", "scenarios.json", "meta.json"].map((name) => ({ name: `${slug}/${name}`, text: fs.readFileSync(path.join(sample, name), "utf8") }));
+  const files = ["environment.py", "scenarios.json", "meta.json"].map((name) => ({
+    name: `${slug}/${name}`,
+    text: fs.readFileSync(path.join(sample, name), "utf8"),
+  }));
   const environmentsBefore = await e2eDb().environment.count();
   // What the issue's attack page did: no-cors text/plain JSON and multipart, with credentials.
   const attack = await serveAttackPage(`<!doctype html><title>start</title><script>
@@ -71,30 +91,53 @@ test("a page on another port cannot decide or import in the studio's name, with 
   expect(await e2eDb().environment.count()).toBe(environmentsBefore);
 });
 
-test("JSON routes refuse other content types; writes from another origin are refused with a message", async ({ request, baseURL }) => {
+test("JSON routes refuse other content types; writes from another origin are refused with a message", async ({
+  request,
+  baseURL,
+}) => {
   const body = JSON.stringify({ kind: "environment", id: "x", decision: "ACCEPT", reason: "r" });
-  const plain = await request.post("/api/review/decisions", { headers: { "content-type": "text/plain" }, data: body });
+  const plain = await request.post("/api/review/decisions", {
+    headers: { "content-type": "text/plain" },
+    data: body,
+  });
   expect(plain.status()).toBe(415);
   expect(await plain.text()).toContain("Send application/json");
   // The queue's undo and beacon release are JSON writes like the others.
   for (const url of ["/api/review/undo", "/api/review/claims/release"]) {
-    const res = await request.post(url, { headers: { "content-type": "text/plain" }, data: '{"kind":"environment","id":"x"}' });
+    const res = await request.post(url, {
+      headers: { "content-type": "text/plain" },
+      data: '{"kind":"environment","id":"x"}',
+    });
     expect(res.status(), url).toBe(415);
-    const foreignWrite = await request.post(url, { headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" }, data: '{"kind":"environment","id":"x"}' });
+    const foreignWrite = await request.post(url, {
+      headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" },
+      data: '{"kind":"environment","id":"x"}',
+    });
     expect(foreignWrite.status(), url).toBe(403);
   }
-  const foreign = await request.post("/api/review/claims", { headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" }, data: body });
+  const foreign = await request.post("/api/review/claims", {
+    headers: { "content-type": "application/json", origin: "http://127.0.0.1:1" },
+    data: body,
+  });
   expect(foreign.status()).toBe(403);
   expect(await foreign.text()).toContain("Cross-site request refused");
-  const sameSite = await request.delete("/api/review/claims", { headers: { "content-type": "application/json", "sec-fetch-site": "same-site" }, data: body });
+  const sameSite = await request.delete("/api/review/claims", {
+    headers: { "content-type": "application/json", "sec-fetch-site": "same-site" },
+    data: body,
+  });
   expect(sameSite.status()).toBe(403);
   // The studio's own pages still write (same origin).
-  const own = await request.post("/api/review/claims", { headers: { "content-type": "application/json", origin: new URL(baseURL ?? "").origin }, data: JSON.stringify({ kind: "environment", id: "missing" }) });
+  const own = await request.post("/api/review/claims", {
+    headers: { "content-type": "application/json", origin: new URL(baseURL ?? "").origin },
+    data: JSON.stringify({ kind: "environment", id: "missing" }),
+  });
   expect(own.status()).toBeLessThan(500);
   expect(own.status()).not.toBe(403);
 });
 
-test("a DNS-rebinding host name is not answered, so it cannot create an admin through a server action", async ({ baseURL }) => {
+test("a DNS-rebinding host name is not answered, so it cannot create an admin through a server action", async ({
+  baseURL,
+}) => {
   const base = baseURL ?? "";
   const port = new URL(base).port;
   const email = `${unique("rebound")}@evil.example`;
@@ -102,13 +145,22 @@ test("a DNS-rebinding host name is not answered, so it cannot create an admin th
   const rebound = await rawRequest(base, {
     method: "POST",
     path: action.page,
-    headers: { host: `rebind.example:${port}`, origin: `http://rebind.example:${port}`, "next-action": action.id, "content-type": "text/plain;charset=UTF-8" },
+    headers: {
+      host: `rebind.example:${port}`,
+      origin: `http://rebind.example:${port}`,
+      "next-action": action.id,
+      "content-type": "text/plain;charset=UTF-8",
+    },
     body: JSON.stringify([{ email, name: "Mallory", role: "ADMIN", password: "mallory-password-1" }]),
   });
   expect(rebound.status).toBe(421);
   expect(rebound.text).toContain("does not answer to the host name");
   expect(await e2eDb().user.count({ where: { email } })).toBe(0);
-  const page = await rawRequest(base, { method: "GET", path: "/users", headers: { host: `rebind.example:${port}` } });
+  const page = await rawRequest(base, {
+    method: "GET",
+    path: "/users",
+    headers: { host: `rebind.example:${port}` },
+  });
   expect(page.status).toBe(421);
   expect(page.text).not.toContain(E2E_ADMIN.email);
 });
@@ -123,13 +175,22 @@ test("login follows only same-origin paths", async ({ page, baseURL }) => {
   expect(new URL(page.url()).pathname).toBe("/");
 });
 
-test("every answer carries the security headers, and Monaco works under the CSP", async ({ page, request }) => {
-  const env = await e2eDb().environment.findFirstOrThrow({ where: { currentVersionId: { not: null }, origin: "SAMPLE" } });
+test("every answer carries the security headers, and Monaco works under the CSP", async ({
+  page,
+  request,
+}) => {
+  const env = await e2eDb().environment.findFirstOrThrow({
+    where: { currentVersionId: { not: null }, origin: "SAMPLE" },
+  });
   const response = await page.goto(`/environments/${env.id}/edit`);
   const headers = response?.headers() ?? {};
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect(headers["content-security-policy"]).toContain("script-src 'self'");
-  expect(headers).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "same-origin" });
+  expect(headers).toMatchObject({
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+  });
   // Monaco renders, tokenises and edits (its workers start) without a CSP violation: the fixture
   // fails the test on any console error, and Chromium reports each violation there.
   const lines = page.getByTestId("code-editor").locator(".view-lines");
@@ -138,17 +199,24 @@ test("every answer carries the security headers, and Monaco works under the CSP"
   await page.keyboard.press("Control+End");
   await page.keyboard.type("# csp check");
   await expect(lines).toContainText("# csp check");
-  const script = await page.evaluate(() => document.querySelector<HTMLScriptElement>("script[src^='/_next/static/']")?.getAttribute("src") ?? "");
+  const script = await page.evaluate(
+    () =>
+      document.querySelector<HTMLScriptElement>("script[src^='/_next/static/']")?.getAttribute("src") ?? "",
+  );
   expect(script).not.toBe("");
   const asset = await request.get(script);
   expect(asset.headers()["x-content-type-options"]).toBe("nosniff");
   for (const path of ["/api/environments", "/login", "/no-such-page"]) {
-    expect((await request.get(path)).headers()["content-security-policy"], path).toContain("default-src 'self'");
+    expect((await request.get(path)).headers()["content-security-policy"], path).toContain(
+      "default-src 'self'",
+    );
   }
 });
 
 test("the public readiness probe does not tell anonymous callers why the database is down", async () => {
-  const studio = await spawnStudio({ env: { DATABASE_URL: "postgresql://postgres:not-the-password@127.0.0.1:1/envstudio" } });
+  const studio = await spawnStudio({
+    env: { DATABASE_URL: "postgresql://postgres:not-the-password@127.0.0.1:1/envstudio" },
+  });
   try {
     const res = await fetch(`${studio.base}/api/health`);
     expect(res.status).toBe(503);
@@ -158,7 +226,9 @@ test("the public readiness probe does not tell anonymous callers why the databas
   }
 });
 
-test("an upload over the one import limit gets 413 naming it; one over Next's 10 MB default is read whole", async ({ request }) => {
+test("an upload over the one import limit gets 413 naming it; one over Next's 10 MB default is read whole", async ({
+  request,
+}) => {
   const limit = 2 * 1024 * 1024;
   const studio = await spawnStudio({ env: { ENVSTUDIO_IMPORT_MAX_BYTES: String(limit) } });
   try {
@@ -166,13 +236,23 @@ test("an upload over the one import limit gets 413 naming it; one over Next's 10
     form.append("files", new Blob(["x".repeat(limit + 1)]), "env_metadata.json");
     const res = await fetch(`${studio.base}/api/imports`, { method: "POST", body: form });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/limited to 2 MiB per upload \(ENVSTUDIO_IMPORT_MAX_BYTES\)/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /limited to 2 MiB per upload \(ENVSTUDIO_IMPORT_MAX_BYTES\)/,
+    );
   } finally {
     await studio.stop();
   }
   // The main studio (default 200 MiB): 12 MB is parsed, not truncated into a 500.
-  const big = JSON.stringify(Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`e${i}`, { env_id: `e${i}`, pad: "a".repeat(1000) }])));
-  const reply = await request.post("/api/imports", { multipart: { files: { name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from(big) } } });
+  const big = JSON.stringify(
+    Object.fromEntries(
+      Array.from({ length: 12_000 }, (_, i) => [`e${i}`, { env_id: `e${i}`, pad: "a".repeat(1000) }]),
+    ),
+  );
+  const reply = await request.post("/api/imports", {
+    multipart: {
+      files: { name: "env_metadata.json", mimeType: "application/json", buffer: Buffer.from(big) },
+    },
+  });
   expect(reply.status()).toBe(200);
   expect(await reply.json()).toMatchObject({ ok: false, error: { file: "env_metadata.json", record: "e0" } });
 });

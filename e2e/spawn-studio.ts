@@ -9,17 +9,32 @@ import { freePort } from "../tests/free-port";
 export type SpawnedStudio = { base: string; output: () => string; stop: () => Promise<void> };
 
 /** Variables of the main e2e studio that must not leak into a differently configured one. */
-const CLEARED = ["ENVSTUDIO_ADMIN_EMAIL", "ENVSTUDIO_ADMIN_PASSWORD", "ENVSTUDIO_REQUIRE_LOGIN", "ENVSTUDIO_PUBLIC_URL", "DATABASE_URL"];
+const CLEARED = [
+  "ENVSTUDIO_ADMIN_EMAIL",
+  "ENVSTUDIO_ADMIN_PASSWORD",
+  "ENVSTUDIO_REQUIRE_LOGIN",
+  "ENVSTUDIO_PUBLIC_URL",
+  "DATABASE_URL",
+];
 
 /**
  * `how: "next"` runs `next start` directly; `how: "npm-start"` runs scripts/start.ts (migrations,
  * first-start admin, worker) the way `npm start` does. Resolves once /api/health answers at all.
  */
-export async function spawnStudio(opts: { host?: string; env: Record<string, string>; how?: "next" | "npm-start" }): Promise<SpawnedStudio> {
+export async function spawnStudio(opts: {
+  host?: string;
+  env: Record<string, string>;
+  how?: "next" | "npm-start";
+}): Promise<SpawnedStudio> {
   const host = opts.host ?? "127.0.0.1";
   const port = await freePort();
   const base = `http://${host}:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: host, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    HOST: host,
+    PORT: String(port),
+  };
   for (const name of CLEARED) delete env[name];
   Object.assign(env, opts.env);
   const args =

@@ -42,7 +42,16 @@ test("environment page shows tools and the code in a locally served Monaco", asy
   await expect(code).toContainText("class ");
   // Python highlighting: several distinct token classes, so the language really loaded.
   // Tokenizing is asynchronous after the text appears: poll rather than read once.
-  await expect.poll(async () => (await page.locator(".view-lines span[class^='mtk']").evaluateAll((els: Element[]) => [...new Set(els.map((e) => e.className))])).length).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(
+      async () =>
+        (
+          await page
+            .locator(".view-lines span[class^='mtk']")
+            .evaluateAll((els: Element[]) => [...new Set(els.map((e) => e.className))])
+        ).length,
+    )
+    .toBeGreaterThanOrEqual(3);
   expect(guard.requests.some((u) => /monaco|editor/i.test(u) || u.includes("/_next/static/"))).toBe(true);
   for (const w of workers) expect(new URL(w).hostname).toBe("127.0.0.1");
 });

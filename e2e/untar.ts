@@ -1,7 +1,7 @@
 /** The files of a ustar archive (what the download route streams for a folder export). */
 export function untar(buf: Buffer): Map<string, string> {
   const files = new Map<string, string>();
-  for (let at = 0; at + 512 <= buf.length; ) {
+  for (let at = 0; at + 512 <= buf.length;) {
     const header = buf.subarray(at, at + 512);
     const name = header.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
     if (!name) break;

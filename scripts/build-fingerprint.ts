@@ -6,7 +6,17 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["app", "components", "lib", "public", "proxy.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "proxy.ts",
+  "next.config.ts",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 const STAMP = ".next/envstudio-build-fingerprint";
 
 export function sourceFingerprint(root: string): string {
@@ -28,7 +38,11 @@ export function sourceFingerprint(root: string): string {
 
 export function buildIsCurrent(root: string): boolean {
   const stamp = path.join(root, STAMP);
-  return fs.existsSync(path.join(root, ".next/BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === sourceFingerprint(root);
+  return (
+    fs.existsSync(path.join(root, ".next/BUILD_ID")) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, "utf8") === sourceFingerprint(root)
+  );
 }
 
 export function writeBuildFingerprint(root: string): void {

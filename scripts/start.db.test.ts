@@ -14,7 +14,13 @@ function start(env: Record<string, string>): Promise<{ code: number | null; outp
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       cwd: ROOT,
-      env: { ...process.env, ENVSTUDIO_SEED_SAMPLES: "0", ENVSTUDIO_START_WORKER: "0", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      env: {
+        ...process.env,
+        ENVSTUDIO_SEED_SAMPLES: "0",
+        ENVSTUDIO_START_WORKER: "0",
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...env,
+      },
     });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -31,7 +37,10 @@ const noStackTrace = (output: string) => expect(output).not.toMatch(/^\s+at .+\(
 
 describe("npm start with bad configuration", () => {
   it("unreachable database: names host, port and database, hides the password", async () => {
-    const { code, output } = await start({ DATABASE_URL: "postgresql://alice:s3cret-pw@127.0.0.1:1/studio", PORT: String(await freePort()) });
+    const { code, output } = await start({
+      DATABASE_URL: "postgresql://alice:s3cret-pw@127.0.0.1:1/studio",
+      PORT: String(await freePort()),
+    });
     expect(code).not.toBe(0);
     expect(output).toContain("127.0.0.1:1/studio");
     expect(output).toMatch(/connection refused/i);
@@ -40,14 +49,20 @@ describe("npm start with bad configuration", () => {
   });
 
   it("a DATABASE_URL that is not a postgresql:// URL", async () => {
-    const { code, output } = await start({ DATABASE_URL: "mysql://root@localhost/db", PORT: String(await freePort()) });
+    const { code, output } = await start({
+      DATABASE_URL: "mysql://root@localhost/db",
+      PORT: String(await freePort()),
+    });
     expect(code).not.toBe(0);
     expect(output).toMatch(/DATABASE_URL must be a postgresql:\/\/ URL/);
     noStackTrace(output);
   });
 
   it("wrong credentials are reported as such", async () => {
-    const { code, output } = await start({ DATABASE_URL: "postgresql://no_such_role_xyz:pw@127.0.0.1:5432/postgres", PORT: String(await freePort()) });
+    const { code, output } = await start({
+      DATABASE_URL: "postgresql://no_such_role_xyz:pw@127.0.0.1:5432/postgres",
+      PORT: String(await freePort()),
+    });
     expect(code).not.toBe(0);
     expect(output).toMatch(/refused the credentials|no_such_role_xyz|does not exist/);
     expect(output).not.toContain(":pw@");

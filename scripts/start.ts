@@ -32,9 +32,16 @@ async function assertPortFree(host: string, port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const server = net.createServer();
     server.once("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EADDRINUSE") reject(new Error(`Port ${port} on ${host} is already in use. Stop the other program or set PORT to a free port.`));
-      else if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") reject(new Error(`HOST "${host}" is not an address of this machine.`));
-      else if (e.code === "EACCES") reject(new Error(`Not allowed to listen on ${host}:${port} (ports below 1024 need privileges).`));
+      if (e.code === "EADDRINUSE")
+        reject(
+          new Error(
+            `Port ${port} on ${host} is already in use. Stop the other program or set PORT to a free port.`,
+          ),
+        );
+      else if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND")
+        reject(new Error(`HOST "${host}" is not an address of this machine.`));
+      else if (e.code === "EACCES")
+        reject(new Error(`Not allowed to listen on ${host}:${port} (ports below 1024 need privileges).`));
       else reject(e);
     });
     server.listen(port, host, () => server.close(() => resolve()));
@@ -54,10 +61,16 @@ async function seed(url: string): Promise<void> {
 }
 
 /** First start: an admin account from ENVSTUDIO_ADMIN_* or with a one-time password printed here. */
-async function bootstrapAdmin(url: string, env: { ENVSTUDIO_ADMIN_EMAIL?: string; ENVSTUDIO_ADMIN_PASSWORD?: string }): Promise<void> {
+async function bootstrapAdmin(
+  url: string,
+  env: { ENVSTUDIO_ADMIN_EMAIL?: string; ENVSTUDIO_ADMIN_PASSWORD?: string },
+): Promise<void> {
   const db = createDb(url, 1);
   try {
-    const result = await ensureAdmin(db, { email: env.ENVSTUDIO_ADMIN_EMAIL, password: env.ENVSTUDIO_ADMIN_PASSWORD });
+    const result = await ensureAdmin(db, {
+      email: env.ENVSTUDIO_ADMIN_EMAIL,
+      password: env.ENVSTUDIO_ADMIN_PASSWORD,
+    });
     if (!result.created) return;
     if (result.generatedPassword) {
       log(`created admin account ${result.email} with the one-time password: ${result.generatedPassword}`);
@@ -71,7 +84,11 @@ async function bootstrapAdmin(url: string, env: { ENVSTUDIO_ADMIN_EMAIL?: string
 function build(env: NodeJS.ProcessEnv): void {
   if (buildIsCurrent(ROOT)) return;
   log("building the app (first start or changed sources; about a minute)…");
-  const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, env, stdio: "inherit" });
+  const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: ROOT,
+    env,
+    stdio: "inherit",
+  });
   if (res.status !== 0) fail("the build failed (see above).");
   writeBuildFingerprint(ROOT);
 }
@@ -95,9 +112,19 @@ async function main(): Promise<void> {
     if (error instanceof DatabaseConfigError) fail(error.message);
     fail(`database setup failed: ${(error as Error).message}`);
   }
-  log(database.embedded ? `embedded PostgreSQL ready (data in ${path.resolve(env.ENVSTUDIO_DATA_DIR)})` : "PostgreSQL ready");
+  log(
+    database.embedded
+      ? `embedded PostgreSQL ready (data in ${path.resolve(env.ENVSTUDIO_DATA_DIR)})`
+      : "PostgreSQL ready",
+  );
   if (database.applied.length) log(`applied migrations: ${database.applied.join(", ")}`);
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST, PORT: String(env.PORT) };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    HOST: env.HOST,
+    PORT: String(env.PORT),
+  };
   await bootstrapAdmin(database.url, env);
   if (env.ENVSTUDIO_SEED_SAMPLES === "1") await seed(database.url);
   if (!isDev) build(childEnv);
@@ -105,12 +132,26 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const startWorker = env.ENVSTUDIO_START_WORKER ? env.ENVSTUDIO_START_WORKER === "1" : true;
   if (startWorker) {
-    children.push(spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "lib/jobs/worker-main.ts")], { cwd: ROOT, env: childEnv, stdio: "inherit" }));
+    children.push(
+      spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "lib/jobs/worker-main.ts")], {
+        cwd: ROOT,
+        env: childEnv,
+        stdio: "inherit",
+      }),
+    );
   }
   const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
-  const web = spawn(process.execPath, [nextBin, isDev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)], { cwd: ROOT, env: childEnv, stdio: "inherit" });
+  const web = spawn(
+    process.execPath,
+    [nextBin, isDev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)],
+    { cwd: ROOT, env: childEnv, stdio: "inherit" },
+  );
   children.push(web);
-  log(isLoginRequired({ ...process.env, HOST: env.HOST }) ? "login required for every page (non-loopback HOST or ENVSTUDIO_REQUIRE_LOGIN=1)" : "localhost: visitors without a session act as the local admin");
+  log(
+    isLoginRequired({ ...process.env, HOST: env.HOST })
+      ? "login required for every page (non-loopback HOST or ENVSTUDIO_REQUIRE_LOGIN=1)"
+      : "localhost: visitors without a session act as the local admin",
+  );
   log(`studio on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`);
 
   let stopping = false;
@@ -118,7 +159,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r))));
+    await Promise.all(
+      children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r))),
+    );
     await database.stop();
     process.exit(code);
   };

@@ -15,25 +15,54 @@ type Counts = { passed: number; failed: number; skipped: number };
 type Tier = { name: string; command: string[]; report: string; read: (json: unknown) => Counts };
 
 const vitestCounts = (json: unknown): Counts => {
-  const j = json as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numFailedTestSuites?: number };
+  const j = json as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    numFailedTestSuites?: number;
+  };
   // A file that fails to load has no failed *tests*; count it so the run cannot look green.
-  return { passed: j.numPassedTests, failed: j.numFailedTests + (j.numFailedTestSuites ?? 0), skipped: j.numPendingTests + j.numTodoTests };
+  return {
+    passed: j.numPassedTests,
+    failed: j.numFailedTests + (j.numFailedTestSuites ?? 0),
+    skipped: j.numPendingTests + j.numTodoTests,
+  };
 };
 const playwrightCounts = (json: unknown): Counts => {
-  const s = (json as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] });
-  return { passed: s.stats.expected + s.stats.flaky, failed: s.stats.unexpected + (s.errors?.length ?? 0), skipped: s.stats.skipped };
+  const s = json as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    errors?: unknown[];
+  };
+  return {
+    passed: s.stats.expected + s.stats.flaky,
+    failed: s.stats.unexpected + (s.errors?.length ?? 0),
+    skipped: s.stats.skipped,
+  };
 };
 
 const vitest = (project: string): Tier => ({
   name: project,
-  command: ["node_modules/.bin/vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=reports/vitest-${project}.json`],
+  command: [
+    "node_modules/.bin/vitest",
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=reports/vitest-${project}.json`,
+  ],
   report: `vitest-${project}.json`,
   read: vitestCounts,
 });
 
 /** Type checking and lint as pass/fail checks; no report file, the exit code is the result. */
 const staticChecks = (): Counts => {
-  const checks = [["node_modules/.bin/tsc", "--noEmit"], ["node_modules/.bin/eslint", ".", "--max-warnings", "0"]];
+  const checks = [
+    ["node_modules/.bin/tsc", "--noEmit"],
+    ["node_modules/.bin/eslint", ".", "--max-warnings", "0"],
+    ["node_modules/.bin/prettier", "--check", "."],
+  ];
   const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   for (const [cmd, ...args] of checks) {
     console.log(`$ ${path.basename(cmd!)} ${args.join(" ")}`);
@@ -47,7 +76,12 @@ const TIERS: Tier[] = [
   { name: "static", command: [], report: "", read: staticChecks },
   vitest("unit"),
   vitest("db"),
-  { name: "e2e", command: ["node_modules/.bin/playwright", "test"], report: "playwright.json", read: playwrightCounts },
+  {
+    name: "e2e",
+    command: ["node_modules/.bin/playwright", "test"],
+    report: "playwright.json",
+    read: playwrightCounts,
+  },
 ];
 
 const wanted = process.argv.slice(2);
@@ -67,7 +101,9 @@ for (const tier of tiers) {
   const reportPath = path.join(REPORTS, tier.report);
   fs.rmSync(reportPath, { force: true });
   const res = spawnSync(tier.command[0]!, tier.command.slice(1), {
-    cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CI: process.env.CI ?? "" },
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CI: process.env.CI ?? "" },
   });
   let counts: Counts;
   try {
@@ -81,7 +117,8 @@ for (const tier of tiers) {
   total.failed += counts.failed;
   total.skipped += counts.skipped;
 }
-const summary = `${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : "");
+const summary =
+  `${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : "");
 fs.writeFileSync(path.join(REPORTS, "summary.txt"), summary + "\n");
 console.log(`\n${lines.join("\n")}\n${summary}`);
 process.exit(total.failed ? 1 : 0);

@@ -6,7 +6,8 @@ import { lstatSync, readlinkSync, unlinkSync } from "node:fs";
 
 const link = "node_modules/.bin/node";
 try {
-  if (lstatSync(link).isSymbolicLink() && /node-(linux|darwin)-[a-z0-9]+/.test(readlinkSync(link))) unlinkSync(link);
+  if (lstatSync(link).isSymbolicLink() && /node-(linux|darwin)-[a-z0-9]+/.test(readlinkSync(link)))
+    unlinkSync(link);
 } catch {
   // no link: nothing to do
 }

@@ -29,7 +29,9 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 async function adminUrl(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const candidates = [process.env.TEST_DATABASE_URL, "postgresql://postgres@127.0.0.1:5432/postgres"].filter(Boolean) as string[];
+  const candidates = [process.env.TEST_DATABASE_URL, "postgresql://postgres@127.0.0.1:5432/postgres"].filter(
+    Boolean,
+  ) as string[];
   for (const url of candidates) if (await reachable(url)) return { url, stop: async () => {} };
   const embedded = await startEmbeddedPostgres({ dataDir: ".data-test", port: 5434, database: "postgres" });
   return { url: embedded.url, stop: embedded.stop };
@@ -47,8 +49,12 @@ export default async function setup(project: TestProject) {
   project.provide("dbAdminUrl", admin.url);
   project.provide("dbTemplate", template);
   return async () => {
-    const left = await client.query<{ datname: string }>("select datname from pg_database where datname like $1", [`${prefix}_%`]);
-    for (const { datname } of left.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    const left = await client.query<{ datname: string }>(
+      "select datname from pg_database where datname like $1",
+      [`${prefix}_%`],
+    );
+    for (const { datname } of left.rows)
+      await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await client.end();
     await admin.stop();
   };

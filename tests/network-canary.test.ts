@@ -14,7 +14,11 @@ describe("network canary (plain python3, no sandbox)", () => {
     const program = `import json\ndef run():\n${networkPayload(canary.port, 4)}\n    return _outcomes\nprint(json.dumps(run()))\n`;
     const { stdout } = await promisify(execFile)("/usr/bin/python3", ["-c", program], { timeout: 30_000 });
     const outcomes = JSON.parse(stdout) as Record<string, string>;
-    expect(outcomes).toMatchObject({ socket: "not blocked", _socket: "not blocked", "threading Timer": "not blocked" });
+    expect(outcomes).toMatchObject({
+      socket: "not blocked",
+      _socket: "not blocked",
+      "threading Timer": "not blocked",
+    });
     // socket, _socket, urllib, and the Timer that fires after the function returned
     expect(await canary.settle()).toBeGreaterThanOrEqual(4);
   });

@@ -93,50 +93,81 @@ function routes(port: number): [string, string[]][] {
   const url = `http://127.0.0.1:${port}/`;
   return [
     ["socket", connectLines(port)],
-    ["_socket", ["import _socket", "_k = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)", `_k.connect(("127.0.0.1", ${port}))`]],
+    [
+      "_socket",
+      [
+        "import _socket",
+        "_k = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)",
+        `_k.connect(("127.0.0.1", ${port}))`,
+      ],
+    ],
     ["urllib", ["import urllib.request", `urllib.request.urlopen("${url}", timeout=1)`]],
     ["js fetch", ["_js = __import__('js')", `_js.fetch("${url}")`]],
     ["sys.modules js", ["import sys", "_js = sys.modules['js']", `_js.fetch("${url}")`]],
-    ["gc walk to a JsProxy", [
-      "import gc",
-      "_p = [o for o in gc.get_objects() if 'JsProxy' in type(o).__name__]",
-      "if not _p:",
-      "    raise LookupError('no JavaScript object reachable')",
-      "_g = _p[0].globalThis",
-      `_g.fetch("${url}")`,
-    ]],
-    ["pyodide_js sockfs", ["import pyodide_js", "_api = pyodide_js._api", "_api.initializeNodeSockFS()", "_fd = _api.Module.SOCKFS.createSocket(2, 1, 0)", `_api._nodeSock.connect(_fd, "127.0.0.1", ${port})`]],
-    ["builtins tampering", [
-      "import builtins",
-      "_saved = (builtins.any, builtins.all, builtins.isinstance)",
-      "builtins.any = lambda it: False",
-      "builtins.all = lambda it: True",
-      "try:",
-      "    import _pyodide_core",
-      "    _js = __import__('js')",
-      `    _js.fetch("${url}")`,
-      "finally:",
-      "    builtins.any, builtins.all, builtins.isinstance = _saved",
-    ]],
-    ["asyncio call_later", [
-      "import asyncio",
-      "def _later():",
-      ...connectLines(port).map((l) => `    ${l}`),
-      "asyncio.get_event_loop().call_later(0.2, _later)",
-    ]],
-    ["asyncio task", [
-      "import asyncio",
-      "async def _opener():",
-      "    await asyncio.sleep(0.2)",
-      `    await asyncio.open_connection("127.0.0.1", ${port})`,
-      "asyncio.ensure_future(_opener())",
-    ]],
-    ["threading Timer", [
-      "import threading",
-      "def _later():",
-      ...connectLines(port).map((l) => `    ${l}`),
-      "threading.Timer(0.2, _later).start()",
-    ]],
+    [
+      "gc walk to a JsProxy",
+      [
+        "import gc",
+        "_p = [o for o in gc.get_objects() if 'JsProxy' in type(o).__name__]",
+        "if not _p:",
+        "    raise LookupError('no JavaScript object reachable')",
+        "_g = _p[0].globalThis",
+        `_g.fetch("${url}")`,
+      ],
+    ],
+    [
+      "pyodide_js sockfs",
+      [
+        "import pyodide_js",
+        "_api = pyodide_js._api",
+        "_api.initializeNodeSockFS()",
+        "_fd = _api.Module.SOCKFS.createSocket(2, 1, 0)",
+        `_api._nodeSock.connect(_fd, "127.0.0.1", ${port})`,
+      ],
+    ],
+    [
+      "builtins tampering",
+      [
+        "import builtins",
+        "_saved = (builtins.any, builtins.all, builtins.isinstance)",
+        "builtins.any = lambda it: False",
+        "builtins.all = lambda it: True",
+        "try:",
+        "    import _pyodide_core",
+        "    _js = __import__('js')",
+        `    _js.fetch("${url}")`,
+        "finally:",
+        "    builtins.any, builtins.all, builtins.isinstance = _saved",
+      ],
+    ],
+    [
+      "asyncio call_later",
+      [
+        "import asyncio",
+        "def _later():",
+        ...connectLines(port).map((l) => `    ${l}`),
+        "asyncio.get_event_loop().call_later(0.2, _later)",
+      ],
+    ],
+    [
+      "asyncio task",
+      [
+        "import asyncio",
+        "async def _opener():",
+        "    await asyncio.sleep(0.2)",
+        `    await asyncio.open_connection("127.0.0.1", ${port})`,
+        "asyncio.ensure_future(_opener())",
+      ],
+    ],
+    [
+      "threading Timer",
+      [
+        "import threading",
+        "def _later():",
+        ...connectLines(port).map((l) => `    ${l}`),
+        "threading.Timer(0.2, _later).start()",
+      ],
+    ],
   ];
 }
 
@@ -151,8 +182,15 @@ export function networkPayload(port: number, indent = 0): string {
   const pad = " ".repeat(indent);
   const lines = ["_outcomes = {}"];
   for (const [name, body] of routes(port)) {
-    lines.push("try:", ...body.map((l) => `    ${l}`), `    _outcomes[${JSON.stringify(name)}] = "not blocked"`);
-    lines.push("except BaseException as _e:", `    _outcomes[${JSON.stringify(name)}] = "blocked: " + type(_e).__name__ + ": " + str(_e)[:160]`);
+    lines.push(
+      "try:",
+      ...body.map((l) => `    ${l}`),
+      `    _outcomes[${JSON.stringify(name)}] = "not blocked"`,
+    );
+    lines.push(
+      "except BaseException as _e:",
+      `    _outcomes[${JSON.stringify(name)}] = "blocked: " + type(_e).__name__ + ": " + str(_e)[:160]`,
+    );
   }
   return lines.map((l) => `${pad}${l}`).join("\n");
 }
@@ -194,5 +232,6 @@ export function payloadCheck(port: number, condition = "True"): string {
 /** The payload tool's outcomes: one per route, each "blocked: <error>". */
 export function expectEveryRouteBlocked(outcomes: unknown): void {
   expect(Object.keys(outcomes as object).sort()).toEqual([...PAYLOAD_ROUTES].sort());
-  for (const [route, outcome] of Object.entries(outcomes as Record<string, string>)) expect(`${route} -> ${outcome}`).toContain(" -> blocked: ");
+  for (const [route, outcome] of Object.entries(outcomes as Record<string, string>))
+    expect(`${route} -> ${outcome}`).toContain(" -> blocked: ");
 }

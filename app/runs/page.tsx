@@ -24,16 +24,49 @@ export default async function RunsPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Runs</h1>
       {roleAtLeast(user.role, "REVIEWER") ? (
         <Card title="New SkelBuilder run">
-          <NewRunForm defaults={{ modelMain: cfg.defaultModel, modelCheck: cfg.checkModel, modelEmbedding: cfg.embeddingModel ?? "", endpointConfigured: cfg.baseUrl !== null }} />
+          <NewRunForm
+            defaults={{
+              modelMain: cfg.defaultModel,
+              modelCheck: cfg.checkModel,
+              modelEmbedding: cfg.embeddingModel ?? "",
+              endpointConfigured: cfg.baseUrl !== null,
+            }}
+          />
         </Card>
       ) : null}
       <Card title="Recent runs">
-        {runs.length === 0 ? <EmptyState title="No runs yet">A reviewer starts one from an idea or uploaded tasks.</EmptyState> : (
+        {runs.length === 0 ? (
+          <EmptyState title="No runs yet">A reviewer starts one from an idea or uploaded tasks.</EmptyState>
+        ) : (
           <table className="w-full text-left text-sm" data-testid="runs-table">
-            <thead><tr className="text-slate-500"><th>Run</th><th>Status</th><th>Environments</th><th>Tokens</th><th>Cost</th><th>Started</th></tr></thead>
-            <tbody>{runs.map((r) => (
-              <tr key={r.id} data-testid="run-row"><td><Link className="text-indigo-700 underline" href={`/runs/${r.id}`}>{r.name || r.id}</Link></td><td><StatusBadge status={r.status} /></td><td>{r.environments}</td><td>{r.tokens}</td><td>${r.costUsd.toFixed(4)}</td><td>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</td></tr>
-            ))}</tbody>
+            <thead>
+              <tr className="text-slate-500">
+                <th>Run</th>
+                <th>Status</th>
+                <th>Environments</th>
+                <th>Tokens</th>
+                <th>Cost</th>
+                <th>Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.id} data-testid="run-row">
+                  <td>
+                    <Link className="text-indigo-700 underline" href={`/runs/${r.id}`}>
+                      {r.name || r.id}
+                    </Link>
+                  </td>
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td>{r.environments}</td>
+                  <td>{r.tokens}</td>
+                  <td>${r.costUsd.toFixed(4)}</td>
+                  <td>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         )}
       </Card>

@@ -14,7 +14,11 @@ const FILTERS = ["PENDING", "VERIFIED", "FAILED", "STALE"] as const;
 const Query = z.object({ proof: z.enum(FILTERS).optional().catch(undefined) });
 const Reasons = z.array(z.object({ code: z.string() })).catch([]);
 
-export default async function ScenariosPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ScenariosPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = Query.parse(await searchParams);
   const db = getDb();
   const project = await getDefaultProject(db);
@@ -23,20 +27,56 @@ export default async function ScenariosPage({ searchParams }: { searchParams: Pr
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Scenarios</h1>
       <nav className="flex gap-3 text-sm" aria-label="Proof status">
-        <Link href="/scenarios" className={!query.proof ? "font-semibold" : "text-indigo-700"}>All</Link>
-        {FILTERS.map((f) => <Link key={f} href={`/scenarios?proof=${f}`} className={query.proof === f ? "font-semibold" : "text-indigo-700"}>{f.toLowerCase()}</Link>)}
+        <Link href="/scenarios" className={!query.proof ? "font-semibold" : "text-indigo-700"}>
+          All
+        </Link>
+        {FILTERS.map((f) => (
+          <Link
+            key={f}
+            href={`/scenarios?proof=${f}`}
+            className={query.proof === f ? "font-semibold" : "text-indigo-700"}
+          >
+            {f.toLowerCase()}
+          </Link>
+        ))}
       </nav>
-      {scenarios.length === 0 ? <EmptyState title="No scenarios">Generate scenarios from an environment page.</EmptyState> : (
+      {scenarios.length === 0 ? (
+        <EmptyState title="No scenarios">Generate scenarios from an environment page.</EmptyState>
+      ) : (
         <table className="w-full text-left text-sm" data-testid="scenario-table">
-          <thead className="text-xs uppercase tracking-wide text-slate-500"><tr><th className="py-2">Scenario</th><th>Environment</th><th>Status</th><th>Proof</th><th>Checks</th><th>Rollouts</th></tr></thead>
+          <thead className="text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="py-2">Scenario</th>
+              <th>Environment</th>
+              <th>Status</th>
+              <th>Proof</th>
+              <th>Checks</th>
+              <th>Rollouts</th>
+            </tr>
+          </thead>
           <tbody>
             {scenarios.map((s) => (
               <tr key={s.id} className="border-t border-slate-100 align-top">
-                <td className="py-2 pr-4"><Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline"><code>{s.externalId}</code></Link><p className="line-clamp-2 text-slate-600">{s.task}</p></td>
+                <td className="py-2 pr-4">
+                  <Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline">
+                    <code>{s.externalId}</code>
+                  </Link>
+                  <p className="line-clamp-2 text-slate-600">{s.task}</p>
+                </td>
                 <td className="pr-4">{s.environment.name}</td>
-                <td><StatusBadge status={s.status} /></td>
-                <td><StatusBadge status={s.proofStatus} /><div className="text-xs text-rose-700">{Reasons.parse(s.proofReasons).map((r) => r.code).join(", ")}</div></td>
-                <td>{s._count.validators}</td><td>{s._count.trajectories}</td>
+                <td>
+                  <StatusBadge status={s.status} />
+                </td>
+                <td>
+                  <StatusBadge status={s.proofStatus} />
+                  <div className="text-xs text-rose-700">
+                    {Reasons.parse(s.proofReasons)
+                      .map((r) => r.code)
+                      .join(", ")}
+                  </div>
+                </td>
+                <td>{s._count.validators}</td>
+                <td>{s._count.trajectories}</td>
               </tr>
             ))}
           </tbody>

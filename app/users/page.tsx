@@ -29,13 +29,18 @@ export default async function UsersPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
       <Card>
         <p className="text-sm text-slate-600">
-          <b>Admins</b> manage users and everything else; <b>reviewers</b> edit code and decide on review items; <b>viewers</b> read only.
+          <b>Admins</b> manage users and everything else; <b>reviewers</b> edit code and decide on review
+          items; <b>viewers</b> read only.
         </p>
       </Card>
       <UserAdmin
         canManage
         meId={me.id}
-        users={users.map((u) => ({ ...u, disabled: Boolean(u.disabledAt), createdAt: u.createdAt.toISOString() }))}
+        users={users.map((u) => ({
+          ...u,
+          disabled: Boolean(u.disabledAt),
+          createdAt: u.createdAt.toISOString(),
+        }))}
       />
     </div>
   );

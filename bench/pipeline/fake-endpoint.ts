@@ -11,11 +11,21 @@ import { type ChatBody, stageOf, startFakeOpenAi } from "../../tests/fake-openai
 export type EndpointRecord = { at: number; respondedAt?: number; stage: string | null };
 export type EndpointMessage = { url: string } | { records: EndpointRecord[] };
 
-const sample = loadSampleEnv("library-lending", { operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"] });
-const fake = await startFakeOpenAi({ script: createPipelineScript([sample]), latencyMs: Number(process.argv[2]) });
+const sample = loadSampleEnv("library-lending", {
+  operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"],
+});
+const fake = await startFakeOpenAi({
+  script: createPipelineScript([sample]),
+  latencyMs: Number(process.argv[2]),
+});
 const send = (message: EndpointMessage) => process.send?.(message);
 send({ url: fake.url });
 process.on("message", (message) => {
-  if (message === "records") send({ records: fake.chatRequests().map((r) => ({ at: r.at, respondedAt: r.respondedAt, stage: stageOf(r.body as ChatBody) })) });
+  if (message === "records")
+    send({
+      records: fake
+        .chatRequests()
+        .map((r) => ({ at: r.at, respondedAt: r.respondedAt, stage: stageOf(r.body as ChatBody) })),
+    });
   if (message === "stop") void fake.close().then(() => process.exit(0));
 });

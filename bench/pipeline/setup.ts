@@ -12,7 +12,10 @@ import type { SandboxRunner } from "../../lib/sandbox";
 import type { EndpointMessage, EndpointRecord } from "./fake-endpoint";
 
 export async function scratchDatabase() {
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgresql://postgres@127.0.0.1:5432/postgres";
   const name = `bench_pipeline_${randomBytes(4).toString("hex")}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
@@ -33,7 +36,10 @@ export type Endpoint = { url: string; records: () => Promise<EndpointRecord[]>; 
 
 /** Forks bench/pipeline/fake-endpoint.ts and waits for its URL. */
 export async function startEndpoint(latencyMs: number): Promise<Endpoint> {
-  const child = fork(fileURLToPath(new URL("./fake-endpoint.ts", import.meta.url)), [String(latencyMs)], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const child = fork(fileURLToPath(new URL("./fake-endpoint.ts", import.meta.url)), [String(latencyMs)], {
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
+  });
   const next = () =>
     new Promise<EndpointMessage>((resolve, reject) => {
       child.once("message", (m) => resolve(m as EndpointMessage));
@@ -59,11 +65,21 @@ export async function startEndpoint(latencyMs: number): Promise<Endpoint> {
  * clock (~0.5 s of CPU each, in the busiest seconds of the run), and a worker's first analyses run
  * several times slower than later ones.
  */
-export async function warmSandbox(runner: SandboxRunner, sample: { stateCode: string; className: string }, capacity: number) {
-  const analyzeOnEveryWorker = (n: number) => Promise.all(Array.from({ length: n }, () => runner.analyze({ source: sample.stateCode, className: sample.className })));
+export async function warmSandbox(
+  runner: SandboxRunner,
+  sample: { stateCode: string; className: string },
+  capacity: number,
+) {
+  const analyzeOnEveryWorker = (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        runner.analyze({ source: sample.stateCode, className: sample.className }),
+      ),
+    );
   await analyzeOnEveryWorker(capacity);
   let stats = await runner.stats();
-  for (; stats.readyMs.length < stats.workers; stats = await runner.stats()) await new Promise((r) => setTimeout(r, 100));
+  for (; stats.readyMs.length < stats.workers; stats = await runner.stats())
+    await new Promise((r) => setTimeout(r, 100));
   // All workers idle: n concurrent requests land on n different workers.
   for (let round = 0; round < 3; round += 1) await analyzeOnEveryWorker(stats.workers);
 }

@@ -4,18 +4,31 @@ import { logoutAction } from "@/app/login/actions";
 
 /** Right side of the nav bar. `signedIn` is false for the implicit local admin on localhost. */
 export function AccountMenu({ user, signedIn }: { user: SessionUser | null; signedIn: boolean }) {
-  if (!user) return <Link href="/login" className="text-indigo-700 hover:underline">Sign in</Link>;
+  if (!user)
+    return (
+      <Link href="/login" className="text-indigo-700 hover:underline">
+        Sign in
+      </Link>
+    );
   return (
     <>
       <span data-testid="current-user">
-        {user.name} <span className="text-xs text-slate-400">({user.role.toLowerCase()}{signedIn ? "" : ", local"})</span>
+        {user.name}{" "}
+        <span className="text-xs text-slate-400">
+          ({user.role.toLowerCase()}
+          {signedIn ? "" : ", local"})
+        </span>
       </span>
       {signedIn ? (
         <form action={logoutAction}>
-          <button type="submit" className="text-indigo-700 hover:underline">Sign out</button>
+          <button type="submit" className="text-indigo-700 hover:underline">
+            Sign out
+          </button>
         </form>
       ) : (
-        <Link href="/login" className="text-indigo-700 hover:underline">Sign in</Link>
+        <Link href="/login" className="text-indigo-700 hover:underline">
+          Sign in
+        </Link>
       )}
     </>
   );

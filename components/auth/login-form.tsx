@@ -13,21 +13,46 @@ export function LoginForm({ next }: { next: string }) {
         const form = new FormData(e.currentTarget);
         startTransition(async () => {
           // On success the action redirects; only failures come back.
-          const result = await loginAction({ email: form.get("email"), password: form.get("password"), next });
+          const result = await loginAction({
+            email: form.get("email"),
+            password: form.get("password"),
+            next,
+          });
           if (!result.ok) setError(result.error.message);
         });
       }}
     >
       <label className="block text-sm">
         <span className="text-slate-700">Email</span>
-        <input name="email" type="email" autoComplete="username" required autoFocus className="mt-1 w-full rounded border border-slate-300 px-3 py-2" />
+        <input
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
+        />
       </label>
       <label className="block text-sm">
         <span className="text-slate-700">Password</span>
-        <input name="password" type="password" autoComplete="current-password" required className="mt-1 w-full rounded border border-slate-300 px-3 py-2" />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
+        />
       </label>
-      {error ? <p role="alert" className="text-sm text-rose-700">{error}</p> : null}
-      <button type="submit" disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-2 text-white hover:bg-indigo-500 disabled:opacity-60">
+      {error ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded bg-indigo-600 px-3 py-2 text-white hover:bg-indigo-500 disabled:opacity-60"
+      >
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

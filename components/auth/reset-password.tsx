@@ -11,7 +11,11 @@ export function ResetPassword({ userId, email }: { userId: string; email: string
   const submit = () =>
     startTransition(async () => {
       const result = await resetPasswordAction({ userId, password });
-      setMessage(result.ok ? { ok: true, text: `Password reset for ${email}.` } : { ok: false, text: result.error.message });
+      setMessage(
+        result.ok
+          ? { ok: true, text: `Password reset for ${email}.` }
+          : { ok: false, text: result.error.message },
+      );
       if (result.ok) {
         setPassword("");
         setOpen(false);
@@ -20,14 +24,48 @@ export function ResetPassword({ userId, email }: { userId: string; email: string
   return (
     <div className="space-y-1">
       {open ? (
-        <form className="flex gap-1" onSubmit={(e) => { e.preventDefault(); submit(); }}>
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={10} required aria-label={`New password for ${email}`} placeholder="new password (10+ chars)" className="w-44 rounded border border-slate-300 px-2 py-0.5 text-xs" />
-          <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-2 py-0.5 text-xs text-white disabled:opacity-60">Set password</button>
+        <form
+          className="flex gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            minLength={10}
+            required
+            aria-label={`New password for ${email}`}
+            placeholder="new password (10+ chars)"
+            className="w-44 rounded border border-slate-300 px-2 py-0.5 text-xs"
+          />
+          <button
+            type="submit"
+            disabled={pending}
+            className="rounded bg-indigo-600 px-2 py-0.5 text-xs text-white disabled:opacity-60"
+          >
+            Set password
+          </button>
         </form>
       ) : (
-        <button type="button" onClick={() => setOpen(true)} className="text-xs text-indigo-700 hover:underline">Reset password</button>
+        <button
+          type="button"
+          onClick={() => setOpen(true)}
+          className="text-xs text-indigo-700 hover:underline"
+        >
+          Reset password
+        </button>
       )}
-      {message ? <p role={message.ok ? "status" : "alert"} className={`text-xs ${message.ok ? "text-emerald-700" : "text-rose-700"}`}>{message.text}</p> : null}
+      {message ? (
+        <p
+          role={message.ok ? "status" : "alert"}
+          className={`text-xs ${message.ok ? "text-emerald-700" : "text-rose-700"}`}
+        >
+          {message.text}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -8,7 +8,15 @@ import { Card } from "@/components/ui/states";
 
 type Row = { id: string; email: string; name: string; role: RoleName; disabled: boolean; createdAt: string };
 
-export function UserAdmin({ users, canManage, meId }: { users: Row[]; canManage: boolean; meId: string | null }) {
+export function UserAdmin({
+  users,
+  canManage,
+  meId,
+}: {
+  users: Row[];
+  canManage: boolean;
+  meId: string | null;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -23,28 +31,60 @@ export function UserAdmin({ users, canManage, meId }: { users: Row[]; canManage:
     });
   return (
     <div className="space-y-4">
-      {error ? <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {error}
+        </p>
+      ) : null}
       <Card title={`Accounts (${users.length})`}>
         <table className="w-full text-left text-sm" data-testid="user-table">
-          <thead className="text-xs uppercase text-slate-500"><tr><th className="py-1">Email</th><th>Name</th><th>Role</th><th>Status</th>{canManage ? <th>Password</th> : null}</tr></thead>
+          <thead className="text-xs uppercase text-slate-500">
+            <tr>
+              <th className="py-1">Email</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Status</th>
+              {canManage ? <th>Password</th> : null}
+            </tr>
+          </thead>
           <tbody className="divide-y divide-slate-100">
             {users.map((u) => (
               <tr key={u.id} data-testid="user-row">
-                <td className="py-2">{u.email}{u.id === meId ? <span className="ml-1 text-xs text-slate-400">(you)</span> : null}</td>
+                <td className="py-2">
+                  {u.email}
+                  {u.id === meId ? <span className="ml-1 text-xs text-slate-400">(you)</span> : null}
+                </td>
                 <td>{u.name}</td>
                 <td>
-                  <select aria-label={`Role of ${u.email}`} disabled={!canManage || pending} value={u.role} className="rounded border border-slate-300 px-1 py-0.5"
-                    onChange={(e) => run(() => updateUserAction({ userId: u.id, role: e.target.value }))}>
-                    {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    disabled={!canManage || pending}
+                    value={u.role}
+                    className="rounded border border-slate-300 px-1 py-0.5"
+                    onChange={(e) => run(() => updateUserAction({ userId: u.id, role: e.target.value }))}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r.toLowerCase()}
+                      </option>
+                    ))}
                   </select>
                 </td>
                 <td>
-                  <button type="button" disabled={!canManage || pending} className="text-indigo-700 hover:underline disabled:text-slate-400"
-                    onClick={() => run(() => updateUserAction({ userId: u.id, disabled: !u.disabled }))}>
+                  <button
+                    type="button"
+                    disabled={!canManage || pending}
+                    className="text-indigo-700 hover:underline disabled:text-slate-400"
+                    onClick={() => run(() => updateUserAction({ userId: u.id, disabled: !u.disabled }))}
+                  >
                     {u.disabled ? "Disabled · enable" : "Active · disable"}
                   </button>
                 </td>
-                {canManage ? <td><ResetPassword userId={u.id} email={u.email} /></td> : null}
+                {canManage ? (
+                  <td>
+                    <ResetPassword userId={u.id} email={u.email} />
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -52,19 +92,61 @@ export function UserAdmin({ users, canManage, meId }: { users: Row[]; canManage:
       </Card>
       {canManage ? (
         <Card title="New account">
-          <form className="grid gap-3 sm:grid-cols-5" onSubmit={(e) => {
-            e.preventDefault();
-            const form = e.currentTarget;
-            const data = Object.fromEntries(new FormData(form));
-            run(() => createUserAction(data), () => form.reset());
-          }}>
-            <input name="email" type="email" required placeholder="email" aria-label="New user email" className="rounded border border-slate-300 px-2 py-1" />
-            <input name="name" required placeholder="name" aria-label="New user name" className="rounded border border-slate-300 px-2 py-1" />
-            <select name="role" aria-label="New user role" defaultValue="REVIEWER" className="rounded border border-slate-300 px-2 py-1">
-              {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
+          <form
+            className="grid gap-3 sm:grid-cols-5"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const form = e.currentTarget;
+              const data = Object.fromEntries(new FormData(form));
+              run(
+                () => createUserAction(data),
+                () => form.reset(),
+              );
+            }}
+          >
+            <input
+              name="email"
+              type="email"
+              required
+              placeholder="email"
+              aria-label="New user email"
+              className="rounded border border-slate-300 px-2 py-1"
+            />
+            <input
+              name="name"
+              required
+              placeholder="name"
+              aria-label="New user name"
+              className="rounded border border-slate-300 px-2 py-1"
+            />
+            <select
+              name="role"
+              aria-label="New user role"
+              defaultValue="REVIEWER"
+              className="rounded border border-slate-300 px-2 py-1"
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r.toLowerCase()}
+                </option>
+              ))}
             </select>
-            <input name="password" type="password" required minLength={10} placeholder="password (10+ chars)" aria-label="New user password" className="rounded border border-slate-300 px-2 py-1" />
-            <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-3 py-1 text-white hover:bg-indigo-500 disabled:opacity-60">Create</button>
+            <input
+              name="password"
+              type="password"
+              required
+              minLength={10}
+              placeholder="password (10+ chars)"
+              aria-label="New user password"
+              className="rounded border border-slate-300 px-2 py-1"
+            />
+            <button
+              type="submit"
+              disabled={pending}
+              className="rounded bg-indigo-600 px-3 py-1 text-white hover:bg-indigo-500 disabled:opacity-60"
+            >
+              Create
+            </button>
           </form>
         </Card>
       ) : null}

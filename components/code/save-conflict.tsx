@@ -1,7 +1,14 @@
 "use client";
 import { useMemo, useState } from "react";
 import type { HeadConflict } from "@/lib/environments/edit.schema";
-import { type ConflictChoice, type MergeChunk, applyChoices, autoMergedCount, conflictCount, mergeThreeWay } from "@/lib/environments/merge";
+import {
+  type ConflictChoice,
+  type MergeChunk,
+  applyChoices,
+  autoMergedCount,
+  conflictCount,
+  mergeThreeWay,
+} from "@/lib/environments/merge";
 import { CodeDiff } from "./code-editor";
 
 /**
@@ -11,21 +18,47 @@ import { CodeDiff } from "./code-editor";
  * explicit choice. The merged text goes back into the editor to be reviewed and saved, and the
  * saved version records both parents.
  */
-export function SaveConflict({ conflict, base, mine, onMerged, onDiscard }: { conflict: HeadConflict; base: string; mine: string; onMerged: (text: string) => void; onDiscard: () => void }) {
-  const chunks = useMemo(() => mergeThreeWay(base, mine, conflict.headSource), [base, mine, conflict.headSource]);
+export function SaveConflict({
+  conflict,
+  base,
+  mine,
+  onMerged,
+  onDiscard,
+}: {
+  conflict: HeadConflict;
+  base: string;
+  mine: string;
+  onMerged: (text: string) => void;
+  onDiscard: () => void;
+}) {
+  const chunks = useMemo(
+    () => mergeThreeWay(base, mine, conflict.headSource),
+    [base, mine, conflict.headSource],
+  );
   const [choices, setChoices] = useState<(ConflictChoice | undefined)[]>([]);
   const open = conflictCount(chunks);
   const merged = applyChoices(chunks, choices);
   return (
-    <section role="alert" data-testid="save-conflict" className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
+    <section
+      role="alert"
+      data-testid="save-conflict"
+      className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm"
+    >
       <p className="font-medium text-amber-900">
-        Not saved: version {conflict.headVersion} by {conflict.headAuthor} ({new Date(conflict.headCreatedAt).toLocaleString("en-GB")}) replaced the version you started from.
+        Not saved: version {conflict.headVersion} by {conflict.headAuthor} (
+        {new Date(conflict.headCreatedAt).toLocaleString("en-GB")}) replaced the version you started from.
       </p>
       <p className="text-amber-900" data-testid="merge-summary">
-        Their message: “{conflict.headMessage || "—"}”. {autoMergedCount(chunks)} change(s) merged automatically
+        Their message: “{conflict.headMessage || "—"}”. {autoMergedCount(chunks)} change(s) merged
+        automatically
         {open ? `; ${open} overlapping change(s) need your choice below.` : "; nothing overlaps."}
       </p>
-      <ConflictList chunks={chunks} choices={choices} onChoose={(i, c) => setChoices((all) => Object.assign([...all], { [i]: c }))} headVersion={conflict.headVersion} />
+      <ConflictList
+        chunks={chunks}
+        choices={choices}
+        onChoose={(i, c) => setChoices((all) => Object.assign([...all], { [i]: c }))}
+        headVersion={conflict.headVersion}
+      />
       <details className="text-xs">
         <summary className="cursor-pointer text-amber-900">Their version against yours</summary>
         <div className="mt-2 overflow-hidden rounded border border-slate-700" data-testid="conflict-diff">
@@ -33,10 +66,19 @@ export function SaveConflict({ conflict, base, mine, onMerged, onDiscard }: { co
         </div>
       </details>
       <div className="flex gap-2">
-        <button type="button" disabled={merged === null} onClick={() => merged !== null && onMerged(merged)} className="rounded bg-amber-600 px-3 py-1 text-white hover:bg-amber-500 disabled:opacity-50">
+        <button
+          type="button"
+          disabled={merged === null}
+          onClick={() => merged !== null && onMerged(merged)}
+          className="rounded bg-amber-600 px-3 py-1 text-white hover:bg-amber-500 disabled:opacity-50"
+        >
           Use the merged text
         </button>
-        <button type="button" onClick={onDiscard} className="rounded border border-amber-400 px-3 py-1 text-amber-900 hover:bg-amber-100">
+        <button
+          type="button"
+          onClick={onDiscard}
+          className="rounded border border-amber-400 px-3 py-1 text-amber-900 hover:bg-amber-100"
+        >
           Discard mine, load version {conflict.headVersion}
         </button>
       </div>
@@ -44,22 +86,60 @@ export function SaveConflict({ conflict, base, mine, onMerged, onDiscard }: { co
   );
 }
 
-const CHOICES: { value: ConflictChoice; label: string }[] = [{ value: "theirs", label: "Take theirs" }, { value: "mine", label: "Take mine" }, { value: "both", label: "Keep both" }];
+const CHOICES: { value: ConflictChoice; label: string }[] = [
+  { value: "theirs", label: "Take theirs" },
+  { value: "mine", label: "Take mine" },
+  { value: "both", label: "Keep both" },
+];
 
-function ConflictList({ chunks, choices, onChoose, headVersion }: { chunks: MergeChunk[]; choices: (ConflictChoice | undefined)[]; onChoose: (i: number, c: ConflictChoice) => void; headVersion: number }) {
-  const conflicts = chunks.filter((c): c is Extract<MergeChunk, { kind: "conflict" }> => c.kind === "conflict");
+function ConflictList({
+  chunks,
+  choices,
+  onChoose,
+  headVersion,
+}: {
+  chunks: MergeChunk[];
+  choices: (ConflictChoice | undefined)[];
+  onChoose: (i: number, c: ConflictChoice) => void;
+  headVersion: number;
+}) {
+  const conflicts = chunks.filter(
+    (c): c is Extract<MergeChunk, { kind: "conflict" }> => c.kind === "conflict",
+  );
   return (
     <ol className="space-y-2">
       {conflicts.map((c, i) => (
         <li key={i} className="rounded border border-amber-300 bg-white p-2" data-testid="merge-conflict">
           <div className="grid gap-2 md:grid-cols-2">
-            <div><p className="text-xs font-medium text-slate-600">Theirs (version {headVersion})</p><pre className="overflow-auto bg-slate-50 p-1 text-xs" data-testid="merge-theirs">{c.theirs.join("\n") || "(removed)"}</pre></div>
-            <div><p className="text-xs font-medium text-slate-600">Yours</p><pre className="overflow-auto bg-slate-50 p-1 text-xs" data-testid="merge-mine">{c.mine.join("\n") || "(removed)"}</pre></div>
+            <div>
+              <p className="text-xs font-medium text-slate-600">Theirs (version {headVersion})</p>
+              <pre className="overflow-auto bg-slate-50 p-1 text-xs" data-testid="merge-theirs">
+                {c.theirs.join("\n") || "(removed)"}
+              </pre>
+            </div>
+            <div>
+              <p className="text-xs font-medium text-slate-600">Yours</p>
+              <pre className="overflow-auto bg-slate-50 p-1 text-xs" data-testid="merge-mine">
+                {c.mine.join("\n") || "(removed)"}
+              </pre>
+            </div>
           </div>
-          <div className="mt-1 flex gap-2" role="radiogroup" aria-label={`Choice for overlapping change ${i + 1}`}>
+          <div
+            className="mt-1 flex gap-2"
+            role="radiogroup"
+            aria-label={`Choice for overlapping change ${i + 1}`}
+          >
             {CHOICES.map((o) => (
-              <button key={o.value} type="button" role="radio" aria-checked={choices[i] === o.value} onClick={() => onChoose(i, o.value)}
-                className={`rounded border px-2 py-0.5 text-xs ${choices[i] === o.value ? "border-amber-600 bg-amber-100 font-medium" : "border-slate-300"}`}>{o.label}</button>
+              <button
+                key={o.value}
+                type="button"
+                role="radio"
+                aria-checked={choices[i] === o.value}
+                onClick={() => onChoose(i, o.value)}
+                className={`rounded border px-2 py-0.5 text-xs ${choices[i] === o.value ? "border-amber-600 bg-amber-100 font-medium" : "border-slate-300"}`}
+              >
+                {o.label}
+              </button>
             ))}
           </div>
         </li>

@@ -17,7 +17,12 @@ export function useUnsavedGuard(dirty: boolean) {
     };
     const onClick = (e: MouseEvent) => {
       const anchor = (e.target as Element | null)?.closest?.("a[href]");
-      if (!anchor || anchor.getAttribute("target") === "_blank" || anchor.hasAttribute("data-skip-unsaved-guard")) return;
+      if (
+        !anchor ||
+        anchor.getAttribute("target") === "_blank" ||
+        anchor.hasAttribute("data-skip-unsaved-guard")
+      )
+        return;
       if (!window.confirm(UNSAVED_MESSAGE)) {
         e.preventDefault();
         e.stopPropagation();

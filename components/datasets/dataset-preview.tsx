@@ -10,18 +10,38 @@ import { inputClass } from "./split-fields";
 
 export type PreviewChoices = { pins: Record<string, string>; overrideReason: string };
 
-const checksLabel = (versions: number[]) => (versions.length ? `checks ${versions.map((v) => `v${v}`).join(" · ")}` : "no checks");
+const checksLabel = (versions: number[]) =>
+  versions.length ? `checks ${versions.map((v) => `v${v}`).join(" · ")}` : "no checks";
 
-function PinPicker({ plan, choices, onChange }: { plan: DatasetPlan; choices: PreviewChoices; onChange: (c: PreviewChoices) => void }) {
+function PinPicker({
+  plan,
+  choices,
+  onChange,
+}: {
+  plan: DatasetPlan;
+  choices: PreviewChoices;
+  onChange: (c: PreviewChoices) => void;
+}) {
   const pickable = plan.environments.filter((e) => e.versions.length > 1 || e.pinnedVersionId === null);
   if (pickable.length === 0) return null;
   return (
     <div className="grid gap-2 sm:grid-cols-2">
       {pickable.map((e) => (
-        <label key={e.id} className="block text-sm">Version of {e.slug}
-          <select className={inputClass} value={choices.pins[e.id] ?? e.pinnedVersionId ?? ""} onChange={(ev) => onChange({ ...choices, pins: { ...choices.pins, [e.id]: ev.target.value } })}>
+        <label key={e.id} className="block text-sm">
+          Version of {e.slug}
+          <select
+            className={inputClass}
+            value={choices.pins[e.id] ?? e.pinnedVersionId ?? ""}
+            onChange={(ev) => onChange({ ...choices, pins: { ...choices.pins, [e.id]: ev.target.value } })}
+          >
             {e.pinnedVersionId === null ? <option value="">— none accepted —</option> : null}
-            {e.versions.map((v) => <option key={v.id} value={v.id}>v{v.version}{v.accepted ? " (accepted)" : " (not accepted)"}{v.current ? " · current" : ""}</option>)}
+            {e.versions.map((v) => (
+              <option key={v.id} value={v.id}>
+                v{v.version}
+                {v.accepted ? " (accepted)" : " (not accepted)"}
+                {v.current ? " · current" : ""}
+              </option>
+            ))}
           </select>
         </label>
       ))}
@@ -29,42 +49,108 @@ function PinPicker({ plan, choices, onChange }: { plan: DatasetPlan; choices: Pr
   );
 }
 
-function OverrideField({ choices, onChange }: { choices: PreviewChoices; onChange: (c: PreviewChoices) => void }) {
+function OverrideField({
+  choices,
+  onChange,
+}: {
+  choices: PreviewChoices;
+  onChange: (c: PreviewChoices) => void;
+}) {
   const [reason, setReason] = useState(choices.overrideReason);
   return (
     <div className="space-y-1 rounded border border-amber-300 bg-amber-50 p-2 text-sm">
-      <label className="block">Override reason <span className="text-xs text-slate-500">(lets in the items above that need an override; logged with your name)</span>
-        <textarea className={inputClass} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <label className="block">
+        Override reason{" "}
+        <span className="text-xs text-slate-500">
+          (lets in the items above that need an override; logged with your name)
+        </span>
+        <textarea
+          className={inputClass}
+          rows={2}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </label>
-      <button type="button" className="rounded border border-amber-500 px-2 py-1 text-xs" disabled={!reason.trim()} onClick={() => onChange({ ...choices, overrideReason: reason.trim() })}>Include them by override</button>
+      <button
+        type="button"
+        className="rounded border border-amber-500 px-2 py-1 text-xs"
+        disabled={!reason.trim()}
+        onClick={() => onChange({ ...choices, overrideReason: reason.trim() })}
+      >
+        Include them by override
+      </button>
     </div>
   );
 }
 
-export function DatasetPreview({ plan, choices, onChange }: { plan: DatasetPlan; choices: PreviewChoices; onChange: (c: PreviewChoices) => void }) {
+export function DatasetPreview({
+  plan,
+  choices,
+  onChange,
+}: {
+  plan: DatasetPlan;
+  choices: PreviewChoices;
+  onChange: (c: PreviewChoices) => void;
+}) {
   const total = plan.included.length + plan.excluded.length;
   return (
     <div className="space-y-3 rounded border border-slate-200 p-3" data-preview data-testid="dataset-preview">
-      <p className="text-sm font-medium" data-testid="preview-summary">Includes {plan.included.length} of {total} scenarios</p>
+      <p className="text-sm font-medium" data-testid="preview-summary">
+        Includes {plan.included.length} of {total} scenarios
+      </p>
       {plan.warnings.length ? (
-        <ul className="space-y-0.5 text-sm text-amber-800">{plan.warnings.map((w) => <li key={w} data-testid="preview-warning">⚠ {w}</li>)}</ul>
+        <ul className="space-y-0.5 text-sm text-amber-800">
+          {plan.warnings.map((w) => (
+            <li key={w} data-testid="preview-warning">
+              ⚠ {w}
+            </li>
+          ))}
+        </ul>
       ) : null}
       <PinPicker plan={plan} choices={choices} onChange={onChange} />
       <table className="w-full text-left text-xs" data-testid="preview-included">
-        <thead><tr className="text-slate-500"><th>Included</th><th>Environment</th><th>Checks</th><th>Split</th><th>Note</th></tr></thead>
-        <tbody>{plan.included.map((i) => (
-          <tr key={i.scenarioId} data-testid="preview-included-row">
-            <td className="font-mono">{i.key}</td><td>{i.environmentSlug} v{i.environmentVersion}</td><td>{checksLabel(i.validatorVersions)}</td>
-            <td>{i.split.toLowerCase()}</td><td className={i.overridden ? "text-amber-800" : "text-slate-500"}>{i.note}</td>
+        <thead>
+          <tr className="text-slate-500">
+            <th>Included</th>
+            <th>Environment</th>
+            <th>Checks</th>
+            <th>Split</th>
+            <th>Note</th>
           </tr>
-        ))}</tbody>
+        </thead>
+        <tbody>
+          {plan.included.map((i) => (
+            <tr key={i.scenarioId} data-testid="preview-included-row">
+              <td className="font-mono">{i.key}</td>
+              <td>
+                {i.environmentSlug} v{i.environmentVersion}
+              </td>
+              <td>{checksLabel(i.validatorVersions)}</td>
+              <td>{i.split.toLowerCase()}</td>
+              <td className={i.overridden ? "text-amber-800" : "text-slate-500"}>{i.note}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
       {plan.excluded.length ? (
         <table className="w-full text-left text-xs" data-testid="preview-excluded">
-          <thead><tr className="text-slate-500"><th>Left out</th><th>Reason</th></tr></thead>
-          <tbody>{plan.excluded.map((e) => (
-            <tr key={e.scenarioId} data-testid="preview-excluded-row"><td className="font-mono">{e.key}</td><td>{e.reason}{e.needsOverride ? " (override possible)" : ""}</td></tr>
-          ))}</tbody>
+          <thead>
+            <tr className="text-slate-500">
+              <th>Left out</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.excluded.map((e) => (
+              <tr key={e.scenarioId} data-testid="preview-excluded-row">
+                <td className="font-mono">{e.key}</td>
+                <td>
+                  {e.reason}
+                  {e.needsOverride ? " (override possible)" : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       ) : null}
       <OverrideField choices={choices} onChange={onChange} />

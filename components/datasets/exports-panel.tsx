@@ -17,16 +17,38 @@ function Progress({ e }: { e: ExportView }) {
   const pct = e.total > 0 ? Math.round((100 * e.processed) / e.total) : e.status === "SUCCEEDED" ? 100 : 0;
   return (
     <div className="flex items-center gap-2">
-      <div className="h-2 w-32 rounded bg-slate-200" role="progressbar" aria-label="Export progress" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
-        <div className={`h-2 rounded ${e.status === "FAILED" ? "bg-rose-500" : "bg-indigo-500"}`} style={{ width: `${pct}%` }} />
+      <div
+        className="h-2 w-32 rounded bg-slate-200"
+        role="progressbar"
+        aria-label="Export progress"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div
+          className={`h-2 rounded ${e.status === "FAILED" ? "bg-rose-500" : "bg-indigo-500"}`}
+          style={{ width: `${pct}%` }}
+        />
       </div>
-      <span className="tabular-nums text-xs text-slate-600" data-testid="export-progress">{e.processed}/{e.total}</span>
+      <span className="tabular-nums text-xs text-slate-600" data-testid="export-progress">
+        {e.processed}/{e.total}
+      </span>
     </div>
   );
 }
 
 /** Any version can be exported (newest first in the picker, the latest preselected). */
-export function ExportsPanel({ datasetId, versions, initial, canExport }: { datasetId: string; versions: { id: string; version: number }[]; initial: ExportView[]; canExport: boolean }) {
+export function ExportsPanel({
+  datasetId,
+  versions,
+  initial,
+  canExport,
+}: {
+  datasetId: string;
+  versions: { id: string; version: number }[];
+  initial: ExportView[];
+  canExport: boolean;
+}) {
   const client = useQueryClient();
   const [format, setFormat] = useState<ExportFormatName>("ENVSCALER_JSON");
   const [versionId, setVersionId] = useState(versions[0]?.id ?? "");
@@ -34,7 +56,9 @@ export function ExportsPanel({ datasetId, versions, initial, canExport }: { data
   const [pending, startTransition] = useTransition();
   // Poll while any export is queued or running; all terminal → stop.
   const query = useQuery({
-    queryKey: ["exports", datasetId], queryFn: () => fetchExports(datasetId), initialData: initial,
+    queryKey: ["exports", datasetId],
+    queryFn: () => fetchExports(datasetId),
+    initialData: initial,
     refetchInterval: (q) => (q.state.data?.every((e) => isExportTerminal(e.status)) ? false : 1000),
   });
 
@@ -49,34 +73,88 @@ export function ExportsPanel({ datasetId, versions, initial, canExport }: { data
   return (
     <div className="space-y-3">
       {canExport ? (
-      <div className="flex flex-wrap items-end gap-2">
-        <label className="text-sm">Format
-          <select aria-label="Export format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormatName)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
-            {EXPORT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
-          </select>
-        </label>
-        <label className="text-sm">Version
-          <select aria-label="Export version" value={versionId} onChange={(e) => setVersionId(e.target.value)} className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm">
-            {versions.map((v) => <option key={v.id} value={v.id}>v{v.version}</option>)}
-          </select>
-        </label>
-        <button type="button" onClick={start} disabled={pending || !versionId} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Export</button>
-      </div>
+        <div className="flex flex-wrap items-end gap-2">
+          <label className="text-sm">
+            Format
+            <select
+              aria-label="Export format"
+              value={format}
+              onChange={(e) => setFormat(e.target.value as ExportFormatName)}
+              className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm"
+            >
+              {EXPORT_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {FORMAT_LABELS[f]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            Version
+            <select
+              aria-label="Export version"
+              value={versionId}
+              onChange={(e) => setVersionId(e.target.value)}
+              className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm"
+            >
+              {versions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  v{v.version}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            onClick={start}
+            disabled={pending || !versionId}
+            className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+          >
+            Export
+          </button>
+        </div>
       ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}
       {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}
-      {query.data.length === 0 ? <EmptyState title="No exports yet">Pick a version and a format, then export.</EmptyState> : (
+      {query.data.length === 0 ? (
+        <EmptyState title="No exports yet">Pick a version and a format, then export.</EmptyState>
+      ) : (
         <table className="w-full text-left text-sm" data-testid="exports-table">
-          <thead><tr className="text-slate-500"><th>Version</th><th>Format</th><th>Status</th><th>Progress</th><th>Size</th><th /></tr></thead>
-          <tbody>{query.data.map((e) => (
-            <tr key={e.id} data-testid="export-row" className="align-top">
-              <td>v{e.version}</td><td>{FORMAT_LABELS[e.format]}</td>
-              <td data-testid="export-status"><StatusBadge status={e.status} />{e.errorMessage ? <p className="text-xs text-rose-700">{e.errorMessage}</p> : null}</td>
-              <td><Progress e={e} /></td>
-              <td className="tabular-nums">{e.byteSize !== null ? `${(e.byteSize / 1024).toFixed(1)} KiB` : "—"}</td>
-              <td>{e.status === "SUCCEEDED" ? <a className="text-indigo-700 underline" href={`/api/exports/${e.id}/download`} download>Download</a> : null}</td>
+          <thead>
+            <tr className="text-slate-500">
+              <th>Version</th>
+              <th>Format</th>
+              <th>Status</th>
+              <th>Progress</th>
+              <th>Size</th>
+              <th />
             </tr>
-          ))}</tbody>
+          </thead>
+          <tbody>
+            {query.data.map((e) => (
+              <tr key={e.id} data-testid="export-row" className="align-top">
+                <td>v{e.version}</td>
+                <td>{FORMAT_LABELS[e.format]}</td>
+                <td data-testid="export-status">
+                  <StatusBadge status={e.status} />
+                  {e.errorMessage ? <p className="text-xs text-rose-700">{e.errorMessage}</p> : null}
+                </td>
+                <td>
+                  <Progress e={e} />
+                </td>
+                <td className="tabular-nums">
+                  {e.byteSize !== null ? `${(e.byteSize / 1024).toFixed(1)} KiB` : "—"}
+                </td>
+                <td>
+                  {e.status === "SUCCEEDED" ? (
+                    <a className="text-indigo-700 underline" href={`/api/exports/${e.id}/download`} download>
+                      Download
+                    </a>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
     </div>

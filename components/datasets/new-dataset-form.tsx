@@ -13,8 +13,11 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
   const ref = useRef<HTMLFormElement>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const draft = useDatasetDraft(ref, (form) => ({
-    name: form.get("name"), description: form.get("description") || undefined, ...splitValues(form),
-    environments: selected.length ? selected : undefined, isNew: true,
+    name: form.get("name"),
+    description: form.get("description") || undefined,
+    ...splitValues(form),
+    environments: selected.length ? selected : undefined,
+    isNew: true,
   }));
 
   function submit() {
@@ -26,22 +29,51 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
   }
 
   return (
-    <form ref={ref} action={submit} onChange={draft.onFormChange} className="space-y-3" aria-label="New dataset">
+    <form
+      ref={ref}
+      action={submit}
+      onChange={draft.onFormChange}
+      className="space-y-3"
+      aria-label="New dataset"
+    >
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="block text-sm">Name
+        <label className="block text-sm">
+          Name
           <input name="name" required className={inputClass} placeholder="library-v1" />
         </label>
-        <label className="block text-sm">Description
+        <label className="block text-sm">
+          Description
           <input name="description" className={inputClass} />
         </label>
       </div>
       <SplitFields />
-      <EnvironmentPicker environments={environments} selected={selected} onChange={(ids) => { setSelected(ids); draft.reset(); }} />
-      {draft.plan ? <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} /> : null}
+      <EnvironmentPicker
+        environments={environments}
+        selected={selected}
+        onChange={(ids) => {
+          setSelected(ids);
+          draft.reset();
+        }}
+      />
+      {draft.plan ? (
+        <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} />
+      ) : null}
       {draft.error ? <ErrorState title="Could not create the dataset" message={draft.error} /> : null}
       <div className="flex gap-2">
-        <button type="button" onClick={() => draft.preview()} disabled={draft.pending} className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50">Preview</button>
-        <button type="submit" disabled={draft.pending || !draft.plan?.included.length} title={draft.plan ? undefined : "Preview first"} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+        <button
+          type="button"
+          onClick={() => draft.preview()}
+          disabled={draft.pending}
+          className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50"
+        >
+          Preview
+        </button>
+        <button
+          type="submit"
+          disabled={draft.pending || !draft.plan?.included.length}
+          title={draft.plan ? undefined : "Preview first"}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+        >
           {draft.pending ? "Working…" : "Create dataset"}
         </button>
       </div>

@@ -11,12 +11,29 @@ import { useDatasetDraft } from "./use-dataset-draft";
 export type EditableItem = { scenarioId: string; key: string; task: string; split: "TRAIN" | "TEST" };
 
 /** Editing never changes a version: it makes the next one from the current choices, previewed first. */
-export function NewVersionForm({ name, seed, testRatio, environments, items }: { name: string; seed: number; testRatio: number; environments: EligibleEnvironment[]; items: EditableItem[] }) {
+export function NewVersionForm({
+  name,
+  seed,
+  testRatio,
+  environments,
+  items,
+}: {
+  name: string;
+  seed: number;
+  testRatio: number;
+  environments: EligibleEnvironment[];
+  items: EditableItem[];
+}) {
   const router = useRouter();
   const ref = useRef<HTMLFormElement>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [excluded, setExcluded] = useState<string[]>([]);
-  const draft = useDatasetDraft(ref, (form) => ({ name, ...splitValues(form), environments: selected.length ? selected : undefined, excludeScenarioIds: excluded }));
+  const draft = useDatasetDraft(ref, (form) => ({
+    name,
+    ...splitValues(form),
+    environments: selected.length ? selected : undefined,
+    excludeScenarioIds: excluded,
+  }));
 
   function submit() {
     draft.startTransition(async () => {
@@ -30,16 +47,41 @@ export function NewVersionForm({ name, seed, testRatio, environments, items }: {
   }
 
   return (
-    <form ref={ref} action={submit} onChange={draft.onFormChange} className="space-y-3" aria-label="New version">
+    <form
+      ref={ref}
+      action={submit}
+      onChange={draft.onFormChange}
+      className="space-y-3"
+      aria-label="New version"
+    >
       <SplitFields seed={seed} testRatio={testRatio} />
-      <EnvironmentPicker environments={environments} selected={selected} onChange={(ids) => { setSelected(ids); draft.reset(); }} />
+      <EnvironmentPicker
+        environments={environments}
+        selected={selected}
+        onChange={(ids) => {
+          setSelected(ids);
+          draft.reset();
+        }}
+      />
       <details className="text-sm">
-        <summary className="cursor-pointer font-medium text-slate-700">Exclude scenarios ({excluded.length} of {items.length} excluded)</summary>
+        <summary className="cursor-pointer font-medium text-slate-700">
+          Exclude scenarios ({excluded.length} of {items.length} excluded)
+        </summary>
         <ul className="mt-1 max-h-64 space-y-0.5 overflow-auto">
           {items.map((i) => (
             <li key={i.scenarioId}>
               <label className="flex items-start gap-2" title={i.task}>
-                <input type="checkbox" checked={excluded.includes(i.scenarioId)} onChange={(e) => setExcluded(e.target.checked ? [...excluded, i.scenarioId] : excluded.filter((x) => x !== i.scenarioId))} />
+                <input
+                  type="checkbox"
+                  checked={excluded.includes(i.scenarioId)}
+                  onChange={(e) =>
+                    setExcluded(
+                      e.target.checked
+                        ? [...excluded, i.scenarioId]
+                        : excluded.filter((x) => x !== i.scenarioId),
+                    )
+                  }
+                />
                 <span className="font-mono text-xs">{i.key}</span>
                 <span className="truncate text-xs text-slate-500">{i.task}</span>
               </label>
@@ -47,11 +89,24 @@ export function NewVersionForm({ name, seed, testRatio, environments, items }: {
           ))}
         </ul>
       </details>
-      {draft.plan ? <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} /> : null}
+      {draft.plan ? (
+        <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} />
+      ) : null}
       {draft.error ? <ErrorState title="Could not make a new version" message={draft.error} /> : null}
       <div className="flex gap-2">
-        <button type="button" onClick={() => draft.preview()} disabled={draft.pending} className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50">Preview</button>
-        <button type="submit" disabled={draft.pending || !draft.plan?.included.length} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+        <button
+          type="button"
+          onClick={() => draft.preview()}
+          disabled={draft.pending}
+          className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50"
+        >
+          Preview
+        </button>
+        <button
+          type="submit"
+          disabled={draft.pending || !draft.plan?.included.length}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+        >
           {draft.pending ? "Working…" : "Create new version"}
         </button>
       </div>

@@ -8,12 +8,19 @@ import { previewDatasetVersionAction } from "@/app/datasets/actions";
 import type { DatasetPlan } from "@/lib/datasets/plan";
 import type { PreviewChoices } from "./dataset-preview";
 
-export function useDatasetDraft(form: RefObject<HTMLFormElement | null>, values: (form: FormData) => Record<string, unknown>) {
+export function useDatasetDraft(
+  form: RefObject<HTMLFormElement | null>,
+  values: (form: FormData) => Record<string, unknown>,
+) {
   const [plan, setPlan] = useState<DatasetPlan | null>(null);
   const [choices, setChoices] = useState<PreviewChoices>({ pins: {}, overrideReason: "" });
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const payload = (c: PreviewChoices = choices) => ({ ...values(new FormData(form.current ?? undefined)), pins: c.pins, overrideReason: c.overrideReason || undefined });
+  const payload = (c: PreviewChoices = choices) => ({
+    ...values(new FormData(form.current ?? undefined)),
+    pins: c.pins,
+    overrideReason: c.overrideReason || undefined,
+  });
 
   function preview(c: PreviewChoices = choices) {
     setChoices(c);
@@ -28,5 +35,16 @@ export function useDatasetDraft(form: RefObject<HTMLFormElement | null>, values:
     if (e.target instanceof Element && e.target.closest("[data-preview]")) return;
     setPlan(null);
   }
-  return { plan, choices, error, setError, pending, startTransition, preview, onFormChange, payload, reset: () => setPlan(null) };
+  return {
+    plan,
+    choices,
+    error,
+    setError,
+    pending,
+    startTransition,
+    preview,
+    onFormChange,
+    payload,
+    reset: () => setPlan(null),
+  };
 }

@@ -4,7 +4,9 @@ import { SampleBadge, StatusBadge } from "@/components/ui/badge";
 
 export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListItem[]; dimmed?: boolean }) {
   return (
-    <div className={`overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm ${dimmed ? "opacity-60" : ""}`}>
+    <div
+      className={`overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm ${dimmed ? "opacity-60" : ""}`}
+    >
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
@@ -20,16 +22,23 @@ export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListIte
           {items.map((env) => (
             <tr key={env.id} className="hover:bg-slate-50" data-testid="environment-row">
               <td className="px-4 py-2">
-                <Link href={`/environments/${env.id}`} className="font-medium text-indigo-700 hover:underline">
+                <Link
+                  href={`/environments/${env.id}`}
+                  className="font-medium text-indigo-700 hover:underline"
+                >
                   {env.name}
                 </Link>{" "}
                 {env.origin === "SAMPLE" ? <SampleBadge /> : null}
               </td>
               <td className="px-4 py-2 text-slate-600">{env.domain}</td>
-              <td className="px-4 py-2"><StatusBadge status={env.status} /></td>
+              <td className="px-4 py-2">
+                <StatusBadge status={env.status} />
+              </td>
               <td className="px-4 py-2 text-right tabular-nums">{env.toolCount}</td>
               <td className="px-4 py-2 text-right tabular-nums">{env.scenarioCount}</td>
-              <td className="px-4 py-2 text-slate-500"><time dateTime={env.updatedAt}>{env.updatedAt.slice(0, 10)}</time></td>
+              <td className="px-4 py-2 text-slate-500">
+                <time dateTime={env.updatedAt}>{env.updatedAt.slice(0, 10)}</time>
+              </td>
             </tr>
           ))}
         </tbody>

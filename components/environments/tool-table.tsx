@@ -1,6 +1,12 @@
 import type { Tool } from "@/lib/environments/environment.schema";
 
-type Param = { type?: string | string[]; description?: string; enum?: unknown[]; items?: { type?: string }; anyOf?: Param[] };
+type Param = {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  items?: { type?: string };
+  anyOf?: Param[];
+};
 
 function typeLabel(p: Param): string {
   if (p.enum) return p.enum.map((v) => JSON.stringify(v)).join(" | ");
@@ -11,7 +17,8 @@ function typeLabel(p: Param): string {
 }
 
 export function ToolTable({ tools }: { tools: Tool[] }) {
-  if (tools.length === 0) return <p className="text-sm text-slate-500">No tool schemas stored for this version.</p>;
+  if (tools.length === 0)
+    return <p className="text-sm text-slate-500">No tool schemas stored for this version.</p>;
   return (
     <table className="w-full text-left text-sm" data-testid="tool-table">
       <thead className="text-xs uppercase tracking-wide text-slate-500">
@@ -30,13 +37,20 @@ export function ToolTable({ tools }: { tools: Tool[] }) {
               <td className="py-2 pr-4 font-mono text-xs font-semibold">{fn.name}</td>
               <td className="py-2 pr-4 text-slate-700">{fn.description}</td>
               <td className="py-2">
-                {props.length === 0 ? <span className="text-slate-400">none</span> : (
+                {props.length === 0 ? (
+                  <span className="text-slate-400">none</span>
+                ) : (
                   <ul className="space-y-0.5">
                     {props.map(([name, p]) => (
                       <li key={name}>
-                        <code className="text-xs">{name}{required.has(name) ? "" : "?"}</code>{" "}
+                        <code className="text-xs">
+                          {name}
+                          {required.has(name) ? "" : "?"}
+                        </code>{" "}
                         <span className="text-xs text-slate-500">{typeLabel(p)}</span>
-                        {p.description ? <span className="text-xs text-slate-500"> — {p.description}</span> : null}
+                        {p.description ? (
+                          <span className="text-xs text-slate-500"> — {p.description}</span>
+                        ) : null}
                       </li>
                     ))}
                   </ul>

@@ -3,14 +3,31 @@ import { useRouter } from "next/navigation";
 import { CodeDiff } from "@/components/code/code-editor";
 
 /** Pick any two versions; the URL keeps the pair so a diff can be linked. */
-export function VersionDiff(props: { environmentId: string; versions: number[]; a: number; b: number; original: string; modified: string }) {
+export function VersionDiff(props: {
+  environmentId: string;
+  versions: number[];
+  a: number;
+  b: number;
+  original: string;
+  modified: string;
+}) {
   const router = useRouter();
-  const go = (a: number, b: number) => router.push(`/environments/${props.environmentId}/versions?a=${a}&b=${b}`);
+  const go = (a: number, b: number) =>
+    router.push(`/environments/${props.environmentId}/versions?a=${a}&b=${b}`);
   const picker = (label: string, value: number, onChange: (v: number) => void) => (
     <label className="flex items-center gap-2 text-sm">
       {label}
-      <select aria-label={label} value={value} onChange={(e) => onChange(Number(e.target.value))} className="rounded border border-slate-300 px-2 py-1">
-        {props.versions.map((v) => <option key={v} value={v}>v{v}</option>)}
+      <select
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="rounded border border-slate-300 px-2 py-1"
+      >
+        {props.versions.map((v) => (
+          <option key={v} value={v}>
+            v{v}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -23,7 +23,17 @@ function coerce(prop: Prop, raw: string): unknown {
 }
 
 /** A form generated from the tool's JSON Schema, with a raw-JSON mode for anything it cannot express. */
-export function ToolForm({ tool, onRun, running, disabled }: { tool: Tool; onRun: (args: Record<string, unknown>) => void; running: boolean; disabled: boolean }) {
+export function ToolForm({
+  tool,
+  onRun,
+  running,
+  disabled,
+}: {
+  tool: Tool;
+  onRun: (args: Record<string, unknown>) => void;
+  running: boolean;
+  disabled: boolean;
+}) {
   const props = tool.function.parameters.properties as Record<string, Prop>;
   const required = new Set(tool.function.parameters.required);
   const [values, setValues] = useState<Record<string, string>>({});
@@ -47,39 +57,106 @@ export function ToolForm({ tool, onRun, running, disabled }: { tool: Tool; onRun
     onRun(args);
   };
   return (
-    <form className="space-y-3" data-testid="tool-form" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+    <form
+      className="space-y-3"
+      data-testid="tool-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
       <div className="flex items-baseline justify-between gap-2">
         <h3 className="font-mono text-sm font-semibold">{tool.function.name}</h3>
-        <button type="button" className="text-xs text-indigo-700 hover:underline" onClick={() => setRaw(raw === null ? JSON.stringify(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== "").map(([k, v]) => [k, coerce(props[k] ?? {}, v)])), null, 2) : null)}>
+        <button
+          type="button"
+          className="text-xs text-indigo-700 hover:underline"
+          onClick={() =>
+            setRaw(
+              raw === null
+                ? JSON.stringify(
+                    Object.fromEntries(
+                      Object.entries(values)
+                        .filter(([, v]) => v !== "")
+                        .map(([k, v]) => [k, coerce(props[k] ?? {}, v)]),
+                    ),
+                    null,
+                    2,
+                  )
+                : null,
+            )
+          }
+        >
           {raw === null ? "Raw JSON" : "Form"}
         </button>
       </div>
       <p className="text-xs text-slate-500">{tool.function.description}</p>
       {raw !== null ? (
-        <textarea aria-label="Arguments (JSON)" value={raw} rows={6} onChange={(e) => setRaw(e.target.value)} className="w-full rounded border border-slate-300 p-2 font-mono text-xs" />
+        <textarea
+          aria-label="Arguments (JSON)"
+          value={raw}
+          rows={6}
+          onChange={(e) => setRaw(e.target.value)}
+          className="w-full rounded border border-slate-300 p-2 font-mono text-xs"
+        />
       ) : (
         Object.entries(props).map(([name, prop]) => (
           <label key={name} className="block text-sm">
-            <span className="font-mono text-xs">{name}{required.has(name) ? " *" : ""}</span>
-            <span className="ml-2 text-xs text-slate-500">{Array.isArray(prop.type) ? prop.type.join("|") : prop.type} {prop.description ? `— ${prop.description}` : ""}</span>
+            <span className="font-mono text-xs">
+              {name}
+              {required.has(name) ? " *" : ""}
+            </span>
+            <span className="ml-2 text-xs text-slate-500">
+              {Array.isArray(prop.type) ? prop.type.join("|") : prop.type}{" "}
+              {prop.description ? `— ${prop.description}` : ""}
+            </span>
             {prop.enum ? (
-              <select aria-label={name} value={values[name] ?? ""} onChange={(e) => setValues({ ...values, [name]: e.target.value })} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1">
+              <select
+                aria-label={name}
+                value={values[name] ?? ""}
+                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
+              >
                 <option value="">—</option>
-                {prop.enum.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
+                {prop.enum.map((v) => (
+                  <option key={String(v)} value={String(v)}>
+                    {String(v)}
+                  </option>
+                ))}
               </select>
             ) : prop.type === "boolean" ? (
-              <select aria-label={name} value={values[name] ?? ""} onChange={(e) => setValues({ ...values, [name]: e.target.value })} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1">
-                <option value="">—</option><option value="true">true</option><option value="false">false</option>
+              <select
+                aria-label={name}
+                value={values[name] ?? ""}
+                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
+              >
+                <option value="">—</option>
+                <option value="true">true</option>
+                <option value="false">false</option>
               </select>
             ) : (
-              <input aria-label={name} value={values[name] ?? ""} type={prop.type === "integer" || prop.type === "number" ? "number" : "text"} step="any"
-                onChange={(e) => setValues({ ...values, [name]: e.target.value })} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs" />
+              <input
+                aria-label={name}
+                value={values[name] ?? ""}
+                type={prop.type === "integer" || prop.type === "number" ? "number" : "text"}
+                step="any"
+                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs"
+              />
             )}
           </label>
         ))
       )}
-      {error ? <p role="alert" className="text-xs text-rose-700">{error}</p> : null}
-      <button type="submit" disabled={running || disabled} className="rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-500 disabled:opacity-50">
+      {error ? (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={running || disabled}
+        className="rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-500 disabled:opacity-50"
+      >
         {running ? "Running…" : "Run tool"}
       </button>
     </form>

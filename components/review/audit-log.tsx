@@ -10,11 +10,17 @@ export function AuditLog({ entries }: { entries: AuditEntry[] }) {
       {entries.map((e) => (
         <li key={e.id} className="py-2" data-testid="audit-entry">
           <p>
-            <b>{e.decision.toLowerCase()}</b> <span className="text-slate-500">{e.targetType.toLowerCase().replaceAll("_", " ")}</span> by {e.actor}
-            <time className="ml-2 text-xs text-slate-500" dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString("en-GB")}</time>
+            <b>{e.decision.toLowerCase()}</b>{" "}
+            <span className="text-slate-500">{e.targetType.toLowerCase().replaceAll("_", " ")}</span> by{" "}
+            {e.actor}
+            <time className="ml-2 text-xs text-slate-500" dateTime={e.createdAt}>
+              {new Date(e.createdAt).toLocaleString("en-GB")}
+            </time>
           </p>
           {e.reason ? <p className="text-slate-700">“{e.reason}”</p> : null}
-          <p className="font-mono text-xs text-slate-500">{show(e.before)} → {show(e.after)}</p>
+          <p className="font-mono text-xs text-slate-500">
+            {show(e.before)} → {show(e.after)}
+          </p>
         </li>
       ))}
     </ol>

@@ -5,7 +5,17 @@ import { decideItemAction } from "@/app/review/actions";
 import type { ReviewKind } from "@/lib/review/review.schema";
 
 /** Accept or reject an item with a reason (required to reject); the decision lands in the audit log. */
-export function DecisionPanel({ kind, id, versionId, canDecide }: { kind: ReviewKind; id: string; versionId?: string; canDecide: boolean }) {
+export function DecisionPanel({
+  kind,
+  id,
+  versionId,
+  canDecide,
+}: {
+  kind: ReviewKind;
+  id: string;
+  versionId?: string;
+  canDecide: boolean;
+}) {
   const router = useRouter();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -14,19 +24,50 @@ export function DecisionPanel({ kind, id, versionId, canDecide }: { kind: Review
   const decide = (decision: "ACCEPT" | "REJECT") =>
     startTransition(async () => {
       const result = await decideItemAction({ kind, id, versionId, decision, reason });
-      setMessage(result.ok ? { ok: true, text: decision === "ACCEPT" ? "Accepted." : "Rejected." } : { ok: false, text: result.error.message });
+      setMessage(
+        result.ok
+          ? { ok: true, text: decision === "ACCEPT" ? "Accepted." : "Rejected." }
+          : { ok: false, text: result.error.message },
+      );
       if (result.ok) setReason("");
       router.refresh();
     });
   return (
     <div className="space-y-2">
-      <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} aria-label="Reason" placeholder="Reason (required to reject)"
-        className="w-full rounded border border-slate-300 px-2 py-1 text-sm" />
+      <textarea
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        rows={2}
+        aria-label="Reason"
+        placeholder="Reason (required to reject)"
+        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+      />
       <div className="flex gap-2">
-        <button type="button" disabled={pending} onClick={() => decide("ACCEPT")} className="rounded bg-emerald-600 px-3 py-1 text-sm text-white hover:bg-emerald-500 disabled:opacity-50">Accept</button>
-        <button type="button" disabled={pending} onClick={() => decide("REJECT")} className="rounded bg-rose-600 px-3 py-1 text-sm text-white hover:bg-rose-500 disabled:opacity-50">Reject</button>
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => decide("ACCEPT")}
+          className="rounded bg-emerald-600 px-3 py-1 text-sm text-white hover:bg-emerald-500 disabled:opacity-50"
+        >
+          Accept
+        </button>
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => decide("REJECT")}
+          className="rounded bg-rose-600 px-3 py-1 text-sm text-white hover:bg-rose-500 disabled:opacity-50"
+        >
+          Reject
+        </button>
       </div>
-      {message ? <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>{message.text}</p> : null}
+      {message ? (
+        <p
+          role={message.ok ? "status" : "alert"}
+          className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}
+        >
+          {message.text}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,8 +6,16 @@ import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
 
 export type ProbeRow = {
-  id: string; index: number; kind: string; toolName: string; arguments: unknown; observation: unknown; stateDiff: unknown;
-  verdict: "PASS" | "WARNING" | "FAIL"; rationale: string; reviewerVerdict: "PASS" | "WARNING" | "FAIL" | null;
+  id: string;
+  index: number;
+  kind: string;
+  toolName: string;
+  arguments: unknown;
+  observation: unknown;
+  stateDiff: unknown;
+  verdict: "PASS" | "WARNING" | "FAIL";
+  rationale: string;
+  reviewerVerdict: "PASS" | "WARNING" | "FAIL" | null;
 };
 
 const TONE = { PASS: "green", WARNING: "amber", FAIL: "red" } as const;
@@ -26,22 +34,48 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
     });
   return (
     <div className="space-y-3">
-      {error ? <p role="alert" className="text-sm text-rose-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
       {probes.map((p) => (
         <article key={p.id} className="rounded border border-slate-200 p-3" data-testid="probe">
           <header className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="font-mono font-semibold">#{p.index + 1} {p.toolName}</span>
+            <span className="font-mono font-semibold">
+              #{p.index + 1} {p.toolName}
+            </span>
             <Badge tone={p.kind === "negative" ? "violet" : "blue"}>{p.kind}</Badge>
-            <span className="text-slate-500">judge:</span><Badge tone={TONE[p.verdict]}>{p.verdict}</Badge>
+            <span className="text-slate-500">judge:</span>
+            <Badge tone={TONE[p.verdict]}>{p.verdict}</Badge>
             {p.reviewerVerdict ? (
-              <span data-testid="reviewer-verdict">reviewer: <Badge tone={TONE[p.reviewerVerdict]}>{p.reviewerVerdict}</Badge></span>
-            ) : <span className="text-xs text-slate-400">not reviewed</span>}
+              <span data-testid="reviewer-verdict">
+                reviewer: <Badge tone={TONE[p.reviewerVerdict]}>{p.reviewerVerdict}</Badge>
+              </span>
+            ) : (
+              <span className="text-xs text-slate-400">not reviewed</span>
+            )}
             {canReview ? (
               <span className="ml-auto flex gap-1">
                 {/* Only what would change something: no "Confirm" once confirmed, no override already applied. */}
-                {p.reviewerVerdict !== p.verdict ? <button type="button" disabled={pending} onClick={() => review(p.id, p.verdict)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50">Confirm</button> : null}
+                {p.reviewerVerdict !== p.verdict ? (
+                  <button
+                    type="button"
+                    disabled={pending}
+                    onClick={() => review(p.id, p.verdict)}
+                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                  >
+                    Confirm
+                  </button>
+                ) : null}
                 {VERDICTS.filter((v) => v !== p.verdict && v !== p.reviewerVerdict).map((v) => (
-                  <button key={v} type="button" disabled={pending} onClick={() => review(p.id, v)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50">
+                  <button
+                    key={v}
+                    type="button"
+                    disabled={pending}
+                    onClick={() => review(p.id, v)}
+                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                  >
                     Override → {v}
                   </button>
                 ))}
@@ -50,9 +84,18 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
           </header>
           <p className="mt-1 text-sm text-slate-700">{p.rationale}</p>
           <div className="mt-2 grid gap-2 md:grid-cols-3">
-            <div><p className="text-xs font-medium text-slate-500">Arguments</p><JsonView value={p.arguments} maxHeight="8rem" /></div>
-            <div><p className="text-xs font-medium text-slate-500">Observation</p><JsonView value={p.observation} maxHeight="8rem" /></div>
-            <div><p className="text-xs font-medium text-slate-500">State diff</p><StateDiffView diff={p.stateDiff as DiffLike | null} /></div>
+            <div>
+              <p className="text-xs font-medium text-slate-500">Arguments</p>
+              <JsonView value={p.arguments} maxHeight="8rem" />
+            </div>
+            <div>
+              <p className="text-xs font-medium text-slate-500">Observation</p>
+              <JsonView value={p.observation} maxHeight="8rem" />
+            </div>
+            <div>
+              <p className="text-xs font-medium text-slate-500">State diff</p>
+              <StateDiffView diff={p.stateDiff as DiffLike | null} />
+            </div>
           </div>
         </article>
       ))}

@@ -2,24 +2,43 @@
 import { useRouter } from "next/navigation";
 import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
 
-type Props = { filter: QueueFilter; counts: Record<ReviewKind, number>; facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] } };
+type Props = {
+  filter: QueueFilter;
+  counts: Record<ReviewKind, number>;
+  facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
+};
 
-const KIND_LABEL: Record<ReviewKind, string> = { environment: "Environments", scenario: "Scenarios", trajectory: "Trajectories" };
+const KIND_LABEL: Record<ReviewKind, string> = {
+  environment: "Environments",
+  scenario: "Scenarios",
+  trajectory: "Trajectories",
+};
 const STATUSES = ["IN_REVIEW", "DRAFT", "FLAGGED"];
 
 /** Filters live in the URL, so a filtered queue can be shared and survives a reload. */
 export function QueueFilters({ filter, counts, facets }: Props) {
   const router = useRouter();
   const set = (key: keyof QueueFilter, value: string) => {
-    const next = new URLSearchParams(Object.entries({ ...filter, [key]: value }).filter((e): e is [string, string] => !!e[1]));
+    const next = new URLSearchParams(
+      Object.entries({ ...filter, [key]: value }).filter((e): e is [string, string] => !!e[1]),
+    );
     router.push(`/review${next.size ? `?${next.toString()}` : ""}`);
   };
   const select = (key: keyof QueueFilter, label: string, options: { value: string; label: string }[]) => (
     <label className="flex items-center gap-1 text-sm">
       <span className="text-slate-500">{label}</span>
-      <select aria-label={`Filter by ${label.toLowerCase()}`} value={filter[key] ?? ""} onChange={(e) => set(key, e.target.value)} className="rounded border border-slate-300 px-2 py-1">
+      <select
+        aria-label={`Filter by ${label.toLowerCase()}`}
+        value={filter[key] ?? ""}
+        onChange={(e) => set(key, e.target.value)}
+        className="rounded border border-slate-300 px-2 py-1"
+      >
         <option value="">all</option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -27,17 +46,42 @@ export function QueueFilters({ filter, counts, facets }: Props) {
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2" role="tablist" aria-label="Item kinds">
         {(Object.keys(KIND_LABEL) as ReviewKind[]).map((k) => (
-          <button key={k} type="button" role="tab" aria-selected={filter.kind === k} onClick={() => set("kind", filter.kind === k ? "" : k)}
-            className={`rounded-full px-3 py-1 text-sm ring-1 ${filter.kind === k ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white ring-slate-300"}`}>
-            {KIND_LABEL[k]} <span data-testid={`count-${k}`} className="tabular-nums">{counts[k]}</span>
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            aria-selected={filter.kind === k}
+            onClick={() => set("kind", filter.kind === k ? "" : k)}
+            className={`rounded-full px-3 py-1 text-sm ring-1 ${filter.kind === k ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white ring-slate-300"}`}
+          >
+            {KIND_LABEL[k]}{" "}
+            <span data-testid={`count-${k}`} className="tabular-nums">
+              {counts[k]}
+            </span>
           </button>
         ))}
       </div>
       <div className="flex flex-wrap gap-4">
-        {select("status", "Status", STATUSES.map((s) => ({ value: s, label: s.toLowerCase().replace("_", " ") })))}
-        {select("domain", "Domain", facets.domains.map((d) => ({ value: d, label: d })))}
-        {select("flagReason", "Flag reason", facets.flagReasons.map((f) => ({ value: f, label: f })))}
-        {select("runId", "Run", facets.runs.map((r) => ({ value: r.id, label: r.name })))}
+        {select(
+          "status",
+          "Status",
+          STATUSES.map((s) => ({ value: s, label: s.toLowerCase().replace("_", " ") })),
+        )}
+        {select(
+          "domain",
+          "Domain",
+          facets.domains.map((d) => ({ value: d, label: d })),
+        )}
+        {select(
+          "flagReason",
+          "Flag reason",
+          facets.flagReasons.map((f) => ({ value: f, label: f })),
+        )}
+        {select(
+          "runId",
+          "Run",
+          facets.runs.map((r) => ({ value: r.id, label: r.name })),
+        )}
       </div>
     </div>
   );

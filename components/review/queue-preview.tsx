@@ -12,37 +12,69 @@ type Preview = {
 };
 
 async function fetchPreview(item: Pick<QueueItem, "kind" | "id">): Promise<Preview> {
-  const res = await fetch(`/api/review/preview?kind=${item.kind}&id=${encodeURIComponent(item.id)}`, { cache: "no-store" });
+  const res = await fetch(`/api/review/preview?kind=${item.kind}&id=${encodeURIComponent(item.id)}`, {
+    cache: "no-store",
+  });
   if (!res.ok) throw new Error(`could not load the preview (HTTP ${res.status})`);
   return (await res.json()) as Preview;
 }
 
 /** Next to the list: the selected item's proof, quality summary and code diff. */
 export function QueuePreview({ item }: { item: QueueItem }) {
-  const query = useQuery({ queryKey: ["queue-preview", item.kind, item.id], queryFn: () => fetchPreview(item) });
+  const query = useQuery({
+    queryKey: ["queue-preview", item.kind, item.id],
+    queryFn: () => fetchPreview(item),
+  });
   return (
-    <aside className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="queue-preview" aria-label="Preview">
+    <aside
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+      data-testid="queue-preview"
+      aria-label="Preview"
+    >
       <p className="font-medium text-slate-800">{item.title}</p>
       {query.error ? <ErrorState title="Preview unavailable" message={query.error.message} /> : null}
       {query.data ? (
         <>
           {query.data.proof ? (
             <div data-testid="preview-proof">
-              <p className="flex items-center gap-2">Proof: <StatusBadge status={query.data.proof.status} /></p>
-              {query.data.proof.reasons.length ? <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">{query.data.proof.reasons.map((r) => <li key={r}>{r}</li>)}</ul> : null}
+              <p className="flex items-center gap-2">
+                Proof: <StatusBadge status={query.data.proof.status} />
+              </p>
+              {query.data.proof.reasons.length ? (
+                <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">
+                  {query.data.proof.reasons.map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </ul>
+              ) : null}
             </div>
           ) : null}
-          {query.data.quality ? <p data-testid="preview-quality" className="text-slate-700">Quality: {query.data.quality}</p> : null}
+          {query.data.quality ? (
+            <p data-testid="preview-quality" className="text-slate-700">
+              Quality: {query.data.quality}
+            </p>
+          ) : null}
           {query.data.diff ? (
             <div>
-              <p className="mb-1 text-xs text-slate-500" data-testid="preview-diff-label">Code diff {query.data.diff.label}</p>
+              <p className="mb-1 text-xs text-slate-500" data-testid="preview-diff-label">
+                Code diff {query.data.diff.label}
+              </p>
               <div className="overflow-hidden rounded border border-slate-700" data-testid="preview-diff">
-                <CodeDiff navigable height="20rem" original={query.data.diff.original} modified={query.data.diff.modified} />
+                <CodeDiff
+                  navigable
+                  height="20rem"
+                  original={query.data.diff.original}
+                  modified={query.data.diff.modified}
+                />
               </div>
             </div>
-          ) : <p className="text-xs text-slate-500">No earlier code to compare with.</p>}
+          ) : (
+            <p className="text-xs text-slate-500">No earlier code to compare with.</p>
+          )}
         </>
-      ) : query.isLoading ? <p className="text-xs text-slate-400">Loading preview…</p> : null}
+      ) : query.isLoading ? (
+        <p className="text-xs text-slate-400">Loading preview…</p>
+      ) : null}
     </aside>
   );
 }

@@ -2,18 +2,53 @@
 import { useEffect, useRef, useState } from "react";
 
 /** The inline reason prompt of the queue: a rejection, or an accept that needs an override reason. */
-export function ReasonForm({ mode, risks, pending, onSubmit, onCancel }: { mode: "reject" | "accept"; risks: string[]; pending: boolean; onSubmit: (reason: string) => void; onCancel: () => void }) {
+export function ReasonForm({
+  mode,
+  risks,
+  pending,
+  onSubmit,
+  onCancel,
+}: {
+  mode: "reject" | "accept";
+  risks: string[];
+  pending: boolean;
+  onSubmit: (reason: string) => void;
+  onCancel: () => void;
+}) {
   const [reason, setReason] = useState("");
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => ref.current?.focus(), [mode]);
   const label = mode === "reject" ? "Rejection reason" : "Override reason";
   return (
-    <form className="space-y-1" onSubmit={(e) => { e.preventDefault(); if (reason.trim()) onSubmit(reason.trim()); }}>
-      {mode === "accept" ? <p className="text-sm text-amber-800" data-testid="accept-risks">Accepting needs a written reason: {risks.join("; ")}.</p> : null}
+    <form
+      className="space-y-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (reason.trim()) onSubmit(reason.trim());
+      }}
+    >
+      {mode === "accept" ? (
+        <p className="text-sm text-amber-800" data-testid="accept-risks">
+          Accepting needs a written reason: {risks.join("; ")}.
+        </p>
+      ) : null}
       <div className="flex gap-2">
-        <input ref={ref} value={reason} onChange={(e) => setReason(e.target.value)} aria-label={label} placeholder={`${mode === "reject" ? "Why reject?" : "Why accept anyway?"} (Enter to confirm, Esc to cancel)`}
-          onKeyDown={(e) => { if (e.key === "Escape") onCancel(); }} className={`flex-1 rounded border px-2 py-1 text-sm ${mode === "reject" ? "border-rose-300" : "border-amber-400"}`} />
-        <button type="submit" disabled={pending || !reason.trim()} className={`rounded px-3 py-1 text-sm text-white disabled:opacity-50 ${mode === "reject" ? "bg-rose-600" : "bg-amber-600"}`}>
+        <input
+          ref={ref}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-label={label}
+          placeholder={`${mode === "reject" ? "Why reject?" : "Why accept anyway?"} (Enter to confirm, Esc to cancel)`}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") onCancel();
+          }}
+          className={`flex-1 rounded border px-2 py-1 text-sm ${mode === "reject" ? "border-rose-300" : "border-amber-400"}`}
+        />
+        <button
+          type="submit"
+          disabled={pending || !reason.trim()}
+          className={`rounded px-3 py-1 text-sm text-white disabled:opacity-50 ${mode === "reject" ? "bg-rose-600" : "bg-amber-600"}`}
+        >
           {mode === "reject" ? "Reject" : "Accept with override"}
         </button>
       </div>

@@ -4,7 +4,12 @@ import type { ClaimInput, DecideItemInput } from "@/lib/review/review.schema";
 export type ClaimReply = { claimed: true; expiresAt: string } | { claimed: false; heldBy: string };
 
 async function call<T>(method: string, url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body), keepalive: method === "DELETE" });
+  const res = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    keepalive: method === "DELETE",
+  });
   const json = (await res.json().catch(() => ({}))) as T & { error?: { message: string } };
   if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
   return json;
@@ -12,6 +17,9 @@ async function call<T>(method: string, url: string, body: unknown): Promise<T> {
 
 export const claimItem = (item: ClaimInput) => call<ClaimReply>("POST", "/api/review/claims", item);
 /** keepalive: a release sent while the tab closes still reaches the server. */
-export const releaseItem = (item: ClaimInput) => call<{ released: number }>("DELETE", "/api/review/claims", item).catch(() => undefined);
-export const decideItem = (input: Omit<DecideItemInput, "reason"> & { reason?: string }) => call<{ decisionId: string }>("POST", "/api/review/decisions", input);
-export const undoLastDecision = () => call<{ decisionId: string; kind: string; id: string }>("POST", "/api/review/undo", {});
+export const releaseItem = (item: ClaimInput) =>
+  call<{ released: number }>("DELETE", "/api/review/claims", item).catch(() => undefined);
+export const decideItem = (input: Omit<DecideItemInput, "reason"> & { reason?: string }) =>
+  call<{ decisionId: string }>("POST", "/api/review/decisions", input);
+export const undoLastDecision = () =>
+  call<{ decisionId: string; kind: string; id: string }>("POST", "/api/review/undo", {});

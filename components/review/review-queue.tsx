@@ -15,8 +15,12 @@ import { useQueueKeys } from "./use-queue-keys";
 const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
 type Props = {
-  items: QueueItem[]; counts: Record<ReviewKind, number>; filter: QueueFilter; canDecide: boolean;
-  decidedToday: { mine: number; all: number }; claimedByOthers: number;
+  items: QueueItem[];
+  counts: Record<ReviewKind, number>;
+  filter: QueueFilter;
+  canDecide: boolean;
+  decidedToday: { mine: number; all: number };
+  claimedByOthers: number;
   facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
 };
 
@@ -25,7 +29,15 @@ type Props = {
  * counts here, and claims/decisions go through route handlers (fetch), so paging with j/k never
  * waits for a page re-render.
  */
-export function ReviewQueue({ items: initial, counts: initialCounts, filter, facets, canDecide, decidedToday, claimedByOthers }: Props) {
+export function ReviewQueue({
+  items: initial,
+  counts: initialCounts,
+  filter,
+  facets,
+  canDecide,
+  decidedToday,
+  claimedByOthers,
+}: Props) {
   const router = useRouter();
   const [items, setItems] = useState(initial);
   const [counts, setCounts] = useState(initialCounts);
@@ -48,11 +60,21 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   const decide = (decision: "ACCEPT" | "REJECT", why = "") => {
     if (!current || !canDecide) return;
     // The server refuses items another reviewer holds; a claim still in flight need not block.
-    if (claim?.state === "taken") return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
+    if (claim?.state === "taken")
+      return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
     setPending(true);
-    decideItem({ kind: current.kind, id: current.id, versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined, decision, reason: why })
+    decideItem({
+      kind: current.kind,
+      id: current.id,
+      versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined,
+      decision,
+      reason: why,
+    })
       .then(() => {
-        setMessage({ ok: true, text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}` });
+        setMessage({
+          ok: true,
+          text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}`,
+        });
         setAsking(null);
         setLastDecided({ item: current, at: index });
         setDecidedHere((n) => n + 1);
@@ -96,7 +118,8 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
   const filters = (
     <>
       <p className="text-sm text-slate-500" data-testid="queue-progress">
-        {waiting} waiting · you decided {decidedToday.mine + decidedHere} today ({decidedToday.all + decidedHere} by everyone)
+        {waiting} waiting · you decided {decidedToday.mine + decidedHere} today (
+        {decidedToday.all + decidedHere} by everyone)
         {claimedByOthers ? ` · ${claimedByOthers} being reviewed by others` : ""}
       </p>
       <QueueFilters filter={filter} counts={counts} facets={facets} />
@@ -106,40 +129,98 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
     return (
       <div className="space-y-3">
         {filters}
-        <EmptyState title="Nothing waiting for review">Items appear here after quality checks, scenario proofs and rollouts.</EmptyState>
+        <EmptyState title="Nothing waiting for review">
+          Items appear here after quality checks, scenario proofs and rollouts.
+        </EmptyState>
       </div>
     );
   }
   return (
     <div className="space-y-3">
       {filters}
-      {canDecide ? <p className="text-xs text-slate-500">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision</p> : null}
-      {message ? (
-        <p role={message.ok ? "status" : "alert"} data-testid="queue-message" className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}>
-          {message.text}
-          {lastDecided && message.ok ? <button type="button" onClick={undo} disabled={pending} className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700">Undo</button> : null}
+      {canDecide ? (
+        <p className="text-xs text-slate-500">
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with
+          reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision
         </p>
       ) : null}
-      {asking && current ? <ReasonForm key={`${asking}:${keyOf(current)}`} mode={asking} risks={current.risks} pending={pending} onCancel={() => setAsking(null)} onSubmit={(why) => decide(asking === "reject" ? "REJECT" : "ACCEPT", why)} /> : null}
+      {message ? (
+        <p
+          role={message.ok ? "status" : "alert"}
+          data-testid="queue-message"
+          className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}
+        >
+          {message.text}
+          {lastDecided && message.ok ? (
+            <button
+              type="button"
+              onClick={undo}
+              disabled={pending}
+              className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700"
+            >
+              Undo
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+      {asking && current ? (
+        <ReasonForm
+          key={`${asking}:${keyOf(current)}`}
+          mode={asking}
+          risks={current.risks}
+          pending={pending}
+          onCancel={() => setAsking(null)}
+          onSubmit={(why) => decide(asking === "reject" ? "REJECT" : "ACCEPT", why)}
+        />
+      ) : null}
       <div className="grid items-start gap-3 lg:grid-cols-2">
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="queue-list">
-        {items.map((item, i) => (
-          <li key={keyOf(item)} data-testid="queue-item" aria-current={i === index ? "true" : undefined} onClick={() => setIndex(i)}
-            className={`cursor-pointer px-4 py-3 text-sm ${i === index ? "bg-indigo-50 ring-2 ring-inset ring-indigo-400" : "hover:bg-slate-50"}`}>
-            <div className="flex flex-wrap items-center gap-2">
-              <span className="text-xs uppercase tracking-wide text-slate-500">{item.kind}</span>
-              <StatusBadge status={item.status} />
-              <Link href={item.href} className="font-medium text-slate-900 hover:underline">{item.title}</Link>
-              <span className="text-xs text-slate-500">{item.domain} · {item.detail}</span>
-              {i === index && claim ? <ClaimBadge claim={claim} /> : null}
-            </div>
-            {item.changed ? <p className="mt-1 text-xs text-indigo-800" data-testid="changed-since-accepted">{item.changed.text} · <Link href={item.changed.href} className="underline">diff</Link></p> : null}
-            {item.risks.length ? <p className="mt-1 text-xs text-rose-700" data-testid="item-risks">Needs an override reason to accept: {item.risks.join("; ")}</p> : null}
-            {item.reasons.length ? <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">{item.reasons.map((r) => <li key={r}>{r}</li>)}</ul> : null}
-          </li>
-        ))}
-      </ul>
-      {current ? <QueuePreview item={current} /> : null}
+        <ul
+          className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
+          data-testid="queue-list"
+        >
+          {items.map((item, i) => (
+            <li
+              key={keyOf(item)}
+              data-testid="queue-item"
+              aria-current={i === index ? "true" : undefined}
+              onClick={() => setIndex(i)}
+              className={`cursor-pointer px-4 py-3 text-sm ${i === index ? "bg-indigo-50 ring-2 ring-inset ring-indigo-400" : "hover:bg-slate-50"}`}
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-xs uppercase tracking-wide text-slate-500">{item.kind}</span>
+                <StatusBadge status={item.status} />
+                <Link href={item.href} className="font-medium text-slate-900 hover:underline">
+                  {item.title}
+                </Link>
+                <span className="text-xs text-slate-500">
+                  {item.domain} · {item.detail}
+                </span>
+                {i === index && claim ? <ClaimBadge claim={claim} /> : null}
+              </div>
+              {item.changed ? (
+                <p className="mt-1 text-xs text-indigo-800" data-testid="changed-since-accepted">
+                  {item.changed.text} ·{" "}
+                  <Link href={item.changed.href} className="underline">
+                    diff
+                  </Link>
+                </p>
+              ) : null}
+              {item.risks.length ? (
+                <p className="mt-1 text-xs text-rose-700" data-testid="item-risks">
+                  Needs an override reason to accept: {item.risks.join("; ")}
+                </p>
+              ) : null}
+              {item.reasons.length ? (
+                <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">
+                  {item.reasons.map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {current ? <QueuePreview item={current} /> : null}
       </div>
     </div>
   );
@@ -147,6 +228,15 @@ export function ReviewQueue({ items: initial, counts: initialCounts, filter, fac
 
 function ClaimBadge({ claim }: { claim: Claim }) {
   if (claim.state === "claiming") return <span className="text-xs text-slate-400">claiming…</span>;
-  if (claim.state === "mine") return <span className="text-xs text-emerald-700" data-testid="claim-state">yours while this page is open</span>;
-  return <span className="text-xs text-rose-700" data-testid="claim-state">being reviewed by {claim.heldBy}; press j to skip</span>;
+  if (claim.state === "mine")
+    return (
+      <span className="text-xs text-emerald-700" data-testid="claim-state">
+        yours while this page is open
+      </span>
+    );
+  return (
+    <span className="text-xs text-rose-700" data-testid="claim-state">
+      being reviewed by {claim.heldBy}; press j to skip
+    </span>
+  );
 }

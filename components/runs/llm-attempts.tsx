@@ -7,8 +7,11 @@ export function AttemptList({ attempts }: { attempts: AttemptEntry[] }) {
     <ol className="ml-4 list-decimal text-xs text-slate-700" data-testid="llm-attempts">
       {attempts.map((a) => (
         <li key={a.attempt}>
-          {a.ok ? "answered" : `${a.code ?? "error"}${a.status ? ` (HTTP ${a.status})` : ""}: ${a.message ?? ""}`}
-          {" · "}{a.latencyMs} ms
+          {a.ok
+            ? "answered"
+            : `${a.code ?? "error"}${a.status ? ` (HTTP ${a.status})` : ""}: ${a.message ?? ""}`}
+          {" · "}
+          {a.latencyMs} ms
           {a.retryAfterMs !== undefined ? ` · Retry-After ${a.retryAfterMs} ms honoured` : ""}
           {a.waitMs !== undefined ? ` · waited ${a.waitMs} ms` : ""}
         </li>

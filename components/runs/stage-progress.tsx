@@ -1,8 +1,16 @@
 import type { StageProgressView } from "@/lib/pipeline/run-view.types";
 
 const LABELS: Record<string, string> = {
-  judge: "Stateful judge", topic: "Topic", select: "Selection", state: "State space", state_code: "State code", operations: "Operations",
-  methods: "Methods", assemble: "Assemble + check", test_state: "Test state", quality: "Quality check",
+  judge: "Stateful judge",
+  topic: "Topic",
+  select: "Selection",
+  state: "State space",
+  state_code: "State code",
+  operations: "Operations",
+  methods: "Methods",
+  assemble: "Assemble + check",
+  test_state: "Test state",
+  quality: "Quality check",
 };
 
 /** One bar per stage: done (green), failed (red), running (blue), the rest pending. */
@@ -13,9 +21,20 @@ export function StageProgress({ stages }: { stages: StageProgressView[] }) {
       {stages.map((s) => {
         const pct = (n: number) => `${(100 * n) / Math.max(1, s.total)}%`;
         return (
-          <li key={s.stage} data-testid={`stage-${s.stage}`} className="grid grid-cols-[10rem_1fr_9rem] items-center gap-3 text-sm">
+          <li
+            key={s.stage}
+            data-testid={`stage-${s.stage}`}
+            className="grid grid-cols-[10rem_1fr_9rem] items-center gap-3 text-sm"
+          >
             <span className="text-slate-700">{LABELS[s.stage] ?? s.stage}</span>
-            <div className="flex h-3 overflow-hidden rounded bg-slate-100" role="progressbar" aria-label={`${LABELS[s.stage] ?? s.stage} progress`} aria-valuemin={0} aria-valuemax={s.total} aria-valuenow={s.succeeded + s.failed + s.cancelled}>
+            <div
+              className="flex h-3 overflow-hidden rounded bg-slate-100"
+              role="progressbar"
+              aria-label={`${LABELS[s.stage] ?? s.stage} progress`}
+              aria-valuemin={0}
+              aria-valuemax={s.total}
+              aria-valuenow={s.succeeded + s.failed + s.cancelled}
+            >
               <div className="bg-emerald-500" style={{ width: pct(s.succeeded) }} />
               <div className="bg-rose-500" style={{ width: pct(s.failed) }} />
               <div className="bg-slate-400" style={{ width: pct(s.cancelled) }} />

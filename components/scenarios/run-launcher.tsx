@@ -12,62 +12,101 @@ type Actions = {
 };
 
 const field = "rounded border border-slate-300 px-2 py-1 text-sm";
-const button = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
+const button =
+  "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
 
 /** Launch forms for an environment's scenario work; each launch shows its run's live progress. */
-export function RunLauncher({ environmentId, defaultModel, recentRunIds, actions }: { environmentId: string; defaultModel: string; recentRunIds: string[]; actions: Actions }) {
+export function RunLauncher({
+  environmentId,
+  defaultModel,
+  recentRunIds,
+  actions,
+}: {
+  environmentId: string;
+  defaultModel: string;
+  recentRunIds: string[];
+  actions: Actions;
+}) {
   const [runIds, setRunIds] = useState<string[]>(recentRunIds);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
 
-  const submit = (action: (input: unknown) => Promise<LaunchResult>) => (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const input = { environmentId, ...Object.fromEntries(new FormData(event.currentTarget)) };
-    startTransition(async () => {
-      const result = await action(input);
-      if (!result.ok) return setMessage(result.error.message);
-      const { runId } = result.value;
-      setMessage(null);
-      setRunIds((ids) => [runId, ...ids.filter((id) => id !== runId)].slice(0, 5));
-    });
-  };
+  const submit =
+    (action: (input: unknown) => Promise<LaunchResult>) => (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const input = { environmentId, ...Object.fromEntries(new FormData(event.currentTarget)) };
+      startTransition(async () => {
+        const result = await action(input);
+        if (!result.ok) return setMessage(result.error.message);
+        const { runId } = result.value;
+        setMessage(null);
+        setRunIds((ids) => [runId, ...ids.filter((id) => id !== runId)].slice(0, 5));
+      });
+    };
 
   return (
     <div className="space-y-4" data-testid="run-launcher">
       <div className="grid gap-4 md:grid-cols-3">
         <form onSubmit={submit(actions.generate)} className="space-y-2" aria-label="Generate scenarios">
           <h3 className="text-sm font-medium">Generate scenarios</h3>
-          <label className="block text-xs text-slate-600">Count <input name="count" type="number" min={1} max={200} defaultValue={10} className={field} /></label>
-          <label className="block text-xs text-slate-600">Model <input name="model" defaultValue={defaultModel} className={field} /></label>
-          <button type="submit" disabled={pending} className={button}>Generate</button>
+          <label className="block text-xs text-slate-600">
+            Count <input name="count" type="number" min={1} max={200} defaultValue={10} className={field} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Model <input name="model" defaultValue={defaultModel} className={field} />
+          </label>
+          <button type="submit" disabled={pending} className={button}>
+            Generate
+          </button>
         </form>
         <form onSubmit={submit(actions.prove)} className="space-y-2" aria-label="Prove validators">
           <h3 className="text-sm font-medium">Validator proof</h3>
           <p className="text-xs text-slate-500">No-op, gold replay and sensitivity for every scenario.</p>
-          <button type="submit" disabled={pending} className={button}>Prove validators</button>
+          <button type="submit" disabled={pending} className={button}>
+            Prove validators
+          </button>
         </form>
         <form onSubmit={submit(actions.rollouts)} className="space-y-2" aria-label="Run rollouts">
           <h3 className="text-sm font-medium">Rollouts</h3>
-          <label className="block text-xs text-slate-600">Models (comma-separated) <input name="models" defaultValue={defaultModel} className={field} /></label>
-          <label className="block text-xs text-slate-600">Per scenario (k) <input name="k" type="number" min={1} max={32} defaultValue={1} className={field} /></label>
-          <label className="block text-xs text-slate-600">Mode{" "}
+          <label className="block text-xs text-slate-600">
+            Models (comma-separated) <input name="models" defaultValue={defaultModel} className={field} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Per scenario (k){" "}
+            <input name="k" type="number" min={1} max={32} defaultValue={1} className={field} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Mode{" "}
             <select name="mode" className={field} defaultValue="non_conversational">
               <option value="non_conversational">Non-conversational (30 steps)</option>
               <option value="conversational">Conversational, simulated user (40 steps)</option>
             </select>
           </label>
-          <label className="block text-xs text-slate-600">User model (conversational) <input name="userModel" className={field} /></label>
-          <label className="block text-xs text-slate-600">Scenarios{" "}
+          <label className="block text-xs text-slate-600">
+            User model (conversational) <input name="userModel" className={field} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Scenarios{" "}
             <select name="verifiedOnly" className={field} defaultValue="true">
               <option value="true">verified only</option>
               <option value="false">all but rejected</option>
             </select>
           </label>
-          <button type="submit" disabled={pending} className={button}>Run rollouts</button>
+          <button type="submit" disabled={pending} className={button}>
+            Run rollouts
+          </button>
         </form>
       </div>
-      {message ? <p role="alert" className="text-sm text-rose-700">{message}</p> : null}
-      <div className="space-y-2">{runIds.map((id) => <RunProgress key={id} runId={id} />)}</div>
+      {message ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {message}
+        </p>
+      ) : null}
+      <div className="space-y-2">
+        {runIds.map((id) => (
+          <RunProgress key={id} runId={id} />
+        ))}
+      </div>
     </div>
   );
 }

@@ -8,11 +8,22 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { Badge } from "@/components/ui/badge";
 
-export type ValidatorState = { id: string; position: number; checkItem: string; base: { id: string; version: number; code: string }; text: string };
+export type ValidatorState = {
+  id: string;
+  position: number;
+  checkItem: string;
+  base: { id: string; version: number; code: string };
+  text: string;
+};
 
 function ResultBadge({ result }: { result: BenchCheck["result"] | undefined }) {
   if (!result) return <span className="text-xs text-slate-400">not run</span>;
-  if ("error" in result) return <Badge tone="red" title={result.error}>error: {result.error.slice(0, 80)}</Badge>;
+  if ("error" in result)
+    return (
+      <Badge tone="red" title={result.error}>
+        error: {result.error.slice(0, 80)}
+      </Badge>
+    );
   return result.passed ? <Badge tone="green">passed</Badge> : <Badge tone="amber">failed</Badge>;
 }
 
@@ -20,9 +31,18 @@ function ResultBadge({ result }: { result: BenchCheck["result"] | undefined }) {
  * One checklist item: its text and its check function, edited in the same place, the last bench
  * result, save with locking (and a three-way merge when someone saved first).
  */
-export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
-  v: ValidatorState; result: BenchCheck["result"] | undefined; canEdit: boolean;
-  onChange: (text: string) => void; onSaved: (base: ValidatorState["base"], checkItem?: string) => void;
+export function ValidatorCard({
+  v,
+  result,
+  canEdit,
+  onChange,
+  onSaved,
+}: {
+  v: ValidatorState;
+  result: BenchCheck["result"] | undefined;
+  canEdit: boolean;
+  onChange: (text: string) => void;
+  onSaved: (base: ValidatorState["base"], checkItem?: string) => void;
 }) {
   const [message, setMessage] = useState("");
   const [checkItem, setCheckItem] = useState(v.checkItem);
@@ -35,9 +55,15 @@ export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
   const dirty = v.text !== v.base.code || checkItem.trim() !== v.checkItem;
   const save = () =>
     startSaving(async () => {
-      const r = await saveValidatorVersionAction({ validatorId: v.id, baseVersionId: v.base.id, code: v.text, message, mergeBaseVersionId: merge?.startedFromId,
+      const r = await saveValidatorVersionAction({
+        validatorId: v.id,
+        baseVersionId: v.base.id,
+        code: v.text,
+        message,
+        mergeBaseVersionId: merge?.startedFromId,
         // Only a changed text is sent, so a concurrent edit of the text is not reverted by a code edit.
-        checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined });
+        checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined,
+      });
       if (r.ok) {
         onSaved({ id: r.value.versionId, version: r.value.version, code: v.text }, checkItem.trim());
         setMerge(null);
@@ -55,32 +81,88 @@ export function ValidatorCard({ v, result, canEdit, onChange, onSaved }: {
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">{v.position + 1}.</span>
         {canEdit ? (
-          <input value={checkItem} onChange={(e) => setCheckItem(e.target.value)} aria-label={`Checklist text of check ${v.position + 1}`} className="min-w-64 flex-1 rounded border border-slate-300 px-2 py-0.5 text-sm" />
-        ) : <span className="font-medium">{v.checkItem}</span>}
-        <span className="text-xs text-slate-500">v{v.base.version}{dirty ? " · edited (not saved)" : ""}</span>
-        <span className="ml-auto" data-testid="check-result"><ResultBadge result={result} /></span>
+          <input
+            value={checkItem}
+            onChange={(e) => setCheckItem(e.target.value)}
+            aria-label={`Checklist text of check ${v.position + 1}`}
+            className="min-w-64 flex-1 rounded border border-slate-300 px-2 py-0.5 text-sm"
+          />
+        ) : (
+          <span className="font-medium">{v.checkItem}</span>
+        )}
+        <span className="text-xs text-slate-500">
+          v{v.base.version}
+          {dirty ? " · edited (not saved)" : ""}
+        </span>
+        <span className="ml-auto" data-testid="check-result">
+          <ResultBadge result={result} />
+        </span>
       </div>
       {conflict ? (
-        <SaveConflict conflict={conflict} base={v.base.code} mine={v.text}
+        <SaveConflict
+          conflict={conflict}
+          base={v.base.code}
+          mine={v.text}
           onMerged={(merged) => {
-            setMerge({ startedFromId: merge?.startedFromId ?? v.base.id, startedFromVersion: merge?.startedFromVersion ?? v.base.version, headVersion: conflict.headVersion });
+            setMerge({
+              startedFromId: merge?.startedFromId ?? v.base.id,
+              startedFromVersion: merge?.startedFromVersion ?? v.base.version,
+              headVersion: conflict.headVersion,
+            });
             onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource });
-            onChange(merged); setRevision((r) => r + 1); setConflict(null);
+            onChange(merged);
+            setRevision((r) => r + 1);
+            setConflict(null);
             setStatus(`Merged with version ${conflict.headVersion}; review the result and save.`);
           }}
-          onDiscard={() => { onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource }); onChange(conflict.headSource); setRevision((r) => r + 1); setConflict(null); setMerge(null); }} />
+          onDiscard={() => {
+            onSaved({ id: conflict.headVersionId, version: conflict.headVersion, code: conflict.headSource });
+            onChange(conflict.headSource);
+            setRevision((r) => r + 1);
+            setConflict(null);
+            setMerge(null);
+          }}
+        />
       ) : null}
       <div className="overflow-hidden rounded border border-slate-700">
-        <CodeEditor height="9rem" value={v.text} revision={revision} markers={markers} onChange={(t) => onChange(t ?? "")} options={{ readOnly: !canEdit, lineNumbers: "off" }} />
+        <CodeEditor
+          height="9rem"
+          value={v.text}
+          revision={revision}
+          markers={markers}
+          onChange={(t) => onChange(t ?? "")}
+          options={{ readOnly: !canEdit, lineNumbers: "off" }}
+        />
       </div>
       {canEdit && dirty ? (
-        <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); save(); }}>
-          <input value={message} onChange={(e) => setMessage(e.target.value)} aria-label={`Message for check ${v.position + 1}`} placeholder="Why this change?"
-            className="flex-1 rounded border border-slate-300 px-2 py-1 text-sm" />
-          <button type="submit" disabled={saving || !message.trim()} className="rounded bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-50">Save check</button>
+        <form
+          className="flex gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <input
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            aria-label={`Message for check ${v.position + 1}`}
+            placeholder="Why this change?"
+            className="flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
+          />
+          <button
+            type="submit"
+            disabled={saving || !message.trim()}
+            className="rounded bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-50"
+          >
+            Save check
+          </button>
         </form>
       ) : null}
-      {status ? <p role="status" className="text-xs text-slate-600">{status}</p> : null}
+      {status ? (
+        <p role="status" className="text-xs text-slate-600">
+          {status}
+        </p>
+      ) : null}
     </li>
   );
 }

@@ -10,9 +10,20 @@ const TONES = {
 } as const;
 export type BadgeTone = keyof typeof TONES;
 
-export function Badge({ tone = "gray", children, title }: { tone?: BadgeTone; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = "gray",
+  children,
+  title,
+}: {
+  tone?: BadgeTone;
+  children: ReactNode;
+  title?: string;
+}) {
   return (
-    <span title={title} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
       {children}
     </span>
   );
@@ -33,7 +44,8 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   FAILED: "red",
 };
 
-export const statusLabel = (status: string) => status.charAt(0) + status.slice(1).toLowerCase().replaceAll("_", " ");
+export const statusLabel = (status: string) =>
+  status.charAt(0) + status.slice(1).toLowerCase().replaceAll("_", " ");
 
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[status] ?? "gray"}>{statusLabel(status)}</Badge>;

@@ -7,13 +7,26 @@ import { parseJsonObject } from "@/lib/playground/playground.schema";
  * set we bundle, and a plain textarea keeps keyboard and paste behaviour predictable.
  * `onValid` receives the parsed object only when the text is a valid JSON object.
  */
-export function JsonObjectEditor({ label, initial, onValid, rows = 12 }: { label: string; initial: string; onValid: (value: Record<string, unknown> | null) => void; rows?: number }) {
+export function JsonObjectEditor({
+  label,
+  initial,
+  onValid,
+  rows = 12,
+}: {
+  label: string;
+  initial: string;
+  onValid: (value: Record<string, unknown> | null) => void;
+  rows?: number;
+}) {
   const [text, setText] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   return (
     <div>
       <textarea
-        aria-label={label} value={text} rows={rows} spellCheck={false}
+        aria-label={label}
+        value={text}
+        rows={rows}
+        spellCheck={false}
         className={`w-full rounded border px-2 py-1 font-mono text-xs ${error ? "border-rose-400" : "border-slate-300"}`}
         onChange={(e) => {
           setText(e.target.value);
@@ -22,7 +35,11 @@ export function JsonObjectEditor({ label, initial, onValid, rows = 12 }: { label
           onValid(parsed.ok ? parsed.value : null);
         }}
       />
-      {error ? <p role="alert" className="text-xs text-rose-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

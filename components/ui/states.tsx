@@ -9,9 +9,20 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ErrorState({ title = "Something went wrong", message, action }: { title?: string; message: string; action?: ReactNode }) {
+export function ErrorState({
+  title = "Something went wrong",
+  message,
+  action,
+}: {
+  title?: string;
+  message: string;
+  action?: ReactNode;
+}) {
   return (
-    <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-6 py-5 text-sm text-rose-800">
+    <div
+      role="alert"
+      className="rounded-lg border border-rose-200 bg-rose-50 px-6 py-5 text-sm text-rose-800"
+    >
       <p className="font-medium">{title}</p>
       <p className="mt-1 whitespace-pre-wrap">{message}</p>
       {action ? <div className="mt-3">{action}</div> : null}
@@ -23,7 +34,15 @@ export function Skeleton({ className = "h-4 w-full" }: { className?: string }) {
   return <div aria-hidden className={`animate-pulse rounded bg-slate-200 ${className}`} />;
 }
 
-export function Card({ title, children, className = "" }: { title?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  children,
+  className = "",
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}>
       {title ? <h2 className="mb-3 text-sm font-semibold text-slate-700">{title}</h2> : null}

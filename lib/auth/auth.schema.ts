@@ -58,6 +58,7 @@ export function safeNextPath(next: unknown): string {
   } catch {
     return "/";
   }
-  if (url.origin !== SAFE_NEXT_BASE || url.pathname.startsWith("//") || url.pathname.startsWith("/login")) return "/";
+  if (url.origin !== SAFE_NEXT_BASE || url.pathname.startsWith("//") || url.pathname.startsWith("/login"))
+    return "/";
   return `${url.pathname}${url.search}${url.hash}`;
 }

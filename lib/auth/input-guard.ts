@@ -44,7 +44,9 @@ export function findBadJson(value: unknown, maxDepth = MAX_JSON_DEPTH): string |
 }
 
 /** Parses a JSON text and checks it; the message is meant for the caller. */
-export function parseCheckedJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+export function parseCheckedJson(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
   const bad = badText(text);
   if (bad) return { ok: false, message: `The request body ${bad}.` };
   let value: unknown;

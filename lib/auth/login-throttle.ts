@@ -34,6 +34,10 @@ export function describeWait(ms: number): string {
  * header from the socket when a client sends none; a reverse proxy appends the address it saw).
  */
 export function clientAddress(forwardedFor: string | null): string {
-  const last = forwardedFor?.split(",").map((s) => s.trim()).filter(Boolean).at(-1);
+  const last = forwardedFor
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .at(-1);
   return last ? last.slice(0, 64) : "unknown";
 }

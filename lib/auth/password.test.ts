@@ -32,7 +32,13 @@ describe("login policy", () => {
     expect(safeNextPath("https://evil.example")).toBe("/");
     expect(safeNextPath(undefined)).toBe("/");
     // Browsers read `\` as `/` and drop tabs and newlines: each of these would leave the studio.
-    for (const next of ["/\\localhost:8099/x", "/\\/evil.example", "/\t/evil.example", "/\n/evil.example", "/login?next=//evil"]) {
+    for (const next of [
+      "/\\localhost:8099/x",
+      "/\\/evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/login?next=//evil",
+    ]) {
       expect(safeNextPath(next)).toBe("/");
     }
     expect(safeNextPath("/environments/abc/edit#tools")).toBe("/environments/abc/edit#tools");
@@ -40,8 +46,19 @@ describe("login policy", () => {
   });
 
   it("accepts the first-start admin's address admin@localhost, refuses non-addresses", () => {
-    expect(LoginInputSchema.safeParse({ email: "Admin@Localhost", password: "x" })).toMatchObject({ success: true, data: { email: "admin@localhost" } });
-    expect(CreateUserInputSchema.safeParse({ email: "rita@localhost", name: "Rita", role: "REVIEWER", password: "0123456789" }).success).toBe(true);
-    for (const email of ["admin", "a@", "@b", "a b@c", "a@b@c", "a\u0000@b"]) expect(LoginInputSchema.safeParse({ email, password: "x" }).success).toBe(false);
+    expect(LoginInputSchema.safeParse({ email: "Admin@Localhost", password: "x" })).toMatchObject({
+      success: true,
+      data: { email: "admin@localhost" },
+    });
+    expect(
+      CreateUserInputSchema.safeParse({
+        email: "rita@localhost",
+        name: "Rita",
+        role: "REVIEWER",
+        password: "0123456789",
+      }).success,
+    ).toBe(true);
+    for (const email of ["admin", "a@", "@b", "a b@c", "a@b@c", "a\u0000@b"])
+      expect(LoginInputSchema.safeParse({ email, password: "x" }).success).toBe(false);
   });
 });

@@ -36,9 +36,14 @@ export function publicUrls(env: Env = process.env): URL[] {
 }
 
 /** Session cookies get `Secure` when the studio is configured to be reached over HTTPS. */
-export const isHttpsConfigured = (env: Env = process.env) => publicUrls(env).some((u) => u.protocol === "https:");
+export const isHttpsConfigured = (env: Env = process.env) =>
+  publicUrls(env).some((u) => u.protocol === "https:");
 
-const bare = (hostname: string) => hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+const bare = (hostname: string) =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
 
 /** The host names this studio answers to. */
 export function allowedHostnames(env: Env = process.env): Set<string> {
@@ -71,7 +76,8 @@ export type Refusal = { status: 400 | 403 | 421; code: "FORBIDDEN" | "INVALID_IN
 
 export function checkHost(facts: RequestFacts, env: Env = process.env): Refusal | null {
   const name = hostnameOf(facts.host);
-  if (!name) return { status: 400, code: "INVALID_INPUT", message: "The Host header is missing or malformed." };
+  if (!name)
+    return { status: 400, code: "INVALID_INPUT", message: "The Host header is missing or malformed." };
   if (allowedHostnames(env).has(name)) return null;
   return {
     status: 421,
@@ -83,7 +89,11 @@ export function checkHost(facts: RequestFacts, env: Env = process.env): Refusal 
 /** Refuses a state-changing request that a browser sent from another origin (or another port). */
 export function checkWriteOrigin(facts: RequestFacts, env: Env = process.env): Refusal | null {
   if (SAFE_METHODS.has(facts.method.toUpperCase())) return null;
-  const refuse = (why: string): Refusal => ({ status: 403, code: "FORBIDDEN", message: `Cross-site request refused: ${why}.` });
+  const refuse = (why: string): Refusal => ({
+    status: 403,
+    code: "FORBIDDEN",
+    message: `Cross-site request refused: ${why}.`,
+  });
   const site = facts.secFetchSite?.toLowerCase();
   if (site && site !== "same-origin" && site !== "none") return refuse(`the browser reports it as ${site}`);
   if (facts.origin === null) return null;
@@ -93,14 +103,17 @@ export function checkWriteOrigin(facts: RequestFacts, env: Env = process.env): R
   } catch {
     return refuse(`its origin "${facts.origin}" is not this studio`);
   }
-  const ownHosts = [facts.forwardedHost, facts.host].filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase());
+  const ownHosts = [facts.forwardedHost, facts.host]
+    .filter((h): h is string => Boolean(h))
+    .map((h) => h.toLowerCase());
   if (ownHosts.includes(origin.host.toLowerCase())) return null;
   if (publicUrls(env).some((u) => u.origin === origin.origin)) return null;
   return refuse(`its origin ${origin.origin} is not this studio`);
 }
 
 /** Cookies get `Secure` when configured for HTTPS, or when a TLS-terminating proxy says so. */
-export const isSecureRequest = (forwardedProto: string | null, env: Env = process.env) => isHttpsConfigured(env) || forwardedProto === "https";
+export const isSecureRequest = (forwardedProto: string | null, env: Env = process.env) =>
+  isHttpsConfigured(env) || forwardedProto === "https";
 
 /** Bodies of actions and JSON routes: Next caps server-action bodies at 1 MB too. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
@@ -118,7 +131,10 @@ const MIB = 1024 * 1024;
 const describeBytes = (n: number) => (n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`);
 
 /** 413/411 for a write whose declared size is over its limit, or that declares none. */
-export function checkBodySize(facts: { method: string; pathname: string; contentLength: string | null; chunked: boolean }, env: Env = process.env): { status: 411 | 413; message: string } | null {
+export function checkBodySize(
+  facts: { method: string; pathname: string; contentLength: string | null; chunked: boolean },
+  env: Env = process.env,
+): { status: 411 | 413; message: string } | null {
   if (SAFE_METHODS.has(facts.method.toUpperCase())) return null;
   const isUpload = facts.pathname === "/api/imports";
   const limit = isUpload ? uploadMaxBytes(env) : JSON_BODY_MAX_BYTES;
@@ -127,6 +143,11 @@ export function checkBodySize(facts: { method: string; pathname: string; content
   }
   const size = Number(facts.contentLength);
   if (Number.isFinite(size) && size <= limit) return null;
-  const what = isUpload ? `Imports are limited to ${describeBytes(limit)} per upload (ENVSTUDIO_IMPORT_MAX_BYTES)` : `Request bodies are limited to ${describeBytes(limit)}`;
-  return { status: 413, message: `${what}; this one is ${Number.isFinite(size) ? describeBytes(size) : "of unknown size"}.` };
+  const what = isUpload
+    ? `Imports are limited to ${describeBytes(limit)} per upload (ENVSTUDIO_IMPORT_MAX_BYTES)`
+    : `Request bodies are limited to ${describeBytes(limit)}`;
+  return {
+    status: 413,
+    message: `${what}; this one is ${Number.isFinite(size) ? describeBytes(size) : "of unknown size"}.`,
+  };
 }

@@ -26,7 +26,11 @@ let fake: FakeOpenAi;
 beforeAll(async () => {
   port = await freePort();
   server = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
-  fake = await startFakeOpenAi({ script: createPipelineScript([loadSampleEnv("library-lending", { operations: ["get_member", "pay_fines"] })]) });
+  fake = await startFakeOpenAi({
+    script: createPipelineScript([
+      loadSampleEnv("library-lending", { operations: ["get_member", "pay_fines"] }),
+    ]),
+  });
 }, 120_000);
 afterAll(async () => {
   await fake?.close();
@@ -36,7 +40,14 @@ afterAll(async () => {
 
 /** Environment of a CLI started next to the studio: no DATABASE_URL, the studio's data directory. */
 function cliEnv(dir: string, pgPort: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ENVSTUDIO_DATA_DIR: dir, ENVSTUDIO_PG_PORT: String(pgPort), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test", LLM_RETRY_BASE_MS: "10" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ENVSTUDIO_DATA_DIR: dir,
+    ENVSTUDIO_PG_PORT: String(pgPort),
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: "test",
+    LLM_RETRY_BASE_MS: "10",
+  };
   delete env.DATABASE_URL;
   return env;
 }
@@ -45,8 +56,16 @@ function cliEnv(dir: string, pgPort: number): NodeJS.ProcessEnv {
  * Runs a command and waits for it to exit on its own. The guard only turns a hang into a failure
  * with the output attached; it is not a timing threshold.
  */
-function runToExit(args: string[], env: NodeJS.ProcessEnv, guardMs = 240_000): Promise<{ code: number | null; exitedByItself: boolean; output: string }> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+function runToExit(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  guardMs = 240_000,
+): Promise<{ code: number | null; exitedByItself: boolean; output: string }> {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
@@ -62,13 +81,20 @@ function runToExit(args: string[], env: NodeJS.ProcessEnv, guardMs = 240_000): P
   });
 }
 
-const isUp = async (url: string) => checkConnection(url, 3000).then(() => true, () => false);
+const isUp = async (url: string) =>
+  checkConnection(url, 3000).then(
+    () => true,
+    () => false,
+  );
 
 describe("CLI processes and a shared embedded database", () => {
   it("`envstudio pipeline run` (in-process worker) finishes, exits by itself, and leaves the studio's database running", async () => {
     const ideas = path.join(dataDir, "ideas.txt");
     fs.writeFileSync(ideas, "A library lending desk\n");
-    const result = await runToExit(["bin/envstudio.mjs", "pipeline", "run", "--ideas", ideas, "--rounds", "2", "--models", "m-cli"], cliEnv(dataDir, port));
+    const result = await runToExit(
+      ["bin/envstudio.mjs", "pipeline", "run", "--ideas", ideas, "--rounds", "2", "--models", "m-cli"],
+      cliEnv(dataDir, port),
+    );
     expect(result.exitedByItself, result.output).toBe(true);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/environment A library lending desk \(\w+\): in_review/);
@@ -85,8 +111,26 @@ describe("CLI processes and a shared embedded database", () => {
   it("`envstudio import` (which proves in the sandbox) and `envstudio dataset list` exit by themselves", async () => {
     const notes = path.join(dataDir, "notes");
     fs.mkdirSync(notes, { recursive: true });
-    fs.writeFileSync(path.join(notes, "environment.py"), "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n");
-    fs.writeFileSync(path.join(notes, "scenarios.json"), JSON.stringify([{ task_id: "n1", init_config: { notes: {} }, task: "List the notes.", checklist_with_func: [{ check_item: "Empty?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {}\n" }] }]));
+    fs.writeFileSync(
+      path.join(notes, "environment.py"),
+      'class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def list_notes(self) -> dict:\n        """List notes."""\n        return {\'success\': True, \'data\': self.notes}\n',
+    );
+    fs.writeFileSync(
+      path.join(notes, "scenarios.json"),
+      JSON.stringify([
+        {
+          task_id: "n1",
+          init_config: { notes: {} },
+          task: "List the notes.",
+          checklist_with_func: [
+            {
+              check_item: "Empty?",
+              check_func: "def check_func(final_state):\n    return final_state['notes'] == {}\n",
+            },
+          ],
+        },
+      ]),
+    );
     // No DATABASE_URL: they find the studio's embedded server through ENVSTUDIO_DATA_DIR.
     const env = cliEnv(dataDir, port);
     const imported = await runToExit(["bin/envstudio.mjs", "import", notes], env);
@@ -108,7 +152,9 @@ describe("CLI processes and a shared embedded database", () => {
       expect(result.exitedByItself, result.output).toBe(true);
       expect(result.code, result.output).toBe(0);
       const password = fs.readFileSync(path.join(own, "pg-password"), "utf8").trim();
-      expect(await isUp(`postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${ownPort}/postgres`)).toBe(false);
+      expect(
+        await isUp(`postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${ownPort}/postgres`),
+      ).toBe(false);
     } finally {
       fs.rmSync(own, { recursive: true, force: true });
     }

@@ -15,7 +15,17 @@ describe("envstudio pipeline run: following a run while the database is unreacha
     const waits: number[] = [];
     let clock = 0; // the loop's time advances with its sleeps only
     try {
-      const code = await followRun(db, "run-1", { out: () => {}, err: (l) => err.push(l) }, { pollMs: 100, dbWaitMs: 2_000, now: () => clock, sleep: (ms) => (waits.push(ms), (clock += ms), Promise.resolve()) });
+      const code = await followRun(
+        db,
+        "run-1",
+        { out: () => {}, err: (l) => err.push(l) },
+        {
+          pollMs: 100,
+          dbWaitMs: 2_000,
+          now: () => clock,
+          sleep: (ms) => (waits.push(ms), (clock += ms), Promise.resolve()),
+        },
+      );
       expect(code).toBe(DB_GAVE_UP_EXIT);
     } finally {
       await db.$disconnect();
@@ -23,7 +33,13 @@ describe("envstudio pipeline run: following a run while the database is unreacha
     expect(waits.reduce((a, b) => a + b, 0)).toBe(2_000); // the last wait is cut to the deadline
     expect(waits.slice(0, 4)).toEqual([100, 200, 400, 800]);
     expect(err).toHaveLength(waits.length + 1); // one line per retry, then the verdict
-    expect(err.slice(0, -1).every((l) => /^database error while following the run \(.+\); retrying in \d+\.\d s$/.test(l))).toBe(true);
-    expect(err.at(-1)).toMatch(/the database has been unreachable for \d+ s .*giving up following run run-1\. The run itself goes on in the workers: follow it in the studio at \/runs\/run-1\./);
+    expect(
+      err
+        .slice(0, -1)
+        .every((l) => /^database error while following the run \(.+\); retrying in \d+\.\d s$/.test(l)),
+    ).toBe(true);
+    expect(err.at(-1)).toMatch(
+      /the database has been unreachable for \d+ s .*giving up following run run-1\. The run itself goes on in the workers: follow it in the studio at \/runs\/run-1\./,
+    );
   });
 });

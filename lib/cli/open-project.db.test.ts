@@ -19,7 +19,11 @@ import { main } from "./main";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "envstudio-cli-embedded-"));
 fs.chmodSync(dataDir, 0o755); // the server runs as an unprivileged user when we are root
-const saved = { url: process.env.DATABASE_URL, dir: process.env.ENVSTUDIO_DATA_DIR, port: process.env.ENVSTUDIO_PG_PORT };
+const saved = {
+  url: process.env.DATABASE_URL,
+  dir: process.env.ENVSTUDIO_DATA_DIR,
+  port: process.env.ENVSTUDIO_PG_PORT,
+};
 
 beforeAll(async () => {
   delete process.env.DATABASE_URL;
@@ -29,7 +33,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopEmbeddedPostgres(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
-  for (const [key, value] of [["DATABASE_URL", saved.url], ["ENVSTUDIO_DATA_DIR", saved.dir], ["ENVSTUDIO_PG_PORT", saved.port]] as const) {
+  for (const [key, value] of [
+    ["DATABASE_URL", saved.url],
+    ["ENVSTUDIO_DATA_DIR", saved.dir],
+    ["ENVSTUDIO_PG_PORT", saved.port],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }

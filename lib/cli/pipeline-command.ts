@@ -28,7 +28,8 @@ export async function runPipelineCommand(
 ): Promise<number> {
   const [verb, ...rest] = argv;
   // Usage mistakes are thrown as UsageError: the entry (main.ts) prints them with this usage, exit 2.
-  if (verb !== "run") throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
+  if (verb !== "run")
+    throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (run)", PIPELINE_USAGE);
   let args;
   try {
     args = parsePipelineRunArgs(rest);

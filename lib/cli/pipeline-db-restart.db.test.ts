@@ -30,7 +30,12 @@ beforeAll(async () => {
   port = await freePort();
   pg = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
   await deployMigrations(pg.url);
-  fake = await startFakeOpenAi({ script: createPipelineScript([loadSampleEnv("library-lending", { operations: ["get_member", "renew_loan", "pay_fines"] })]), latencyMs: 250 });
+  fake = await startFakeOpenAi({
+    script: createPipelineScript([
+      loadSampleEnv("library-lending", { operations: ["get_member", "renew_loan", "pay_fines"] }),
+    ]),
+    latencyMs: 250,
+  });
   useFakeEndpoint(fake.url);
   process.env.DATABASE_URL = pg.url;
   process.env.JOBS_SUPERVISE_SECONDS = "2";
@@ -42,48 +47,71 @@ afterAll(async () => {
 });
 
 describe("a database restart in the middle of a run", () => {
-  it("is outlived by the CLI follow loop, and no received answer is asked for again", { timeout: 180_000 }, async () => {
-    const ideas = path.join(dataDir, "ideas.txt");
-    fs.writeFileSync(ideas, "A library lending desk\nA branch library front desk\n");
-    const out: string[] = [];
-    const err: string[] = [];
-    const command = runPipelineCommand(["run", "--ideas", ideas, "--rounds", "3", "--db-wait", "120"], { out: (l) => out.push(l), err: (l) => err.push(l) }, { pollMs: 200 });
+  it(
+    "is outlived by the CLI follow loop, and no received answer is asked for again",
+    { timeout: 180_000 },
+    async () => {
+      const ideas = path.join(dataDir, "ideas.txt");
+      fs.writeFileSync(ideas, "A library lending desk\nA branch library front desk\n");
+      const out: string[] = [];
+      const err: string[] = [];
+      const command = runPipelineCommand(
+        ["run", "--ideas", ideas, "--rounds", "3", "--db-wait", "120"],
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        { pollMs: 200 },
+      );
 
-    // Mid-run (calls answered, one in flight), stop the server, keep it down, start it again.
-    const inFlight = () => fake.chatRequests().some((r) => r.respondedAt === undefined);
-    for (const deadline = Date.now() + 60_000; fake.chatRequests().length < 8 || !inFlight(); ) {
-      if (Date.now() > deadline) throw new Error(`the run did not get going: ${err.join("\n")}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const stoppingAt = Date.now();
-    await pg.stop();
-    const downAt = fake.chatRequests().length;
-    await new Promise((r) => setTimeout(r, 2_500));
-    pg = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
-    const upAt = Date.now();
+      // Mid-run (calls answered, one in flight), stop the server, keep it down, start it again.
+      const inFlight = () => fake.chatRequests().some((r) => r.respondedAt === undefined);
+      for (const deadline = Date.now() + 60_000; fake.chatRequests().length < 8 || !inFlight();) {
+        if (Date.now() > deadline) throw new Error(`the run did not get going: ${err.join("\n")}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const stoppingAt = Date.now();
+      await pg.stop();
+      const downAt = fake.chatRequests().length;
+      await new Promise((r) => setTimeout(r, 2_500));
+      pg = await startEmbeddedPostgres({ dataDir, port, database: "envstudio" });
+      const upAt = Date.now();
 
-    const code = await command;
-    expect(code, `${out.join("\n")}\n${err.join("\n")}`).toBe(0);
-    expect(err.join("\n")).toMatch(/database error while following the run \(.+\); retrying in/);
-    expect(err.join("\n")).toMatch(/database reachable again after/);
-    expect(out.join("\n")).toMatch(/succeeded · state 2\/2 .* quality 2\/2/);
-    expect(out.join("\n")).toMatch(/LLM: \d+ requests sent · \d+ answers used · 0 rejected · 0 error responses · 0 answers lost/);
-    expect(fake.chatRequests().length).toBeGreaterThan(downAt); // the run really went on after the restart
+      const code = await command;
+      expect(code, `${out.join("\n")}\n${err.join("\n")}`).toBe(0);
+      expect(err.join("\n")).toMatch(/database error while following the run \(.+\); retrying in/);
+      expect(err.join("\n")).toMatch(/database reachable again after/);
+      expect(out.join("\n")).toMatch(/succeeded · state 2\/2 .* quality 2\/2/);
+      expect(out.join("\n")).toMatch(
+        /LLM: \d+ requests sent · \d+ answers used · 0 rejected · 0 error responses · 0 answers lost/,
+      );
+      expect(fake.chatRequests().length).toBeGreaterThan(downAt); // the run really went on after the restart
 
-    // Answers did arrive while the database was away (and were held, not thrown away):
-    expect(fake.chatRequests().filter((r) => r.respondedAt !== undefined && r.respondedAt >= stoppingAt && r.respondedAt <= upAt).length).toBeGreaterThan(0);
-    // No answer the endpoint gave was asked for again: every answered request body is unique.
-    const answered = fake.chatRequests().filter((r) => r.status === 200).map((r) => canonicalJson(r.body));
-    expect(answered.length).toBe(fake.chatRequests().length);
-    expect(new Set(answered).size).toBe(answered.length);
-    // And the studio's ledger is the endpoint's.
-    const db = createDb(pg.url, 2);
-    try {
-      const run = await db.pipelineRun.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
-      const llm = await getLlmAccounting(db, run.id);
-      expect(llm).toMatchObject({ requestsSent: fake.chatRequests().length, answersUsed: fake.chatRequests().length, answersLost: 0, inFlight: 0 });
-    } finally {
-      await db.$disconnect();
-    }
-  });
+      // Answers did arrive while the database was away (and were held, not thrown away):
+      expect(
+        fake
+          .chatRequests()
+          .filter((r) => r.respondedAt !== undefined && r.respondedAt >= stoppingAt && r.respondedAt <= upAt)
+          .length,
+      ).toBeGreaterThan(0);
+      // No answer the endpoint gave was asked for again: every answered request body is unique.
+      const answered = fake
+        .chatRequests()
+        .filter((r) => r.status === 200)
+        .map((r) => canonicalJson(r.body));
+      expect(answered.length).toBe(fake.chatRequests().length);
+      expect(new Set(answered).size).toBe(answered.length);
+      // And the studio's ledger is the endpoint's.
+      const db = createDb(pg.url, 2);
+      try {
+        const run = await db.pipelineRun.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
+        const llm = await getLlmAccounting(db, run.id);
+        expect(llm).toMatchObject({
+          requestsSent: fake.chatRequests().length,
+          answersUsed: fake.chatRequests().length,
+          answersLost: 0,
+          inFlight: 0,
+        });
+      } finally {
+        await db.$disconnect();
+      }
+    },
+  );
 });

@@ -4,7 +4,11 @@ import { bucketCounts, bucketFractions, fillDays } from "./charts";
 describe("dashboard chart shaping", () => {
   it("buckets counts into labelled ranges", () => {
     expect(bucketCounts([0, 1, 4, 5, 12, 30], [0, 1, 5, 10, 20])).toEqual([
-      { label: "0", value: 1 }, { label: "1–4", value: 2 }, { label: "5–9", value: 1 }, { label: "10–19", value: 1 }, { label: "20+", value: 1 },
+      { label: "0", value: 1 },
+      { label: "1–4", value: 2 },
+      { label: "5–9", value: 1 },
+      { label: "10–19", value: 1 },
+      { label: "20+", value: 1 },
     ]);
   });
   it("bins fractions with 1.0 in the last bin", () => {
@@ -15,7 +19,9 @@ describe("dashboard chart shaping", () => {
   });
   it("fills missing days with zero", () => {
     expect(fillDays([{ day: "2026-12-01", value: 2.5 }], 3, new Date("2026-12-02T10:00:00Z"))).toEqual([
-      { label: "2026-11-30", value: 0 }, { label: "2026-12-01", value: 2.5 }, { label: "2026-12-02", value: 0 },
+      { label: "2026-11-30", value: 0 },
+      { label: "2026-12-01", value: 2.5 },
+      { label: "2026-12-02", value: 0 },
     ]);
   });
 });

@@ -31,7 +31,9 @@ export function fillDays(rows: { day: string; value: number }[], days: number, t
   const byDay = new Map(rows.map((r) => [r.day, r.value]));
   const out: Bucket[] = [];
   for (let i = days - 1; i >= 0; i--) {
-    const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - i)).toISOString().slice(0, 10);
+    const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - i))
+      .toISOString()
+      .slice(0, 10);
     out.push({ label: d, value: byDay.get(d) ?? 0 });
   }
   return out;

@@ -6,13 +6,21 @@ export const DatasetNameSchema = z
   .trim()
   .min(1, "name is required")
   .max(80)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "use letters, digits, dot, dash or underscore (it names files and CLI arguments)");
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    "use letters, digits, dot, dash or underscore (it names files and CLI arguments)",
+  );
 
 export const CreateDatasetVersionInputSchema = z.object({
   projectId: z.string().min(1),
   name: DatasetNameSchema,
   description: z.string().max(2000).optional(),
-  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(42),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(42),
   testRatio: z.coerce.number().min(0).max(0.9).default(0.2),
   /** Restrict to these environments (ids or slugs); all accepted environments when omitted. */
   environments: z.array(z.string().min(1)).optional(),
@@ -43,7 +51,9 @@ export const DatasetStatsSchema = z.object({
   checks: z.object({ total: z.number(), meanPerScenario: z.number() }),
   taskWords: z.object({ mean: z.number(), min: z.number(), max: z.number() }),
   tools: z.object({ total: z.number(), meanPerEnvironment: z.number() }),
-  byEnvironment: z.array(z.object({ environment: z.string(), split: z.enum(["TRAIN", "TEST"]), scenarios: z.number() })),
+  byEnvironment: z.array(
+    z.object({ environment: z.string(), split: z.enum(["TRAIN", "TEST"]), scenarios: z.number() }),
+  ),
   byDomain: z.record(z.string(), z.number()),
 });
 export type DatasetStats = z.infer<typeof DatasetStatsSchema>;
@@ -55,10 +65,19 @@ export const DatasetChangelogSchema = z.object({
   /** Same scenario, different pinned environment or validator versions. */
   repinned: z.array(z.string()),
   /** Environments whose split side changed. */
-  movedEnvironments: z.array(z.object({ environment: z.string(), from: z.enum(["TRAIN", "TEST"]), to: z.enum(["TRAIN", "TEST"]) })),
+  movedEnvironments: z.array(
+    z.object({ environment: z.string(), from: z.enum(["TRAIN", "TEST"]), to: z.enum(["TRAIN", "TEST"]) }),
+  ),
   seedChanged: z.boolean(),
 });
 export type DatasetChangelog = z.infer<typeof DatasetChangelogSchema>;
 
 /** One item of a version as pages show it: pins as version numbers, overrides marked. */
-export type VersionItem = { scenarioId: string; key: string; split: "TRAIN" | "TEST"; environmentVersion: number; validatorVersions: number[]; overridden: boolean };
+export type VersionItem = {
+  scenarioId: string;
+  key: string;
+  split: "TRAIN" | "TEST";
+  environmentVersion: number;
+  validatorVersions: number[];
+  overridden: boolean;
+};

@@ -11,32 +11,65 @@ import { type SplitName, splitByEnvironment } from "./split";
 export type PlanProof = { environmentVersionId: string; validatorVersionIds: string[]; status: string };
 
 export type PlanEnvironment = {
-  id: string; slug: string; name: string; status: string; currentVersionId: string | null; acceptedVersionId: string | null;
+  id: string;
+  slug: string;
+  name: string;
+  status: string;
+  currentVersionId: string | null;
+  acceptedVersionId: string | null;
   versions: { id: string; version: number }[];
 };
 
 export type PlanScenario = {
-  id: string; externalId: string; environmentId: string; status: string; proofStatus: string;
-  acceptedValidatorVersionIds: unknown; currentValidatorVersionIds: string[];
+  id: string;
+  externalId: string;
+  environmentId: string;
+  status: string;
+  proofStatus: string;
+  acceptedValidatorVersionIds: unknown;
+  currentValidatorVersionIds: string[];
   /** Version number of every validator version id named above (what pages and exports show). */
   validatorVersionNumbers: Record<string, number>;
   /** Newest first. */
   proofs: PlanProof[];
 };
 
-export type PlanOptions = { pins: Record<string, string>; override: boolean; excludeScenarioIds: string[]; seed: number; testRatio: number };
+export type PlanOptions = {
+  pins: Record<string, string>;
+  override: boolean;
+  excludeScenarioIds: string[];
+  seed: number;
+  testRatio: number;
+};
 
 export type PlanItem = {
-  scenarioId: string; key: string; environmentId: string; environmentSlug: string;
-  environmentVersionId: string; environmentVersion: number; validatorVersionIds: string[]; validatorVersions: number[];
-  split: SplitName; overridden: boolean; note: string;
+  scenarioId: string;
+  key: string;
+  environmentId: string;
+  environmentSlug: string;
+  environmentVersionId: string;
+  environmentVersion: number;
+  validatorVersionIds: string[];
+  validatorVersions: number[];
+  split: SplitName;
+  overridden: boolean;
+  note: string;
 };
 export type PlanExcluded = { scenarioId: string; key: string; reason: string; needsOverride: boolean };
 export type PlanEnvironmentChoice = {
-  id: string; slug: string; pinnedVersionId: string | null; acceptedVersionId: string | null; currentVersionId: string | null;
+  id: string;
+  slug: string;
+  pinnedVersionId: string | null;
+  acceptedVersionId: string | null;
+  currentVersionId: string | null;
   versions: { id: string; version: number; accepted: boolean; current: boolean }[];
 };
-export type DatasetPlan = { included: PlanItem[]; excluded: PlanExcluded[]; warnings: string[]; environments: PlanEnvironmentChoice[] };
+export type DatasetPlan = {
+  included: PlanItem[];
+  excluded: PlanExcluded[];
+  warnings: string[];
+  environments: PlanEnvironmentChoice[];
+};
 
 type Verdict = { ok: true; note: string } | { ok: false; reason: string; needsOverride: boolean };
 
@@ -48,7 +81,13 @@ function proofOf(s: PlanScenario, env: PlanEnvironment, envPin: string, vals: st
   return current ? s.proofStatus : "MISSING";
 }
 
-function judge(s: PlanScenario, env: PlanEnvironment, envPin: string | null, vals: string[] | null, versionOf: (id: string) => number): Verdict {
+function judge(
+  s: PlanScenario,
+  env: PlanEnvironment,
+  envPin: string | null,
+  vals: string[] | null,
+  versionOf: (id: string) => number,
+): Verdict {
   if (s.status === "REJECTED") return { ok: false, reason: "rejected by a reviewer", needsOverride: false };
   if (vals === null) return { ok: false, reason: "not accepted (waiting for review)", needsOverride: false };
   if (envPin === null) return { ok: false, reason: "environment not accepted", needsOverride: true };
@@ -57,15 +96,29 @@ function judge(s: PlanScenario, env: PlanEnvironment, envPin: string | null, val
   if (envPin !== envAccepted) problems.push(`environment v${versionOf(envPin)} not accepted`);
   const changed = s.status !== "ACCEPTED";
   const proof = proofOf(s, env, envPin, vals);
-  if (proof !== "VERIFIED") problems.push(`${changed ? "changed since accepted and " : ""}${proof === "FAILED" ? "proof failed" : "proof missing"} for environment v${versionOf(envPin)}`);
+  if (proof !== "VERIFIED")
+    problems.push(
+      `${changed ? "changed since accepted and " : ""}${proof === "FAILED" ? "proof failed" : "proof missing"} for environment v${versionOf(envPin)}`,
+    );
   if (problems.length) return { ok: false, reason: problems.join("; "), needsOverride: true };
-  const notes = [changed ? "changed since accepted: pinned to the accepted checks" : "", envPin !== env.currentVersionId ? `environment changed since accepted: pinned to v${versionOf(envPin)}` : ""];
+  const notes = [
+    changed ? "changed since accepted: pinned to the accepted checks" : "",
+    envPin !== env.currentVersionId
+      ? `environment changed since accepted: pinned to v${versionOf(envPin)}`
+      : "",
+  ];
   return { ok: true, note: notes.filter(Boolean).join("; ") };
 }
 
-export function planDatasetVersion(environments: PlanEnvironment[], scenarios: PlanScenario[], opts: PlanOptions): DatasetPlan {
+export function planDatasetVersion(
+  environments: PlanEnvironment[],
+  scenarios: PlanScenario[],
+  opts: PlanOptions,
+): DatasetPlan {
   const envById = new Map(environments.map((e) => [e.id, e]));
-  const versionNumber = new Map(environments.flatMap((e) => e.versions.map((v) => [v.id, v.version] as const)));
+  const versionNumber = new Map(
+    environments.flatMap((e) => e.versions.map((v) => [v.id, v.version] as const)),
+  );
   const versionOf = (id: string) => versionNumber.get(id) ?? 0;
   const included: Omit<PlanItem, "split">[] = [];
   const excluded: PlanExcluded[] = [];
@@ -77,28 +130,55 @@ export function planDatasetVersion(environments: PlanEnvironment[], scenarios: P
       excluded.push({ scenarioId: s.id, key, reason: "left out by you", needsOverride: false });
       continue;
     }
-    const envPin = opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
+    const envPin =
+      opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
     const vals = acceptedValidatorVersionIds(s);
     const verdict = judge(s, env, envPin, vals, versionOf);
-    const base = { scenarioId: s.id, key, environmentId: env.id, environmentSlug: env.slug, environmentVersionId: envPin ?? "", environmentVersion: envPin ? versionOf(envPin) : 0, validatorVersionIds: vals ?? [], validatorVersions: (vals ?? []).map((id) => s.validatorVersionNumbers[id] ?? 0) };
+    const base = {
+      scenarioId: s.id,
+      key,
+      environmentId: env.id,
+      environmentSlug: env.slug,
+      environmentVersionId: envPin ?? "",
+      environmentVersion: envPin ? versionOf(envPin) : 0,
+      validatorVersionIds: vals ?? [],
+      validatorVersions: (vals ?? []).map((id) => s.validatorVersionNumbers[id] ?? 0),
+    };
     if (verdict.ok) included.push({ ...base, overridden: false, note: verdict.note });
-    else if (verdict.needsOverride && opts.override && envPin) included.push({ ...base, overridden: true, note: `override: ${verdict.reason}` });
-    else excluded.push({ scenarioId: s.id, key, reason: verdict.reason, needsOverride: verdict.needsOverride });
+    else if (verdict.needsOverride && opts.override && envPin)
+      included.push({ ...base, overridden: true, note: `override: ${verdict.reason}` });
+    else
+      excluded.push({ scenarioId: s.id, key, reason: verdict.reason, needsOverride: verdict.needsOverride });
   }
   const withSplit = assignSplit(included, opts);
-  return { included: withSplit, excluded, warnings: warningsOf(environments, scenarios, withSplit, opts), environments: environments.map((e) => choiceOf(e, opts)) };
+  return {
+    included: withSplit,
+    excluded,
+    warnings: warningsOf(environments, scenarios, withSplit, opts),
+    environments: environments.map((e) => choiceOf(e, opts)),
+  };
 }
 
 function assignSplit(items: Omit<PlanItem, "split">[], opts: PlanOptions): PlanItem[] {
   const counts = new Map<string, number>();
   for (const i of items) counts.set(i.environmentSlug, (counts.get(i.environmentSlug) ?? 0) + 1);
-  const sides = splitByEnvironment([...counts].map(([environmentKey, scenarioCount]) => ({ environmentKey, scenarioCount })), opts.seed, opts.testRatio);
+  const sides = splitByEnvironment(
+    [...counts].map(([environmentKey, scenarioCount]) => ({ environmentKey, scenarioCount })),
+    opts.seed,
+    opts.testRatio,
+  );
   return items.map((i) => ({ ...i, split: sides.get(i.environmentSlug) ?? "TRAIN" }));
 }
 
-function warningsOf(environments: PlanEnvironment[], scenarios: PlanScenario[], items: PlanItem[], opts: PlanOptions): string[] {
+function warningsOf(
+  environments: PlanEnvironment[],
+  scenarios: PlanScenario[],
+  items: PlanItem[],
+  opts: PlanOptions,
+): string[] {
   const warnings: string[] = [];
-  if (items.length > 0 && opts.testRatio > 0 && !items.some((i) => i.split === "TEST")) warnings.push("The test split is empty: all included scenarios come from one environment.");
+  if (items.length > 0 && opts.testRatio > 0 && !items.some((i) => i.split === "TEST"))
+    warnings.push("The test split is empty: all included scenarios come from one environment.");
   if (items.length > 0 && !items.some((i) => i.split === "TRAIN")) warnings.push("The train split is empty.");
   for (const env of environments) {
     const total = scenarios.filter((s) => s.environmentId === env.id).length;
@@ -107,15 +187,21 @@ function warningsOf(environments: PlanEnvironment[], scenarios: PlanScenario[], 
     else if (taken === 0) warnings.push(`${env.slug}: none of its ${total} scenarios can be included.`);
   }
   const overridden = items.filter((i) => i.overridden).length;
-  if (overridden) warnings.push(`${overridden} item(s) enter by override, without accepted and proven versions.`);
+  if (overridden)
+    warnings.push(`${overridden} item(s) enter by override, without accepted and proven versions.`);
   return warnings;
 }
 
 function choiceOf(env: PlanEnvironment, opts: PlanOptions): PlanEnvironmentChoice {
   const accepted = acceptedEnvironmentVersionId(env);
   return {
-    id: env.id, slug: env.slug, acceptedVersionId: accepted, currentVersionId: env.currentVersionId,
+    id: env.id,
+    slug: env.slug,
+    acceptedVersionId: accepted,
+    currentVersionId: env.currentVersionId,
     pinnedVersionId: opts.pins[env.id] ?? accepted ?? (opts.override ? env.currentVersionId : null),
-    versions: [...env.versions].sort((a, b) => b.version - a.version).map((v) => ({ ...v, accepted: v.id === accepted, current: v.id === env.currentVersionId })),
+    versions: [...env.versions]
+      .sort((a, b) => b.version - a.version)
+      .map((v) => ({ ...v, accepted: v.id === accepted, current: v.id === env.currentVersionId })),
   };
 }

@@ -34,21 +34,35 @@ function shuffled<T>(items: T[], seed: number): T[] {
  * scenarios, the rest to TRAIN. With two or more environments and 0 < ratio < 1 both sides are
  * non-empty, since a split with an empty side is useless for evaluation.
  */
-export function splitByEnvironment(input: SplitInput, seed: number, testRatio: number): Map<string, SplitName> {
-  const envs = shuffled([...input].sort((a, b) => a.environmentKey.localeCompare(b.environmentKey)), seed);
+export function splitByEnvironment(
+  input: SplitInput,
+  seed: number,
+  testRatio: number,
+): Map<string, SplitName> {
+  const envs = shuffled(
+    [...input].sort((a, b) => a.environmentKey.localeCompare(b.environmentKey)),
+    seed,
+  );
   const total = envs.reduce((sum, e) => sum + e.scenarioCount, 0);
   const target = total * testRatio;
   const result = new Map<string, SplitName>();
   let testCount = 0;
   for (const env of envs) {
-    const wantsTest = testRatio > 0 && testCount < target && Math.abs(testCount + env.scenarioCount - target) <= Math.abs(testCount - target);
+    const wantsTest =
+      testRatio > 0 &&
+      testCount < target &&
+      Math.abs(testCount + env.scenarioCount - target) <= Math.abs(testCount - target);
     result.set(env.environmentKey, wantsTest ? "TEST" : "TRAIN");
     if (wantsTest) testCount += env.scenarioCount;
   }
   return ensureBothSides(result, envs, testRatio);
 }
 
-function ensureBothSides(result: Map<string, SplitName>, envs: SplitInput, testRatio: number): Map<string, SplitName> {
+function ensureBothSides(
+  result: Map<string, SplitName>,
+  envs: SplitInput,
+  testRatio: number,
+): Map<string, SplitName> {
   if (envs.length < 2 || testRatio <= 0 || testRatio >= 1) return result;
   const sides = new Set(result.values());
   if (sides.size === 2) return result;

@@ -21,7 +21,12 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export function computeStats(items: StatsItem[]): DatasetStats {
   const envs = new Map<string, { split: SplitName; scenarios: number; tools: number; domain: string }>();
   for (const item of items) {
-    const env = envs.get(item.environment) ?? { split: item.split, scenarios: 0, tools: item.toolCount, domain: item.domain };
+    const env = envs.get(item.environment) ?? {
+      split: item.split,
+      scenarios: 0,
+      tools: item.toolCount,
+      domain: item.domain,
+    };
     env.scenarios += 1;
     envs.set(item.environment, env);
   }
@@ -46,7 +51,9 @@ export function computeStats(items: StatsItem[]): DatasetStats {
       max: wordCounts.length ? Math.max(...wordCounts) : 0,
     },
     tools: { total: tools, meanPerEnvironment: envs.size ? round(tools / envs.size) : 0 },
-    byEnvironment: [...envs.entries()].map(([environment, e]) => ({ environment, split: e.split, scenarios: e.scenarios })).sort((a, b) => a.environment.localeCompare(b.environment)),
+    byEnvironment: [...envs.entries()]
+      .map(([environment, e]) => ({ environment, split: e.split, scenarios: e.scenarios }))
+      .sort((a, b) => a.environment.localeCompare(b.environment)),
     byDomain,
   };
 }
@@ -66,7 +73,10 @@ export function computeChangelog(
     previousVersion: previous?.version ?? null,
     added: [...after.keys()].filter((k) => !before.has(k)).sort(),
     removed: [...before.keys()].filter((k) => !after.has(k)).sort(),
-    repinned: [...after.entries()].filter(([k, i]) => before.has(k) && before.get(k)?.pin !== i.pin).map(([k]) => k).sort(),
+    repinned: [...after.entries()]
+      .filter(([k, i]) => before.has(k) && before.get(k)?.pin !== i.pin)
+      .map(([k]) => k)
+      .sort(),
     movedEnvironments: movedEnvironments.sort((a, b) => a.environment.localeCompare(b.environment)),
     seedChanged: previous !== null && previous.seed !== current.seed,
   };

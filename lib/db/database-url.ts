@@ -9,7 +9,9 @@ export function pgConfigFromUrl(url: string): PgConfig {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`DATABASE_URL is not a valid URL (expected postgresql://user:password@host:port/database)`);
+    throw new Error(
+      `DATABASE_URL is not a valid URL (expected postgresql://user:password@host:port/database)`,
+    );
   }
   if (parsed.protocol !== "postgresql:" && parsed.protocol !== "postgres:") {
     throw new Error(`DATABASE_URL must start with postgresql:// (got ${parsed.protocol}//…)`);

@@ -11,7 +11,9 @@ export * from "./generated/client";
 
 export function createDb(url = readEnv("DATABASE_URL"), max = readEnv("PG_POOL_MAX")): PrismaClient {
   if (!url) {
-    throw new Error("DATABASE_URL is not set: start the studio with `npm start` (it starts an embedded database).");
+    throw new Error(
+      "DATABASE_URL is not set: start the studio with `npm start` (it starts an embedded database).",
+    );
   }
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
 }

@@ -19,11 +19,21 @@ describe("review log", () => {
   it("is append-only: updates and deletes are refused by the database", async () => {
     const project = await createTestProject(t.db);
     const decision = await t.db.reviewDecision.create({
-      data: { projectId: project.id, targetType: "SCENARIO", targetId: "s1", decision: "ACCEPT", reason: "looks right" },
+      data: {
+        projectId: project.id,
+        targetType: "SCENARIO",
+        targetId: "s1",
+        decision: "ACCEPT",
+        reason: "looks right",
+      },
     });
-    await expect(t.db.reviewDecision.update({ where: { id: decision.id }, data: { reason: "rewritten" } })).rejects.toThrow(/append-only/);
+    await expect(
+      t.db.reviewDecision.update({ where: { id: decision.id }, data: { reason: "rewritten" } }),
+    ).rejects.toThrow(/append-only/);
     await expect(t.db.reviewDecision.delete({ where: { id: decision.id } })).rejects.toThrow(/append-only/);
-    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decision.id } })).reason).toBe("looks right");
+    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decision.id } })).reason).toBe(
+      "looks right",
+    );
   });
 });
 
@@ -32,6 +42,8 @@ describe("idempotent step keys", () => {
     const project = await createTestProject(t.db);
     const run = await t.db.pipelineRun.create({ data: { projectId: project.id, kind: "SKEL_BUILDER" } });
     await t.db.pipelineStep.create({ data: { runId: run.id, subjectKey: "idea-1", stage: "infer-state" } });
-    await expect(t.db.pipelineStep.create({ data: { runId: run.id, subjectKey: "idea-1", stage: "infer-state" } })).rejects.toMatchObject({ code: "P2002" });
+    await expect(
+      t.db.pipelineStep.create({ data: { runId: run.id, subjectKey: "idea-1", stage: "infer-state" } }),
+    ).rejects.toMatchObject({ code: "P2002" });
   });
 });

@@ -16,4 +16,5 @@ export function isUnstorableTextError(error: unknown): boolean {
   return SQLSTATES.some((s) => error.message.includes(`Code: \`${s}\``));
 }
 
-export const UNSTORABLE_TEXT_MESSAGE = "The input contains text the database cannot store (a NUL character or invalid Unicode).";
+export const UNSTORABLE_TEXT_MESSAGE =
+  "The input contains text the database cannot store (a NUL character or invalid Unicode).";

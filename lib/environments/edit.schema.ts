@@ -13,10 +13,20 @@ export const SaveEnvironmentVersionInputSchema = z.object({
 });
 export type SaveEnvironmentVersionInput = z.infer<typeof SaveEnvironmentVersionInputSchema>;
 
-export const AnalyzeSourceInputSchema = z.object({ environmentId: z.string().min(1), source: z.string().max(MAX_SOURCE_LENGTH) });
+export const AnalyzeSourceInputSchema = z.object({
+  environmentId: z.string().min(1),
+  source: z.string().max(MAX_SOURCE_LENGTH),
+});
 
 /** AppError details of a refused stale save: what the editor needs to show the diff. */
-export type HeadConflict = { headVersionId: string; headVersion: number; headSource: string; headAuthor: string; headMessage: string; headCreatedAt: string };
+export type HeadConflict = {
+  headVersionId: string;
+  headVersion: number;
+  headSource: string;
+  headAuthor: string;
+  headMessage: string;
+  headCreatedAt: string;
+};
 
 /** A merge the editor holds until saved: the version the edit started from and the head it merged. */
 export type PendingMerge = { startedFromId: string; startedFromVersion: number; headVersion: number };

@@ -16,9 +16,19 @@ export const MAX_PAGE_SIZE = 100;
 
 /** Query of the environments list page and of GET /api/environments (same filters). */
 export const ListEnvironmentsQuerySchema = z.object({
-  q: z.string().trim().max(200).optional().transform((v) => (v ? v : undefined)),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   status: EnvironmentStatusSchema.optional(),
-  domain: z.string().trim().max(100).optional().transform((v) => (v ? v : undefined)),
+  domain: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
 });
@@ -45,7 +55,12 @@ export type EnvironmentListItem = {
   scenarioCount: number;
   updatedAt: string;
 };
-export type EnvironmentListPage = { items: EnvironmentListItem[]; total: number; page: number; pageSize: number };
+export type EnvironmentListPage = {
+  items: EnvironmentListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+};
 
 export const ToolSchema = z.object({
   type: z.literal("function"),

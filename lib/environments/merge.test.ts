@@ -12,8 +12,9 @@ describe("three-way merge", () => {
 
   it("finds a longest common subsequence (checked against dynamic programming on seeded random inputs)", () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = (n: number) => Array.from({ length: Math.floor(rand() * n) }, () => "abc"[Math.floor(rand() * 3)] ?? "a");
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (n: number) =>
+      Array.from({ length: Math.floor(rand() * n) }, () => "abc"[Math.floor(rand() * 3)] ?? "a");
     for (let run = 0; run < 300; run++) {
       const [a, b] = [pick(12), pick(12)];
       const match = matchLines(a, b);
@@ -21,7 +22,9 @@ describe("three-way merge", () => {
       expect(pairs.every(([i, j]) => a[i] === b[j])).toBe(true);
       expect(pairs.every(([, j], k) => k === 0 || j > (pairs[k - 1]?.[1] ?? -1))).toBe(true);
       const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-      for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+      for (let i = a.length - 1; i >= 0; i--)
+        for (let j = b.length - 1; j >= 0; j--)
+          dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
       expect(pairs.length).toBe(dp[0]![0]);
     }
   });
@@ -29,11 +32,19 @@ describe("three-way merge", () => {
   it("merges changes to different regions without asking, keeping both", () => {
     const base = lines("class A:", '    """Old doc."""', "    def f(self):", "        return 1");
     const theirs = lines("class A:", '    """New doc."""', "    def f(self):", "        return 1");
-    const mine = lines("class A:", '    """Old doc."""', "    def f(self):", "        return 1", "# my comment");
+    const mine = lines(
+      "class A:",
+      '    """Old doc."""',
+      "    def f(self):",
+      "        return 1",
+      "# my comment",
+    );
     const chunks = mergeThreeWay(base, mine, theirs);
     expect(conflictCount(chunks)).toBe(0);
     expect(autoMergedCount(chunks)).toBe(2);
-    expect(applyChoices(chunks, [])).toBe(lines("class A:", '    """New doc."""', "    def f(self):", "        return 1", "# my comment"));
+    expect(applyChoices(chunks, [])).toBe(
+      lines("class A:", '    """New doc."""', "    def f(self):", "        return 1", "# my comment"),
+    );
   });
 
   it("shows overlapping edits as a conflict and resolves it only by an explicit choice", () => {
@@ -56,7 +67,10 @@ describe("three-way merge", () => {
 
   it("merges deletions on one side with edits elsewhere on the other", () => {
     const base = lines("1", "2", "3", "4", "5");
-    const merged = applyChoices(mergeThreeWay(base, lines("1", "3", "4", "5"), lines("1", "2", "3", "4", "five")), []);
+    const merged = applyChoices(
+      mergeThreeWay(base, lines("1", "3", "4", "5"), lines("1", "2", "3", "4", "five")),
+      [],
+    );
     expect(merged).toBe(lines("1", "3", "4", "five"));
   });
 });

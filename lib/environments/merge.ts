@@ -29,7 +29,14 @@ export function matchLines(a: string[], b: string[]): number[] {
 }
 
 /** The snake points of the shortest edit script between a[lo..hiA) and b[lo..hiB). */
-function myersTrace(a: string[], b: string[], loA: number, hiA: number, loB: number, hiB: number): [number, number][] {
+function myersTrace(
+  a: string[],
+  b: string[],
+  loA: number,
+  hiA: number,
+  loB: number,
+  hiB: number,
+): [number, number][] {
   const n = hiA - loA;
   const m = hiB - loB;
   const max = n + m;
@@ -42,7 +49,10 @@ function myersTrace(a: string[], b: string[], loA: number, hiA: number, loB: num
       const down = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0));
       let x = down ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
       let y = x - k;
-      while (x < n && y < m && a[loA + x] === b[loB + y]) { x++; y++; }
+      while (x < n && y < m && a[loA + x] === b[loB + y]) {
+        x++;
+        y++;
+      }
       v[offset + k] = x;
       if (x >= n && y >= m) break outer;
     }
@@ -50,7 +60,12 @@ function myersTrace(a: string[], b: string[], loA: number, hiA: number, loB: num
   return backtrack(history, a, b, { loA, loB, n, m, offset });
 }
 
-function backtrack(history: number[][], a: string[], b: string[], g: { loA: number; loB: number; n: number; m: number; offset: number }): [number, number][] {
+function backtrack(
+  history: number[][],
+  a: string[],
+  b: string[],
+  g: { loA: number; loB: number; n: number; m: number; offset: number },
+): [number, number][] {
   const pairs: [number, number][] = [];
   let x = g.n;
   let y = g.m;
@@ -63,7 +78,8 @@ function backtrack(history: number[][], a: string[], b: string[], g: { loA: numb
     const prevY = d === 0 ? 0 : prevX - prevK;
     while (x > prevX && y > prevY && a[g.loA + x - 1] === b[g.loB + y - 1]) {
       pairs.push([g.loA + x - 1, g.loB + y - 1]);
-      x--; y--;
+      x--;
+      y--;
     }
     x = prevX;
     y = prevY;
@@ -113,13 +129,23 @@ export function applyChoices(chunks: MergeChunk[], choices: (ConflictChoice | un
   const out: string[] = [];
   let c = 0;
   for (const chunk of chunks) {
-    if (chunk.kind === "merged") { out.push(...chunk.lines); continue; }
+    if (chunk.kind === "merged") {
+      out.push(...chunk.lines);
+      continue;
+    }
     const choice = choices[c++];
     if (!choice) return null;
-    out.push(...(choice === "mine" ? chunk.mine : choice === "theirs" ? chunk.theirs : [...chunk.theirs, ...chunk.mine]));
+    out.push(
+      ...(choice === "mine"
+        ? chunk.mine
+        : choice === "theirs"
+          ? chunk.theirs
+          : [...chunk.theirs, ...chunk.mine]),
+    );
   }
   return out.join("\n");
 }
 
 export const conflictCount = (chunks: MergeChunk[]) => chunks.filter((c) => c.kind === "conflict").length;
-export const autoMergedCount = (chunks: MergeChunk[]) => chunks.filter((c) => c.kind === "merged" && c.from !== "base").length;
+export const autoMergedCount = (chunks: MergeChunk[]) =>
+  chunks.filter((c) => c.kind === "merged" && c.from !== "base").length;

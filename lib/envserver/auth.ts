@@ -18,7 +18,11 @@ import { isLoopbackHost } from "../env";
 export type AccessPolicy = { token: string | null };
 
 /** Open (no token) only when bound to loopback and no token was configured. */
-export function accessPolicy(host: string, configuredToken: string | undefined, generate: () => string): AccessPolicy {
+export function accessPolicy(
+  host: string,
+  configuredToken: string | undefined,
+  generate: () => string,
+): AccessPolicy {
   if (configuredToken) return { token: configuredToken };
   return { token: isLoopbackHost(host) ? null : generate() };
 }
@@ -56,13 +60,23 @@ const hostName = (value: string) => {
 };
 
 /** Why the request is refused, or null when it may proceed. */
-export function refusal(req: IncomingMessage, policy: AccessPolicy): { status: 401 | 403; message: string } | null {
+export function refusal(
+  req: IncomingMessage,
+  policy: AccessPolicy,
+): { status: 401 | 403; message: string } | null {
   if (policy.token !== null) {
     const token = policy.token;
-    return offeredSecrets(req).some((s) => sameSecret(s, token)) ? null : { status: 401, message: "missing or wrong token (Authorization: Bearer, Basic password, or ?token=)" };
+    return offeredSecrets(req).some((s) => sameSecret(s, token))
+      ? null
+      : {
+          status: 401,
+          message: "missing or wrong token (Authorization: Bearer, Basic password, or ?token=)",
+        };
   }
-  if (!isLoopbackHost(hostName(req.headers.host ?? ""))) return { status: 403, message: "this server answers only requests addressed to a loopback host" };
+  if (!isLoopbackHost(hostName(req.headers.host ?? "")))
+    return { status: 403, message: "this server answers only requests addressed to a loopback host" };
   const origin = req.headers.origin;
-  if (origin !== undefined && !isLoopbackHost(hostName(origin.replace(/^[a-z]+:\/\//i, "")))) return { status: 403, message: "requests from web pages are refused" };
+  if (origin !== undefined && !isLoopbackHost(hostName(origin.replace(/^[a-z]+:\/\//i, ""))))
+    return { status: 403, message: "requests from web pages are refused" };
   return null;
 }

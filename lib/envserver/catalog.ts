@@ -9,7 +9,10 @@ export type ServedScenario = {
   task: string;
   source: string;
   className: string;
-  tools: { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  tools: {
+    type: "function";
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+  }[];
   initialState: Record<string, unknown>;
   checks: string[];
 };
@@ -17,7 +20,10 @@ export type ServedScenario = {
 export type Catalog = { name: string; scenarios: ServedScenario[] };
 
 /** By full id, by task_id when unambiguous, or by seed (reproducible), else the first. */
-export function pickScenario(catalog: Catalog, request: { scenarioId?: string; seed?: number }): ServedScenario | null {
+export function pickScenario(
+  catalog: Catalog,
+  request: { scenarioId?: string; seed?: number },
+): ServedScenario | null {
   const all = catalog.scenarios;
   if (request.scenarioId !== undefined) {
     const exact = all.find((s) => s.id === request.scenarioId);
@@ -26,6 +32,9 @@ export function pickScenario(catalog: Catalog, request: { scenarioId?: string; s
     return byTask.length === 1 ? (byTask[0] ?? null) : null;
   }
   if (all.length === 0) return null;
-  const index = request.seed === undefined ? Math.floor(Math.random() * all.length) : Math.floor(seededRandom(request.seed)() * all.length);
+  const index =
+    request.seed === undefined
+      ? Math.floor(Math.random() * all.length)
+      : Math.floor(seededRandom(request.seed)() * all.length);
   return all[index] ?? null;
 }

@@ -7,30 +7,38 @@ import { z } from "zod";
 
 export const ActionSchema = z.union([
   z.object({ type: z.literal("list_tools") }),
-  z.object({ type: z.literal("call_tool").optional(), tool_name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }),
+  z.object({
+    type: z.literal("call_tool").optional(),
+    tool_name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
 // Bounds as upstream's ResetRequest / StepRequest (openenv/core/env_server/types.py): seed ≥ 0,
 // ids ≤ 255 characters, extra fields allowed.
-export const ResetBodySchema = z.object({
-  seed: z.number().int().min(0).optional(),
-  episode_id: z.string().min(1).max(255).optional(),
-  /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. */
-  session_key: z.string().max(255).optional(),
-  /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
-  scenario_id: z.string().optional(),
-}).passthrough();
+export const ResetBodySchema = z
+  .object({
+    seed: z.number().int().min(0).optional(),
+    episode_id: z.string().min(1).max(255).optional(),
+    /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. */
+    session_key: z.string().max(255).optional(),
+    /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
+    scenario_id: z.string().optional(),
+  })
+  .passthrough();
 export type ResetBody = z.infer<typeof ResetBodySchema>;
 
-export const StepBodySchema = z.object({
-  action: ActionSchema,
-  timeout_s: z.number().positive().optional(),
-  request_id: z.string().max(255).optional(),
-  /** HTTP only: the episode to act on and its key (both from the reset observation's metadata). */
-  episode_id: z.string().max(255).optional(),
-  session_key: z.string().max(255).optional(),
-}).passthrough();
+export const StepBodySchema = z
+  .object({
+    action: ActionSchema,
+    timeout_s: z.number().positive().optional(),
+    request_id: z.string().max(255).optional(),
+    /** HTTP only: the episode to act on and its key (both from the reset observation's metadata). */
+    episode_id: z.string().max(255).optional(),
+    session_key: z.string().max(255).optional(),
+  })
+  .passthrough();
 
 export const WsMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reset"), data: ResetBodySchema.default({}) }),
@@ -41,11 +49,19 @@ export const WsMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mcp"), data: z.unknown() }),
 ]);
 
-export type StepReply = { observation: { content: unknown; tools?: unknown[]; metadata: Record<string, unknown> }; reward: number | null; done: boolean };
+export type StepReply = {
+  observation: { content: unknown; tools?: unknown[]; metadata: Record<string, unknown> };
+  reward: number | null;
+  done: boolean;
+};
 
 /** The terminal tool: ends the episode and runs the validators for the reward. */
 export const SUBMIT_TOOL = "submit";
 export const SUBMIT_SCHEMA = {
   type: "function",
-  function: { name: SUBMIT_TOOL, description: "Finish the task: ends the episode and scores the checklist.", parameters: { type: "object", properties: {}, required: [] } },
+  function: {
+    name: SUBMIT_TOOL,
+    description: "Finish the task: ends the episode and scores the checklist.",
+    parameters: { type: "object", properties: {}, required: [] },
+  },
 } as const;

@@ -24,22 +24,40 @@ function send(res: ServerResponse, status: number, body: unknown) {
 const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
 
 function refuseUpgrade(socket: Duplex, status: number, message: string) {
-  const body = JSON.stringify({ error: { code: status === 404 ? "NOT_FOUND" : status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message } });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const body = JSON.stringify({
+    error: { code: status === 404 ? "NOT_FOUND" : status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
-export function createEnvServer(catalog: Catalog, sessions: Sessions, policy: AccessPolicy): { server: Server; closeSockets: () => void } {
+export function createEnvServer(
+  catalog: Catalog,
+  sessions: Sessions,
+  policy: AccessPolicy,
+): { server: Server; closeSockets: () => void } {
   const table = createRoutes(catalog, sessions);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = table[`${req.method} ${url.pathname}`];
-    if (route && url.pathname === "/health") return void route(req, url).then(([status, body]) => send(res, status, body));
+    if (route && url.pathname === "/health")
+      return void route(req, url).then(([status, body]) => send(res, status, body));
     const refused = refusal(req, policy);
-    if (refused) return send(res, refused.status, { error: { code: refused.status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message: refused.message } });
-    if (!route) return send(res, 404, { error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } });
+    if (refused)
+      return send(res, refused.status, {
+        error: { code: refused.status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message: refused.message },
+      });
+    if (!route)
+      return send(res, 404, {
+        error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` },
+      });
     route(req, url).then(
       ([status, body]) => send(res, status, body),
-      (error: unknown) => send(res, error instanceof HttpError ? error.status : 400, { error: { code: "INVALID", message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) =>
+        send(res, error instanceof HttpError ? error.status : 400, {
+          error: { code: "INVALID", message: error instanceof Error ? error.message : String(error) },
+        }),
     );
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });

@@ -11,7 +11,8 @@ export const PROTOCOL_VERSION = "1.0.0";
 
 const ACTION_SCHEMA = {
   title: "EnvStudioAction",
-  description: "Call one environment tool; the tool named \"submit\" ends the episode and scores it. {\"type\": \"list_tools\"} lists the tools.",
+  description:
+    'Call one environment tool; the tool named "submit" ends the episode and scores it. {"type": "list_tools"} lists the tools.',
   type: "object",
   properties: {
     type: { type: "string", enum: ["call_tool", "list_tools"] },
@@ -27,7 +28,11 @@ const OBSERVATION_SCHEMA = {
   properties: {
     content: { description: "The task (after reset), the tool's result, or the checks (after submit)." },
     tools: { type: "array", items: { type: "object" } },
-    metadata: { type: "object", additionalProperties: true, description: "episode_id, session_key (HTTP), step_count, diff, checks" },
+    metadata: {
+      type: "object",
+      additionalProperties: true,
+      description: "episode_id, session_key (HTTP), step_count, diff, checks",
+    },
     done: { type: "boolean" },
     reward: { anyOf: [{ type: "number" }, { type: "null" }] },
   },
@@ -43,7 +48,11 @@ const STATE_SCHEMA = {
     scenario_id: { type: "string" },
     done: { type: "boolean" },
     reward: { anyOf: [{ type: "number" }, { type: "null" }] },
-    snapshot: { type: "object", additionalProperties: true, description: "The environment's state; kept after the episode ends." },
+    snapshot: {
+      type: "object",
+      additionalProperties: true,
+      description: "The environment's state; kept after the episode ends.",
+    },
   },
 } as const;
 
@@ -60,24 +69,69 @@ export function metadataOf(catalog: Catalog) {
 }
 
 const json = (schema: object) => ({ content: { "application/json": { schema } } });
-const stepResponse = { type: "object", required: ["observation"], properties: { observation: { type: "object" }, reward: { anyOf: [{ type: "number" }, { type: "null" }] }, done: { type: "boolean" } } };
+const stepResponse = {
+  type: "object",
+  required: ["observation"],
+  properties: {
+    observation: { type: "object" },
+    reward: { anyOf: [{ type: "number" }, { type: "null" }] },
+    done: { type: "boolean" },
+  },
+};
 
 export function openApiDocument(catalog: Catalog) {
   const op = (summary: string, response: object, body?: object) => ({
-    summary, ...(body ? { requestBody: json(body) } : {}), responses: { "200": { description: "OK", ...json(response) } },
+    summary,
+    ...(body ? { requestBody: json(body) } : {}),
+    responses: { "200": { description: "OK", ...json(response) } },
   });
   return {
     openapi: "3.1.0",
     info: { title: `EnvStudio environment server: ${catalog.name}`, version: PROTOCOL_VERSION },
     paths: {
-      "/reset": { post: op("Start an episode (scenario_id, seed, episode_id optional)", stepResponse, { type: "object", additionalProperties: true, properties: { seed: { type: "integer", minimum: 0 }, episode_id: { type: "string" }, scenario_id: { type: "string" } } }) },
-      "/step": { post: op("Act in the episode named by episode_id + session_key", stepResponse, { type: "object", required: ["action"], additionalProperties: true, properties: { action: ACTION_SCHEMA, episode_id: { type: "string" }, session_key: { type: "string" } } }) },
-      "/state": { get: op("The episode's state (episode_id and session_key as query parameters)", STATE_SCHEMA) },
-      "/close": { post: op("Close the episode", { type: "object" }, { type: "object", properties: { episode_id: { type: "string" }, session_key: { type: "string" } } }) },
+      "/reset": {
+        post: op("Start an episode (scenario_id, seed, episode_id optional)", stepResponse, {
+          type: "object",
+          additionalProperties: true,
+          properties: {
+            seed: { type: "integer", minimum: 0 },
+            episode_id: { type: "string" },
+            scenario_id: { type: "string" },
+          },
+        }),
+      },
+      "/step": {
+        post: op("Act in the episode named by episode_id + session_key", stepResponse, {
+          type: "object",
+          required: ["action"],
+          additionalProperties: true,
+          properties: {
+            action: ACTION_SCHEMA,
+            episode_id: { type: "string" },
+            session_key: { type: "string" },
+          },
+        }),
+      },
+      "/state": {
+        get: op("The episode's state (episode_id and session_key as query parameters)", STATE_SCHEMA),
+      },
+      "/close": {
+        post: op(
+          "Close the episode",
+          { type: "object" },
+          { type: "object", properties: { episode_id: { type: "string" }, session_key: { type: "string" } } },
+        ),
+      },
       "/metadata": { get: op("Environment metadata", { type: "object" }) },
       "/schema": { get: op("JSON schemas of action, observation and state", { type: "object" }) },
       "/health": { get: op("Health check", { type: "object", properties: { status: { type: "string" } } }) },
-      "/mcp": { post: op("MCP JSON-RPC 2.0: tools/list, tools/call, openenv/session/create, openenv/session/close", { type: "object" }, { type: "object" }) },
+      "/mcp": {
+        post: op(
+          "MCP JSON-RPC 2.0: tools/list, tools/call, openenv/session/create, openenv/session/close",
+          { type: "object" },
+          { type: "object" },
+        ),
+      },
     },
   };
 }

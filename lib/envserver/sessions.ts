@@ -13,16 +13,26 @@ import type { Episode, SandboxRunner } from "../sandbox";
 import { type Catalog, type ServedScenario, pickScenario } from "./catalog";
 import { type Action, type ResetBody, SUBMIT_SCHEMA, SUBMIT_TOOL, type StepReply } from "./envserver.schema";
 
-export type ServeError = { code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID"; message: string };
+export type ServeError = {
+  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID";
+  message: string;
+};
 
 /** Who created a session; `onEvicted` hears when the server closes it (idle reaping). */
 export type Owner = { key: string; onEvicted?: (reason: string) => void };
 
 type Session = {
-  id: string; owner: Owner; scenario: ServedScenario; episode: Episode | null; stepCount: number; lastSeen: number;
-  done: boolean; reward: number | null;
+  id: string;
+  owner: Owner;
+  scenario: ServedScenario;
+  episode: Episode | null;
+  stepCount: number;
+  lastSeen: number;
+  done: boolean;
+  reward: number | null;
   /** The environment's state when the episode ended (the worker is gone by then). */
-  finalSnapshot: Record<string, unknown> | null; snapshotError?: string;
+  finalSnapshot: Record<string, unknown> | null;
+  snapshotError?: string;
 };
 
 export type SessionOptions = {
@@ -62,20 +72,37 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
   /** The session, if `ownerKey` may act on it (undefined key: the server itself). */
   function owned(id: string, ownerKey: string | undefined): Result<Session, ServeError> {
     const session = sessions.get(id);
-    if (!session) return err({ code: "NOT_FOUND", message: `no session ${id} (reset first; idle sessions are closed after ${opts.idleMs} ms)` });
+    if (!session)
+      return err({
+        code: "NOT_FOUND",
+        message: `no session ${id} (reset first; idle sessions are closed after ${opts.idleMs} ms)`,
+      });
     if (ownerKey !== undefined && session.owner.key !== ownerKey)
-      return err({ code: "FORBIDDEN", message: `session ${id} belongs to another client (HTTP: send the session_key its reset returned)` });
+      return err({
+        code: "FORBIDDEN",
+        message: `session ${id} belongs to another client (HTTP: send the session_key its reset returned)`,
+      });
     return ok(session);
   }
 
   function capacityError(): ServeError {
-    const which = opts.sandboxWorkers < opts.maxSessions ? `its ${capacity} sandbox workers (SANDBOX_POOL_SIZE)` : `its limit of ${capacity} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)`;
+    const which =
+      opts.sandboxWorkers < opts.maxSessions
+        ? `its ${capacity} sandbox workers (SANDBOX_POOL_SIZE)`
+        : `its limit of ${capacity} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)`;
     return { code: "CAPACITY", message: `the server is at ${which}: close a session or try again later` };
   }
 
-  async function reset(body: ResetBody, owner: Owner): Promise<Result<{ id: string; reply: StepReply }, ServeError>> {
+  async function reset(
+    body: ResetBody,
+    owner: Owner,
+  ): Promise<Result<{ id: string; reply: StepReply }, ServeError>> {
     const scenario = pickScenario(catalog, { scenarioId: body.scenario_id, seed: body.seed });
-    if (!scenario) return err({ code: "NOT_FOUND", message: `no scenario ${body.scenario_id ?? ""} in dataset ${catalog.name}`.replace("  ", " ") });
+    if (!scenario)
+      return err({
+        code: "NOT_FOUND",
+        message: `no scenario ${body.scenario_id ?? ""} in dataset ${catalog.name}`.replace("  ", " "),
+      });
     const id = body.episode_id ?? randomUUID();
     if (sessions.has(id)) {
       const mine = owned(id, owner.key);
@@ -84,14 +111,39 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     }
     if (held >= capacity) return err(capacityError());
     held += 1;
-    const loaded = await sandbox.load({ source: scenario.source, className: scenario.className, initialState: scenario.initialState });
+    const loaded = await sandbox.load({
+      source: scenario.source,
+      className: scenario.className,
+      initialState: scenario.initialState,
+    });
     if (!loaded.ok) {
       held -= 1;
       return err({ code: "SANDBOX", message: `${loaded.error.code}: ${loaded.error.message}` });
     }
-    sessions.set(id, { id, owner, scenario, episode: loaded.value, stepCount: 0, lastSeen: now(), done: false, reward: null, finalSnapshot: null });
+    sessions.set(id, {
+      id,
+      owner,
+      scenario,
+      episode: loaded.value,
+      stepCount: 0,
+      lastSeen: now(),
+      done: false,
+      reward: null,
+      finalSnapshot: null,
+    });
     const tools = [...scenario.tools, SUBMIT_SCHEMA];
-    return ok({ id, reply: { observation: { content: scenario.task, tools, metadata: { episode_id: id, scenario_id: scenario.id, env_id: scenario.envId } }, reward: null, done: false } });
+    return ok({
+      id,
+      reply: {
+        observation: {
+          content: scenario.task,
+          tools,
+          metadata: { episode_id: id, scenario_id: scenario.id, env_id: scenario.envId },
+        },
+        reward: null,
+        done: false,
+      },
+    });
   }
 
   async function score(session: Session): Promise<StepReply> {
@@ -99,10 +151,21 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     const results = checks?.ok ? checks.value : [];
     // EnvScaler's reward: passing checks over all checks; an erroring check counts as failed.
     const passed = results.filter((r) => "passed" in r && r.passed).length;
-    session.reward = session.scenario.checks.length ? Math.round((passed / session.scenario.checks.length) * 10_000) / 10_000 : 0;
+    session.reward = session.scenario.checks.length
+      ? Math.round((passed / session.scenario.checks.length) * 10_000) / 10_000
+      : 0;
     await end(session);
-    const metadata = { episode_id: session.id, step_count: session.stepCount, checks: results, ...(checks && !checks.ok ? { error: checks.error.message } : {}) };
-    return { observation: { content: { success: true, checks: results }, metadata }, reward: session.reward, done: true };
+    const metadata = {
+      episode_id: session.id,
+      step_count: session.stepCount,
+      checks: results,
+      ...(checks && !checks.ok ? { error: checks.error.message } : {}),
+    };
+    return {
+      observation: { content: { success: true, checks: results }, metadata },
+      reward: session.reward,
+      done: true,
+    };
   }
 
   async function step(id: string, action: Action, ownerKey: string): Promise<Result<StepReply, ServeError>> {
@@ -113,8 +176,24 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     // As an OpenEnv environment does: a step after the end is an observation with done=True
     // (upstream clients raise on an error message), and it changes nothing.
     if (session.done || !session.episode)
-      return ok({ observation: { content: { success: false, error: ENDED_MESSAGE }, metadata: { episode_id: id, step_count: session.stepCount } }, reward: null, done: true });
-    if (action.type === "list_tools") return ok({ observation: { content: null, tools: [...session.scenario.tools, SUBMIT_SCHEMA], metadata: { episode_id: id } }, reward: null, done: false });
+      return ok({
+        observation: {
+          content: { success: false, error: ENDED_MESSAGE },
+          metadata: { episode_id: id, step_count: session.stepCount },
+        },
+        reward: null,
+        done: true,
+      });
+    if (action.type === "list_tools")
+      return ok({
+        observation: {
+          content: null,
+          tools: [...session.scenario.tools, SUBMIT_SCHEMA],
+          metadata: { episode_id: id },
+        },
+        reward: null,
+        done: false,
+      });
     session.stepCount += 1;
     if (action.tool_name === SUBMIT_TOOL) return ok(await score(session));
     const result = await session.episode.step(action.tool_name, action.arguments);
@@ -122,15 +201,31 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
       // A timeout or crash ends the episode with reward 0, as a tool exception does in EnvScaler.
       session.reward = 0;
       await end(session);
-      return ok({ observation: { content: { success: false, error: result.error.message, error_type: result.error.code }, metadata: { episode_id: id, step_count: session.stepCount } }, reward: 0, done: true });
+      return ok({
+        observation: {
+          content: { success: false, error: result.error.message, error_type: result.error.code },
+          metadata: { episode_id: id, step_count: session.stepCount },
+        },
+        reward: 0,
+        done: true,
+      });
     }
     const truncated = session.stepCount >= opts.maxSteps;
     if (truncated) {
       session.reward = 0;
       await end(session);
     }
-    const metadata = { episode_id: id, step_count: session.stepCount, diff: result.value.diff, ...(truncated ? { truncated: true } : {}) };
-    return ok({ observation: { content: result.value.observation, metadata }, reward: truncated ? 0 : null, done: truncated });
+    const metadata = {
+      episode_id: id,
+      step_count: session.stepCount,
+      diff: result.value.diff,
+      ...(truncated ? { truncated: true } : {}),
+    };
+    return ok({
+      observation: { content: result.value.observation, metadata },
+      reward: truncated ? 0 : null,
+      done: truncated,
+    });
   }
 
   /** OpenEnv's State: episode_id and step_count, plus the environment's snapshot (never null). */
@@ -141,9 +236,19 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     session.lastSeen = now();
     const live = session.episode ? await session.episode.state() : null;
     const snapshot = live ? (live.ok ? live.value : {}) : (session.finalSnapshot ?? {});
-    const snapshotError = live && !live.ok ? `${live.error.code}: ${live.error.message}` : session.episode ? undefined : session.snapshotError;
+    const snapshotError =
+      live && !live.ok
+        ? `${live.error.code}: ${live.error.message}`
+        : session.episode
+          ? undefined
+          : session.snapshotError;
     return ok({
-      episode_id: id, step_count: session.stepCount, scenario_id: session.scenario.id, done: session.done, reward: session.reward, snapshot,
+      episode_id: id,
+      step_count: session.stepCount,
+      scenario_id: session.scenario.id,
+      done: session.done,
+      reward: session.reward,
+      snapshot,
       ...(snapshotError ? { snapshot_error: snapshotError } : {}),
     });
   }
@@ -160,15 +265,24 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
   /** Closes sessions idle for longer than idleMs and tells their owners; returns how many. */
   async function reap(): Promise<number> {
     const stale = [...sessions.values()].filter((s) => now() - s.lastSeen > opts.idleMs);
-    await Promise.all(stale.map(async (s) => {
-      await close(s.id);
-      s.owner.onEvicted?.(`session ${s.id} was idle for more than ${opts.idleMs} ms (ENVSTUDIO_SERVE_IDLE_MS) and was closed`);
-    }));
+    await Promise.all(
+      stale.map(async (s) => {
+        await close(s.id);
+        s.owner.onEvicted?.(
+          `session ${s.id} was idle for more than ${opts.idleMs} ms (ENVSTUDIO_SERVE_IDLE_MS) and was closed`,
+        );
+      }),
+    );
     return stale.length;
   }
 
   return {
-    reset, step, state, close, reap, capacity,
+    reset,
+    step,
+    state,
+    close,
+    reap,
+    capacity,
     size: () => sessions.size,
     live: () => held,
     closeAll: () => Promise.all([...sessions.keys()].map((id) => close(id))),

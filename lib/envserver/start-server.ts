@@ -93,7 +93,10 @@ export function serveSandboxOptions(
 }
 
 /** Live sessions the sandbox can host: one per worker, or any number when workers are shared. */
-export function sandboxSessionCeiling(options: { poolSize: number; workersPerSource: number }, maxSessions: number): number {
+export function sandboxSessionCeiling(
+  options: { poolSize: number; workersPerSource: number },
+  maxSessions: number,
+): number {
   return options.workersPerSource > 0 ? maxSessions : options.poolSize;
 }
 

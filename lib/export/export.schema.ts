@@ -6,14 +6,25 @@
 import { z } from "zod";
 import type { ChatMessage } from "../llm/llm.schema";
 
-export const EXPORT_FORMATS = ["ENVSCALER_JSON", "OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT", "HF_DATASET", "VERL_PARQUET", "OPENENV_PACKAGE"] as const;
+export const EXPORT_FORMATS = [
+  "ENVSCALER_JSON",
+  "OPENAI_JSONL",
+  "LLAMAFACTORY_SHAREGPT",
+  "HF_DATASET",
+  "VERL_PARQUET",
+  "OPENENV_PACKAGE",
+] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormatName = z.infer<typeof ExportFormatSchema>;
 
 /** CLI spelling (`--format envscaler`) → stored enum. */
 export const FORMAT_ALIASES: Record<string, ExportFormatName> = {
-  envscaler: "ENVSCALER_JSON", openai: "OPENAI_JSONL", llamafactory: "LLAMAFACTORY_SHAREGPT",
-  hf: "HF_DATASET", verl: "VERL_PARQUET", openenv: "OPENENV_PACKAGE",
+  envscaler: "ENVSCALER_JSON",
+  openai: "OPENAI_JSONL",
+  llamafactory: "LLAMAFACTORY_SHAREGPT",
+  hf: "HF_DATASET",
+  verl: "VERL_PARQUET",
+  openenv: "OPENENV_PACKAGE",
 };
 
 export type ExportEnvironment = {
@@ -33,7 +44,10 @@ export type ExportEnvironment = {
   metadata: Record<string, unknown>;
 };
 
-export type OpenAiTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } };
+export type OpenAiTool = {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
 
 export type ExportCheck = { checkItem: string; code: string; validatorVersion: number };
 

@@ -20,10 +20,12 @@ const work = mkdtempSync(path.join(tmpdir(), "export-golden-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function listFiles(dir: string, base = ""): string[] {
-  return readdirSync(path.join(dir, base)).sort().flatMap((name) => {
-    const rel = path.join(base, name);
-    return statSync(path.join(dir, rel)).isDirectory() ? listFiles(dir, rel) : [rel];
-  });
+  return readdirSync(path.join(dir, base))
+    .sort()
+    .flatMap((name) => {
+      const rel = path.join(base, name);
+      return statSync(path.join(dir, rel)).isDirectory() ? listFiles(dir, rel) : [rel];
+    });
 }
 
 async function exportTo(format: ExportFormatName): Promise<string> {
@@ -33,7 +35,12 @@ async function exportTo(format: ExportFormatName): Promise<string> {
 }
 
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
-const jsonl = (dir: string, file: string) => read(dir, file).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
+const jsonl = (dir: string, file: string) =>
+  read(dir, file)
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 
 describe.each(EXPORT_FORMATS)("%s export", (format) => {
   it("matches its golden folder byte for byte", async () => {
@@ -44,17 +51,26 @@ describe.each(EXPORT_FORMATS)("%s export", (format) => {
       cpSync(dir, golden, { recursive: true });
     }
     expect(listFiles(dir)).toEqual(listFiles(golden));
-    for (const file of listFiles(golden)) expect(readFileSync(path.join(dir, file)).equals(readFileSync(path.join(golden, file))), file).toBe(true);
+    for (const file of listFiles(golden))
+      expect(readFileSync(path.join(dir, file)).equals(readFileSync(path.join(golden, file))), file).toBe(
+        true,
+      );
   });
 });
 
 describe("target schemas", () => {
   it("EnvScaler: env metadata keyed by env_id and a scenario list", async () => {
     const dir = await exportTo("ENVSCALER_JSON");
-    const envs = z.record(z.string(), T.EnvScalerEnvItemSchema).parse(JSON.parse(read(dir, "env_metadata.json")));
+    const envs = z
+      .record(z.string(), T.EnvScalerEnvItemSchema)
+      .parse(JSON.parse(read(dir, "env_metadata.json")));
     expect(Object.keys(envs)).toEqual(["counter"]);
-    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_train.json")))).toHaveLength(2);
-    expect(z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_test.json")))).toHaveLength(1);
+    expect(
+      z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_train.json"))),
+    ).toHaveLength(2);
+    expect(
+      z.array(T.EnvScalerScenarioSchema).parse(JSON.parse(read(dir, "scenario_metadata_test.json"))),
+    ).toHaveLength(1);
     // Counted without a progress callback too (the CLI and direct exports pass none).
     expect(JSON.parse(read(dir, "envstudio_dataset.json"))).toMatchObject({ scenarios: 3 });
   });
@@ -64,7 +80,10 @@ describe("target schemas", () => {
     const train = jsonl(dir, "train.jsonl").map((r) => T.OpenAiFineTuneRowSchema.parse(r));
     expect(train).toHaveLength(2);
     expect(jsonl(dir, "test.jsonl")).toHaveLength(1);
-    expect(train[0]?.messages[2]).toMatchObject({ role: "assistant", tool_calls: [{ function: { name: "add", arguments: '{"amount":3}' } }] });
+    expect(train[0]?.messages[2]).toMatchObject({
+      role: "assistant",
+      tool_calls: [{ function: { name: "add", arguments: '{"amount":3}' } }],
+    });
   });
 
   it("LlamaFactory: ShareGPT rows with tools and the dataset_info entries", async () => {
@@ -73,7 +92,12 @@ describe("target schemas", () => {
     for (const entry of Object.values(info)) {
       const rows = z.array(T.ShareGptRowSchema).parse(JSON.parse(read(dir, entry.file_name)));
       expect(rows.length).toBeGreaterThan(0);
-      expect(rows[0]?.conversations.map((t) => t.from)).toEqual(["human", "function_call", "observation", "gpt"]);
+      expect(rows[0]?.conversations.map((t) => t.from)).toEqual([
+        "human",
+        "function_call",
+        "observation",
+        "gpt",
+      ]);
     }
   });
 
@@ -82,24 +106,46 @@ describe("target schemas", () => {
     expect(jsonl(dir, "data/train.jsonl").map((r) => T.HfRowSchema.parse(r))).toHaveLength(2);
     expect(jsonl(dir, "data/test.jsonl")).toHaveLength(1);
     const card = read(dir, "README.md");
-    expect(card).toMatch(/^---\n[\s\S]*configs:[\s\S]*path: data\/train.jsonl[\s\S]*num_examples: 2[\s\S]*\n---\n/);
+    expect(card).toMatch(
+      /^---\n[\s\S]*configs:[\s\S]*path: data\/train.jsonl[\s\S]*num_examples: 2[\s\S]*\n---\n/,
+    );
   });
 
   it("verl: parquet rows read back with the verl row schema, tool config lists every tool", async () => {
     const dir = await exportTo("VERL_PARQUET");
     const buffer = readFileSync(path.join(dir, "data/train.parquet"));
-    const rows = await parquetReadObjects({ file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) });
+    const rows = await parquetReadObjects({
+      file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
+    });
     expect(rows.map((r) => T.VerlRowSchema.parse(r))).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ extra_info: { tools_kwargs: { add: { create_kwargs: { env_id: "counter", task_id: "counter-01" } } } } });
-    expect(read(dir, "tool_config.yaml").match(/class_name: "envstudio_verl.EnvMethodTool"/g)).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      extra_info: { tools_kwargs: { add: { create_kwargs: { env_id: "counter", task_id: "counter-01" } } } },
+    });
+    expect(read(dir, "tool_config.yaml").match(/class_name: "envstudio_verl.EnvMethodTool"/g)).toHaveLength(
+      2,
+    );
   });
 
   it("OpenEnv: the package layout `openenv init` creates, with TRL tools for every method", async () => {
     const dir = await exportTo("OPENENV_PACKAGE");
     const files = listFiles(dir);
-    for (const f of ["openenv.yaml", "pyproject.toml", "models.py", "client.py", "__init__.py", "README.md", "server/app.py", "server/counter_environment.py", "server/requirements.txt", "server/Dockerfile"]) expect(files).toContain(`counter/${f}`);
+    for (const f of [
+      "openenv.yaml",
+      "pyproject.toml",
+      "models.py",
+      "client.py",
+      "__init__.py",
+      "README.md",
+      "server/app.py",
+      "server/counter_environment.py",
+      "server/requirements.txt",
+      "server/Dockerfile",
+    ])
+      expect(files).toContain(`counter/${f}`);
     expect(read(dir, "counter/openenv.yaml")).toContain("app: server.app:app");
-    expect(read(dir, "counter/trl_env.py")).toContain("def add(self, amount: int, note: str = _UNSET) -> str:");
+    expect(read(dir, "counter/trl_env.py")).toContain(
+      "def add(self, amount: int, note: str = _UNSET) -> str:",
+    );
   });
 });
 
@@ -115,10 +161,20 @@ const python = (() => {
 describe.runIf(python)("generated Python (python3 on the test machine)", () => {
   it("compiles, and the OpenEnv runtime plays an episode and scores the checklist", async () => {
     const dir = await exportTo("OPENENV_PACKAGE");
-    execFileSync("python3", ["-m", "py_compile", ...listFiles(dir).filter((f) => f.endsWith(".py")).map((f) => path.join(dir, f))]);
-    const script = "import sys, json; sys.path.insert(0, sys.argv[1] + '/counter'); from runtime import Episode, load_scenarios\n"
-      + "e = Episode(load_scenarios()['counter-01']); e.call('add', {'amount': 3}); print(json.dumps(e.finish()))";
-    const [, reward] = JSON.parse(execFileSync("python3", ["-c", script, dir], { encoding: "utf8" })) as [unknown, number];
+    execFileSync("python3", [
+      "-m",
+      "py_compile",
+      ...listFiles(dir)
+        .filter((f) => f.endsWith(".py"))
+        .map((f) => path.join(dir, f)),
+    ]);
+    const script =
+      "import sys, json; sys.path.insert(0, sys.argv[1] + '/counter'); from runtime import Episode, load_scenarios\n" +
+      "e = Episode(load_scenarios()['counter-01']); e.call('add', {'amount': 3}); print(json.dumps(e.finish()))";
+    const [, reward] = JSON.parse(execFileSync("python3", ["-c", script, dir], { encoding: "utf8" })) as [
+      unknown,
+      number,
+    ];
     expect(reward).toBe(1);
   });
 });

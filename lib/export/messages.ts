@@ -14,7 +14,11 @@ export function toOpenAiMessage(m: ChatMessage): OpenAiMessage {
   if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
   if (m.role === "assistant") {
     if (!m.toolCalls?.length) return { role: "assistant", content: m.content ?? "" };
-    const toolCalls = m.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } }));
+    const toolCalls = m.toolCalls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: c.arguments },
+    }));
     return { role: "assistant", content: m.content, tool_calls: toolCalls };
   }
   return { role: m.role, content: m.content };

@@ -5,7 +5,11 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
 
-export type FileHandle = { write(chunk: string): Promise<void>; close(): Promise<void>; readonly bytes: number };
+export type FileHandle = {
+  write(chunk: string): Promise<void>;
+  close(): Promise<void>;
+  readonly bytes: number;
+};
 export type Sink = {
   open(relativePath: string): FileHandle;
   /** An absolute path for binary writers (parquet) that manage their own file. */
@@ -42,7 +46,9 @@ function handleFor(stream: WriteStream): FileHandle {
     },
     async close() {
       await flush();
-      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stream.end((e?: Error | null) => (e ? reject(e) : resolve())),
+      );
     },
   };
 }
@@ -52,7 +58,8 @@ export function createDirSink(dir: string): Sink {
   function resolve(relativePath: string): string {
     const normalized = path.normalize(relativePath);
     // Paths come from env ids (user data): never let one escape the export folder.
-    if (normalized.startsWith("..") || path.isAbsolute(normalized)) throw new Error(`unsafe export path ${relativePath}`);
+    if (normalized.startsWith("..") || path.isAbsolute(normalized))
+      throw new Error(`unsafe export path ${relativePath}`);
     const full = path.join(dir, normalized);
     mkdirSync(path.dirname(full), { recursive: true });
     files.push(normalized.split(path.sep).join("/"));

@@ -39,7 +39,9 @@ export function tarHeader(name: string, size: number, mtime: number): Buffer {
 function listFiles(dir: string, base = ""): string[] {
   return readdirSync(path.join(dir, base), { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) => (e.isDirectory() ? listFiles(dir, path.posix.join(base, e.name)) : [path.posix.join(base, e.name)]));
+    .flatMap((e) =>
+      e.isDirectory() ? listFiles(dir, path.posix.join(base, e.name)) : [path.posix.join(base, e.name)],
+    );
 }
 
 /** A readable tar stream of every file under `dir`, paths prefixed with `root/`. */

@@ -18,10 +18,21 @@ export const WRITERS: Record<ExportFormatName, (input: ExportInput, sink: Sink) 
 };
 
 /** Formats that read SFT-passing trajectories (EnvScaler writes them beside its scenarios). */
-export const TRAJECTORY_FORMATS: ReadonlySet<ExportFormatName> = new Set(["OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT", "ENVSCALER_JSON"]);
+export const TRAJECTORY_FORMATS: ReadonlySet<ExportFormatName> = new Set([
+  "OPENAI_JSONL",
+  "LLAMAFACTORY_SHAREGPT",
+  "ENVSCALER_JSON",
+]);
 /** Formats whose rows are those trajectories: without any they would be empty (EnvScaler's rows are scenarios). */
-export const SFT_ROW_FORMATS: ReadonlySet<ExportFormatName> = new Set(["OPENAI_JSONL", "LLAMAFACTORY_SHAREGPT"]);
+export const SFT_ROW_FORMATS: ReadonlySet<ExportFormatName> = new Set([
+  "OPENAI_JSONL",
+  "LLAMAFACTORY_SHAREGPT",
+]);
 
-export function writeExport(format: ExportFormatName, input: ExportInput, sink: Sink): Promise<ExportSummary> {
+export function writeExport(
+  format: ExportFormatName,
+  input: ExportInput,
+  sink: Sink,
+): Promise<ExportSummary> {
   return WRITERS[format](input, sink);
 }

@@ -6,50 +6,128 @@
 import { type Result, err, ok } from "../core/result";
 import type { ImportEnvItem, ImportError, ImportPlan, ImportScenario } from "./import.schema";
 
-export type AnalyzeFn = (source: string, className: string) => Promise<Result<{ syntaxErrors: { message: string; line: number }[]; classFound: boolean; tools: unknown[] }, { message: string }>>;
+export type AnalyzeFn = (
+  source: string,
+  className: string,
+) => Promise<
+  Result<
+    { syntaxErrors: { message: string; line: number }[]; classFound: boolean; tools: unknown[] },
+    { message: string }
+  >
+>;
 
-export type PlanSources = { envFile: string; scenarioFile: string; envs: ImportEnvItem[]; scenarios: ImportScenario[]; scenarioLines?: number[] };
+export type PlanSources = {
+  envFile: string;
+  scenarioFile: string;
+  envs: ImportEnvItem[];
+  scenarios: ImportScenario[];
+  scenarioLines?: number[];
+};
 
 const SLUG = /[^a-z0-9@._-]+/g;
-export const slugOf = (envId: string) => envId.toLowerCase().replace(SLUG, "-").replace(/^-+|-+$/g, "") || "env";
+export const slugOf = (envId: string) =>
+  envId
+    .toLowerCase()
+    .replace(SLUG, "-")
+    .replace(/^-+|-+$/g, "") || "env";
 
-async function planEnvironment(item: ImportEnvItem, file: string, analyze: AnalyzeFn): Promise<Result<ImportPlan["environments"][number], ImportError>> {
+async function planEnvironment(
+  item: ImportEnvItem,
+  file: string,
+  analyze: AnalyzeFn,
+): Promise<Result<ImportPlan["environments"][number], ImportError>> {
   const analysis = await analyze(item.env_class_code, item.env_class_name);
   const at = { file, record: item.env_id, field: "env_class_code" };
   if (!analysis.ok) return err({ ...at, message: `could not analyse the code: ${analysis.error.message}` });
   const [syntax] = analysis.value.syntaxErrors;
-  if (syntax) return err({ ...at, line: syntax.line, message: `code does not parse: line ${syntax.line} of the class code: ${syntax.message}` });
-  if (!analysis.value.classFound) return err({ ...at, field: "env_class_name", message: `class ${item.env_class_name} is not defined at the top level of env_class_code` });
+  if (syntax)
+    return err({
+      ...at,
+      line: syntax.line,
+      message: `code does not parse: line ${syntax.line} of the class code: ${syntax.message}`,
+    });
+  if (!analysis.value.classFound)
+    return err({
+      ...at,
+      field: "env_class_name",
+      message: `class ${item.env_class_name} is not defined at the top level of env_class_code`,
+    });
   const ext = item.envstudio ?? {};
   const convention = /^\s+def _load_scenario\(/m.test(item.env_class_code) ? "load_scenario" : "attributes";
   return ok({
-    slug: slugOf(item.env_id), name: item.environment_summary || item.env_id, description: item.environment_introduction,
-    domain: ext.domain ?? "general", className: item.env_class_name, source: item.env_class_code, version: ext.version ?? 1,
-    tools: item.tools ?? analysis.value.tools, stateSchema: item.state_space_definition, rules: item.constraints_rules, operations: item.operation_list,
-    metadata: ext.metadata ?? { env_id: item.env_id, imported: true, initial_state_convention: convention, ...(item.env_structure ? { env_structure: item.env_structure } : {}) },
+    slug: slugOf(item.env_id),
+    name: item.environment_summary || item.env_id,
+    description: item.environment_introduction,
+    domain: ext.domain ?? "general",
+    className: item.env_class_name,
+    source: item.env_class_code,
+    version: ext.version ?? 1,
+    tools: item.tools ?? analysis.value.tools,
+    stateSchema: item.state_space_definition,
+    rules: item.constraints_rules,
+    operations: item.operation_list,
+    metadata: ext.metadata ?? {
+      env_id: item.env_id,
+      imported: true,
+      initial_state_convention: convention,
+      ...(item.env_structure ? { env_structure: item.env_structure } : {}),
+    },
   });
 }
 
-function planScenario(s: ImportScenario, index: number, file: string, envs: Map<string, ImportEnvItem>): Result<ImportPlan["scenarios"][number], ImportError> {
+function planScenario(
+  s: ImportScenario,
+  index: number,
+  file: string,
+  envs: Map<string, ImportEnvItem>,
+): Result<ImportPlan["scenarios"][number], ImportError> {
   const at = { file, record: String(index) };
   const env = envs.get(s.env_id);
-  if (!env) return err({ ...at, field: "env_id", message: `unknown environment "${s.env_id}" (not in the environment metadata)` });
-  if (s.env_class_name && s.env_class_name !== env.env_class_name) return err({ ...at, field: "env_class_name", message: `is ${s.env_class_name} but environment ${s.env_id} defines ${env.env_class_name}` });
-  const bad = s.checklist_with_func.findIndex((c) => !/^def check_func\(\s*final_state\s*\)/m.test(c.check_func));
-  if (bad >= 0) return err({ ...at, field: `checklist_with_func.${bad}.check_func`, message: "must define `def check_func(final_state):`" });
+  if (!env)
+    return err({
+      ...at,
+      field: "env_id",
+      message: `unknown environment "${s.env_id}" (not in the environment metadata)`,
+    });
+  if (s.env_class_name && s.env_class_name !== env.env_class_name)
+    return err({
+      ...at,
+      field: "env_class_name",
+      message: `is ${s.env_class_name} but environment ${s.env_id} defines ${env.env_class_name}`,
+    });
+  const bad = s.checklist_with_func.findIndex(
+    (c) => !/^def check_func\(\s*final_state\s*\)/m.test(c.check_func),
+  );
+  if (bad >= 0)
+    return err({
+      ...at,
+      field: `checklist_with_func.${bad}.check_func`,
+      message: "must define `def check_func(final_state):`",
+    });
   const versions = s.envstudio?.validator_versions ?? [];
   return ok({
-    envSlug: slugOf(s.env_id), externalId: s.task_id, initialState: s.init_config, task: s.task,
+    envSlug: slugOf(s.env_id),
+    externalId: s.task_id,
+    initialState: s.init_config,
+    task: s.task,
     checklist: s.checklist ?? s.checklist_with_func.map((c) => c.check_item),
-    checks: s.checklist_with_func.map((c, i) => ({ checkItem: c.check_item, code: c.check_func, version: versions[i] ?? 1 })),
+    checks: s.checklist_with_func.map((c, i) => ({
+      checkItem: c.check_item,
+      code: c.check_func,
+      version: versions[i] ?? 1,
+    })),
     goldCalls: s.gold_calls ?? null,
   });
 }
 
-export async function buildImportPlan(src: PlanSources, analyze: AnalyzeFn): Promise<Result<ImportPlan, ImportError>> {
+export async function buildImportPlan(
+  src: PlanSources,
+  analyze: AnalyzeFn,
+): Promise<Result<ImportPlan, ImportError>> {
   const envs = new Map<string, ImportEnvItem>();
   for (const item of src.envs) {
-    if (envs.has(item.env_id)) return err({ file: src.envFile, record: item.env_id, field: "env_id", message: "duplicate env_id" });
+    if (envs.has(item.env_id))
+      return err({ file: src.envFile, record: item.env_id, field: "env_id", message: "duplicate env_id" });
     envs.set(item.env_id, item);
   }
   const plan: ImportPlan = { environments: [], scenarios: [] };
@@ -63,7 +141,14 @@ export async function buildImportPlan(src: PlanSources, analyze: AnalyzeFn): Pro
     const scenario = planScenario(s, i, src.scenarioFile, envs);
     if (!scenario.ok) return err({ ...scenario.error, line: src.scenarioLines?.[i] });
     const key = `${s.env_id}\u0000${s.task_id}`;
-    if (seen.has(key)) return err({ file: src.scenarioFile, line: src.scenarioLines?.[i], record: String(i), field: "task_id", message: `duplicate task_id "${s.task_id}" in environment ${s.env_id}` });
+    if (seen.has(key))
+      return err({
+        file: src.scenarioFile,
+        line: src.scenarioLines?.[i],
+        record: String(i),
+        field: "task_id",
+        message: `duplicate task_id "${s.task_id}" in environment ${s.env_id}`,
+      });
     seen.add(key);
     plan.scenarios.push(scenario.value);
   }

@@ -16,7 +16,15 @@ export const ImportEnvItemSchema = z.object({
   tools: z.array(z.record(z.string(), z.unknown())).optional(),
   /** EnvStudio's own export extras. Informational only: nothing a file says about itself (a hash, a
    * version) grants review status or proof — imports are reviewed and proven here. */
-  envstudio: z.object({ domain: z.string(), version: z.number().int().min(1), source_hash: z.string(), metadata: z.record(z.string(), z.unknown()) }).partial().optional(),
+  envstudio: z
+    .object({
+      domain: z.string(),
+      version: z.number().int().min(1),
+      source_hash: z.string(),
+      metadata: z.record(z.string(), z.unknown()),
+    })
+    .partial()
+    .optional(),
 });
 export type ImportEnvItem = z.infer<typeof ImportEnvItemSchema>;
 
@@ -33,13 +41,19 @@ export const ImportScenarioSchema = z.object({
   checklist_with_func: z.array(ImportCheckSchema).default([]),
   gold_calls: z.unknown().optional(),
   split: z.enum(["train", "test"]).optional(),
-  envstudio: z.object({ validator_versions: z.array(z.number().int().min(1)) }).partial().optional(),
+  envstudio: z
+    .object({ validator_versions: z.array(z.number().int().min(1)) })
+    .partial()
+    .optional(),
 });
 export type ImportScenario = z.infer<typeof ImportScenarioSchema>;
 
 /** Where an import problem is: the file, and as much of record / line / field as is known. */
 export type ImportLocation = { file: string; line?: number; record?: string; field?: string };
-export type ImportError = ImportLocation & { message: string; /** the env_id already exists: re-import as new slug or new version */ existing?: boolean };
+export type ImportError = ImportLocation & {
+  message: string;
+  /** the env_id already exists: re-import as new slug or new version */ existing?: boolean;
+};
 
 /** What to do when an imported env_id already exists in the project. */
 export const ON_EXISTING = ["refuse", "rename", "new-version"] as const;
@@ -48,16 +62,37 @@ export type OnExisting = (typeof ON_EXISTING)[number];
 export type ImportedEnvironment = { slug: string; id: string; version: number; asNewVersion: boolean };
 
 export const formatImportError = (e: ImportError) =>
-  [e.file + (e.line ? `:${e.line}` : ""), e.record !== undefined ? `record ${e.record}` : "", e.field ? `field ${e.field}` : ""].filter(Boolean).join(", ") + `: ${e.message}`;
+  [
+    e.file + (e.line ? `:${e.line}` : ""),
+    e.record !== undefined ? `record ${e.record}` : "",
+    e.field ? `field ${e.field}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ") + `: ${e.message}`;
 
 /** What gets written, all or nothing. */
 export type ImportPlan = {
   environments: {
-    slug: string; name: string; description: string; domain: string; className: string; source: string; version: number;
-    tools: unknown[]; stateSchema: unknown; rules: unknown; operations: unknown; metadata: Record<string, unknown>;
+    slug: string;
+    name: string;
+    description: string;
+    domain: string;
+    className: string;
+    source: string;
+    version: number;
+    tools: unknown[];
+    stateSchema: unknown;
+    rules: unknown;
+    operations: unknown;
+    metadata: Record<string, unknown>;
   }[];
   scenarios: {
-    envSlug: string; externalId: string; initialState: Record<string, unknown>; task: string; checklist: string[];
-    checks: { checkItem: string; code: string; version: number }[]; goldCalls: unknown;
+    envSlug: string;
+    externalId: string;
+    initialState: Record<string, unknown>;
+    task: string;
+    checklist: string[];
+    checks: { checkItem: string; code: string; version: number }[];
+    goldCalls: unknown;
   }[];
 };

@@ -24,7 +24,11 @@ export function parseJsonLocated(text: string, file: string): Result<unknown, Im
     const message = e instanceof Error ? e.message : String(e);
     const position = /position (\d+)/.exec(message)?.[1];
     const where = position ? lineColumnAt(text, Number(position)) : undefined;
-    return err({ file, line: where?.line, message: `not valid JSON${where ? ` (line ${where.line}, column ${where.column})` : ""}: ${message}` });
+    return err({
+      file,
+      line: where?.line,
+      message: `not valid JSON${where ? ` (line ${where.line}, column ${where.column})` : ""}: ${message}`,
+    });
   }
 }
 

@@ -21,10 +21,14 @@ export function linkSignal(parent: AbortSignal | undefined): LinkedSignal {
     const set = new Set<AbortController>();
     calls = set;
     inFlight.set(parent, set);
-    parent.addEventListener("abort", () => {
-      for (const c of set) c.abort(parent.reason);
-      set.clear();
-    }, { once: true });
+    parent.addEventListener(
+      "abort",
+      () => {
+        for (const c of set) c.abort(parent.reason);
+        set.clear();
+      },
+      { once: true },
+    );
   }
   calls.add(child);
   const set = calls;

@@ -21,7 +21,14 @@ export type AttemptEntry = {
   latencyMs: number;
 };
 
-export type CallStart = { cacheKey: string; model: string; purpose: string; request: unknown; estimate: Usage; estimatedCostUsd: number };
+export type CallStart = {
+  cacheKey: string;
+  model: string;
+  purpose: string;
+  request: unknown;
+  estimate: Usage;
+  estimatedCostUsd: number;
+};
 
 /** ACCEPTED: the stage used the answer (and it was cached). REJECTED: paid, but the stage could not use it. */
 export type CallStatus = "ACCEPTED" | "REJECTED" | "FAILED";
@@ -37,7 +44,15 @@ export type CallOutcome = {
   attempts: AttemptEntry[];
 };
 
-export type CacheHitRecord = { cacheKey: string; model: string; purpose: string; request: unknown; response: unknown; usage: Usage; rejection: string | null };
+export type CacheHitRecord = {
+  cacheKey: string;
+  model: string;
+  purpose: string;
+  request: unknown;
+  response: unknown;
+  usage: Usage;
+  rejection: string | null;
+};
 
 export interface LlmRecorder {
   /** Records the request as sent (attempt 1) and returns the call's id. */
@@ -57,11 +72,20 @@ export interface LlmRecorder {
 export function estimateUsage(request: { messages?: unknown; input?: unknown; maxTokens?: number }): Usage {
   const text = JSON.stringify(request.messages ?? request.input ?? "");
   const promptTokens = Math.ceil(text.length / 4);
-  const completionTokens = request.input !== undefined ? 0 : Math.min(request.maxTokens ?? promptTokens, 4096);
+  const completionTokens =
+    request.input !== undefined ? 0 : Math.min(request.maxTokens ?? promptTokens, 4096);
   return { promptTokens, completionTokens };
 }
 
 export const entryOf = (attempt: number, latencyMs: number, error?: LlmError): AttemptEntry =>
   error
-    ? { attempt, ok: false, code: error.code, ...(error.status ? { status: error.status } : {}), message: error.message, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}), latencyMs }
+    ? {
+        attempt,
+        ok: false,
+        code: error.code,
+        ...(error.status ? { status: error.status } : {}),
+        message: error.message,
+        ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+        latencyMs,
+      }
     : { attempt, ok: true, latencyMs };

@@ -21,7 +21,11 @@ function makeClient(opts: { timeoutMs?: number; concurrency?: number } = {}) {
   const cache = createMemoryCache();
   const recorder = createMemoryRecorder();
   const llm = createLlmClient({
-    transport: createOpenAiTransport({ baseUrl: fake.url, apiKey: "test", timeoutMs: opts.timeoutMs ?? 5_000 }),
+    transport: createOpenAiTransport({
+      baseUrl: fake.url,
+      apiKey: "test",
+      timeoutMs: opts.timeoutMs ?? 5_000,
+    }),
     cache,
     recorder,
     limiter: createLimiter(opts.concurrency ?? 4),
@@ -45,21 +49,44 @@ describe("LLM client against an OpenAI-compatible server", () => {
     const second = await llm.chat(ask("hi"));
     expect(second.ok && second.value.cached).toBe(true);
     expect(fake.chatRequests().length - before).toBe(1);
-    expect(recorder.calls.map((c) => [c.cached, c.costUsd])).toEqual([[false, (1000 * 1 + 500 * 2) / 1e6], [true, 0]]);
+    expect(recorder.calls.map((c) => [c.cached, c.costUsd])).toEqual([
+      [false, (1000 * 1 + 500 * 2) / 1e6],
+      [true, 0],
+    ]);
   });
 
   it("retries a 429 honouring Retry-After, then a 500, then succeeds", async () => {
     let n = 0;
-    fake.setScript(() => (++n === 1 ? { status: 429, headers: { "retry-after": "3" } } : n === 2 ? { status: 500 } : { content: "done" }));
+    fake.setScript(() =>
+      ++n === 1
+        ? { status: 429, headers: { "retry-after": "3" } }
+        : n === 2
+          ? { status: 500 }
+          : { content: "done" },
+    );
     const { llm, sleeps, recorder } = makeClient();
     const result = await llm.chat(ask("retry me"));
     expect(result.ok && result.value.content).toBe("done");
     expect(sleeps[0]).toBe(3000);
-    expect(sleeps[1]).toBe(backoffDelay(1, { code: "SERVER_ERROR", message: "", retryable: true }, { ...DEFAULT_RETRY_POLICY, baseDelayMs: 10 }, () => 0.5));
+    expect(sleeps[1]).toBe(
+      backoffDelay(
+        1,
+        { code: "SERVER_ERROR", message: "", retryable: true },
+        { ...DEFAULT_RETRY_POLICY, baseDelayMs: 10 },
+        () => 0.5,
+      ),
+    );
     expect(recorder.calls[0]?.sentAttempts).toBe(3);
     // Every attempt leaves an entry with its cause; the Retry-After was honoured.
     expect(recorder.calls[0]?.outcome?.attempts).toEqual([
-      expect.objectContaining({ attempt: 1, ok: false, code: "RATE_LIMITED", status: 429, retryAfterMs: 3000, waitMs: 3000 }),
+      expect.objectContaining({
+        attempt: 1,
+        ok: false,
+        code: "RATE_LIMITED",
+        status: 429,
+        retryAfterMs: 3000,
+        waitMs: 3000,
+      }),
       expect.objectContaining({ attempt: 2, ok: false, code: "SERVER_ERROR", status: 500 }),
       expect.objectContaining({ attempt: 3, ok: true }),
     ]);
@@ -102,11 +129,20 @@ describe("LLM client against an OpenAI-compatible server", () => {
   });
 
   it("passes tools and returns tool calls", async () => {
-    fake.setScript((body) => ({ toolCalls: [{ name: body.tools?.[0]?.function.name ?? "?", arguments: { x: 1 } }] }));
+    fake.setScript((body) => ({
+      toolCalls: [{ name: body.tools?.[0]?.function.name ?? "?", arguments: { x: 1 } }],
+    }));
     const { llm } = makeClient();
-    const tools = [{ type: "function" as const, function: { name: "probe", description: "d", parameters: { type: "object", properties: {} } } }];
+    const tools = [
+      {
+        type: "function" as const,
+        function: { name: "probe", description: "d", parameters: { type: "object", properties: {} } },
+      },
+    ];
     const result = await llm.chat({ ...ask("call it"), tools, toolChoice: "required" });
-    expect(result.ok && result.value.toolCalls).toEqual([expect.objectContaining({ name: "probe", arguments: '{"x":1}' })]);
+    expect(result.ok && result.value.toolCalls).toEqual([
+      expect.objectContaining({ name: "probe", arguments: '{"x":1}' }),
+    ]);
   });
 
   it("re-asks with the parse error, at most twice", async () => {
@@ -131,8 +167,27 @@ describe("LLM client against an OpenAI-compatible server", () => {
     let inFlight = 0;
     let peak = 0;
     const base = createOpenAiTransport({ baseUrl: slow.url, apiKey: "t", timeoutMs: 5000 });
-    const transport = { ...base, chat: async (...a: Parameters<typeof base.chat>) => { inFlight += 1; peak = Math.max(peak, inFlight); try { return await base.chat(...a); } finally { inFlight -= 1; } } };
-    const llm = createLlmClient({ transport, cache: createMemoryCache(), recorder: createMemoryRecorder(), limiter: createLimiter(3), prices: {}, retry: DEFAULT_RETRY_POLICY, retryDeps: { sleep: () => Promise.resolve(), random: Math.random } });
+    const transport = {
+      ...base,
+      chat: async (...a: Parameters<typeof base.chat>) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        try {
+          return await base.chat(...a);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const llm = createLlmClient({
+      transport,
+      cache: createMemoryCache(),
+      recorder: createMemoryRecorder(),
+      limiter: createLimiter(3),
+      prices: {},
+      retry: DEFAULT_RETRY_POLICY,
+      retryDeps: { sleep: () => Promise.resolve(), random: Math.random },
+    });
     await Promise.all(Array.from({ length: 10 }, (_, i) => llm.chat(ask(`q${i}`))));
     await slow.close();
     expect(peak).toBe(3);

@@ -11,7 +11,15 @@ import { linkSignal } from "./abort";
 import { type AttemptEntry, type CallOutcome, type LlmRecorder, entryOf, estimateUsage } from "./call-record";
 import { chatCacheKey, embeddingCacheKey } from "./cache-key";
 import type { Limiter } from "./limiter";
-import { type ChatRequest, type ChatResponse, ChatResponseSchema, type ChatResult, EmbeddingResponseSchema, type LlmError, type Usage } from "./llm.schema";
+import {
+  type ChatRequest,
+  type ChatResponse,
+  ChatResponseSchema,
+  type ChatResult,
+  EmbeddingResponseSchema,
+  type LlmError,
+  type Usage,
+} from "./llm.schema";
 import type { Transport } from "./openai-transport";
 import { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
 import { type PriceTable, costOf } from "./pricing";
@@ -51,7 +59,10 @@ type Meta = { model: string; purpose: string; request: unknown };
 type Judged<T> = { verdict: Result<T, string> } | { unchecked: string };
 
 /** A parser that throws could not check the reply (e.g. the sandbox is down): not the reply's fault. */
-async function judge<R, T>(accept: (r: R) => Result<T, string> | Promise<Result<T, string>>, reply: R): Promise<Judged<T>> {
+async function judge<R, T>(
+  accept: (r: R) => Result<T, string> | Promise<Result<T, string>>,
+  reply: R,
+): Promise<Judged<T>> {
   try {
     return { verdict: await accept(reply) };
   } catch (e) {
@@ -59,7 +70,11 @@ async function judge<R, T>(accept: (r: R) => Result<T, string> | Promise<Result<
   }
 }
 
-const uncheckedError = (why: string): LlmError => ({ code: "BAD_RESPONSE", message: `the reply could not be checked: ${why}`, retryable: true });
+const uncheckedError = (why: string): LlmError => ({
+  code: "BAD_RESPONSE",
+  message: `the reply could not be checked: ${why}`,
+  retryable: true,
+});
 
 /**
  * Identical requests in flight at the same time in this process share one HTTP call (two
@@ -70,13 +85,27 @@ const inFlight = new Map<string, Promise<Result<ChatResponse, LlmError>>>();
 
 export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const now = deps.now ?? (() => Date.now());
-  const persist = <T>(write: () => Promise<T>) => persistWithRetry(write, deps.persist ?? DEFAULT_PERSIST_POLICY, deps.retryDeps.sleep, now);
+  const persist = <T>(write: () => Promise<T>) =>
+    persistWithRetry(write, deps.persist ?? DEFAULT_PERSIST_POLICY, deps.retryDeps.sleep, now);
   /** Cache and budget in one round trip of latency; a hit is served whatever the budget says. */
-  const lookUp = (key: string) => Promise.all([persist(() => deps.cache.get(key)), persist(() => deps.recorder.checkBudget())]);
+  const lookUp = (key: string) =>
+    Promise.all([persist(() => deps.cache.get(key)), persist(() => deps.recorder.checkBudget())]);
 
   /** Records the request, sends it with retries (each retry recorded first), returns the raw result. */
-  async function send<R>(key: string, meta: Meta, estimate: Usage, call: (signal?: AbortSignal) => Promise<Result<R, LlmError>>) {
-    const callId = await persist(() => deps.recorder.begin({ cacheKey: key, ...meta, estimate, estimatedCostUsd: costOf(deps.prices, meta.model, estimate) }));
+  async function send<R>(
+    key: string,
+    meta: Meta,
+    estimate: Usage,
+    call: (signal?: AbortSignal) => Promise<Result<R, LlmError>>,
+  ) {
+    const callId = await persist(() =>
+      deps.recorder.begin({
+        cacheKey: key,
+        ...meta,
+        estimate,
+        estimatedCostUsd: costOf(deps.prices, meta.model, estimate),
+      }),
+    );
     const log: AttemptEntry[] = [];
     const started = now();
     const linked = linkSignal(deps.retryDeps.signal);
@@ -104,17 +133,38 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     }
   }
 
-  const finish = (callId: string, outcome: CallOutcome) => persist(() => deps.recorder.finish(callId, outcome));
+  const finish = (callId: string, outcome: CallOutcome) =>
+    persist(() => deps.recorder.finish(callId, outcome));
 
   /** Judges a paid reply; caches it only when accepted. */
-  async function settle<R extends { usage: Usage; model: string }, T>(key: string, meta: Meta, sent: Awaited<ReturnType<typeof send<R>>>, accept: (r: R) => Result<T, string> | Promise<Result<T, string>>, summarize: (r: R) => unknown): Promise<Result<{ value: R; verdict: Result<T, string> }, LlmError>> {
+  async function settle<R extends { usage: Usage; model: string }, T>(
+    key: string,
+    meta: Meta,
+    sent: Awaited<ReturnType<typeof send<R>>>,
+    accept: (r: R) => Result<T, string> | Promise<Result<T, string>>,
+    summarize: (r: R) => unknown,
+  ): Promise<Result<{ value: R; verdict: Result<T, string> }, LlmError>> {
     const { callId, result, log, latencyMs } = sent;
     const base = { latencyMs, attempts: log };
     if (!result.ok) {
-      await finish(callId, { ...base, status: "FAILED", response: null, usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0, errorMessage: `${result.error.code}: ${result.error.message}`, rejection: null });
+      await finish(callId, {
+        ...base,
+        status: "FAILED",
+        response: null,
+        usage: { promptTokens: 0, completionTokens: 0 },
+        costUsd: 0,
+        errorMessage: `${result.error.code}: ${result.error.message}`,
+        rejection: null,
+      });
       return result;
     }
-    const paidFor = { ...base, response: summarize(result.value), usage: result.value.usage, costUsd: costOf(deps.prices, meta.model, result.value.usage), errorMessage: null };
+    const paidFor = {
+      ...base,
+      response: summarize(result.value),
+      usage: result.value.usage,
+      costUsd: costOf(deps.prices, meta.model, result.value.usage),
+      errorMessage: null,
+    };
     const judged = await judge(accept, result.value);
     if ("unchecked" in judged) {
       await finish(callId, { ...paidFor, status: "REJECTED", rejection: `not checked: ${judged.unchecked}` });
@@ -130,7 +180,8 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     return ok({ value: result.value, verdict: judged.verdict });
   }
 
-  const hit = (key: string, meta: Meta, response: unknown, usage: Usage, rejection: string | null) => persist(() => deps.recorder.hit({ cacheKey: key, ...meta, response, usage, rejection }));
+  const hit = (key: string, meta: Meta, response: unknown, usage: Usage, rejection: string | null) =>
+    persist(() => deps.recorder.hit({ cacheKey: key, ...meta, response, usage, rejection }));
 
   async function ask<T>(request: ChatRequest, accept: Parser<T>): Promise<Result<Answer<T>, LlmError>> {
     const key = chatCacheKey(request);
@@ -147,7 +198,13 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       }
       // A poisoned entry (cached before replies were judged, or the checks got stricter): evict and ask.
       await persist(() => deps.cache.evict(key));
-      await hit(key, meta, stored.data, stored.data.usage, `cached reply rejected and evicted: ${judged.verdict.error}`);
+      await hit(
+        key,
+        meta,
+        stored.data,
+        stored.data.usage,
+        `cached reply rejected and evicted: ${judged.verdict.error}`,
+      );
     }
     const shared = inFlight.get(key);
     if (shared) {
@@ -156,7 +213,13 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         const reply: ChatResult = { ...joined.value, cached: true, cacheKey: key };
         const judged = await judge(accept, reply);
         if ("unchecked" in judged) return err(uncheckedError(judged.unchecked));
-        await hit(key, meta, joined.value, joined.value.usage, judged.verdict.ok ? null : judged.verdict.error);
+        await hit(
+          key,
+          meta,
+          joined.value,
+          joined.value.usage,
+          judged.verdict.ok ? null : judged.verdict.error,
+        );
         return ok({ reply, verdict: judged.verdict });
       }
     }
@@ -164,10 +227,23 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     let release: (r: Result<ChatResponse, LlmError>) => void = () => {};
     inFlight.set(key, new Promise((r) => (release = r)));
     try {
-      const sent = await send(key, meta, estimateUsage(request), (signal) => deps.transport.chat(request, signal));
+      const sent = await send(key, meta, estimateUsage(request), (signal) =>
+        deps.transport.chat(request, signal),
+      );
       release(sent.result);
-      const settled = await settle(key, meta, sent, (r) => accept({ ...r, cached: false, cacheKey: key }), (r) => r);
-      return settled.ok ? ok({ reply: { ...settled.value.value, cached: false, cacheKey: key }, verdict: settled.value.verdict }) : settled;
+      const settled = await settle(
+        key,
+        meta,
+        sent,
+        (r) => accept({ ...r, cached: false, cacheKey: key }),
+        (r) => r,
+      );
+      return settled.ok
+        ? ok({
+            reply: { ...settled.value.value, cached: false, cacheKey: key },
+            verdict: settled.value.verdict,
+          })
+        : settled;
     } finally {
       release(err({ code: "CANCELLED", message: "the shared call ended without a reply", retryable: true }));
       inFlight.delete(key);
@@ -192,12 +268,22 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       }
       if (cached !== undefined) await persist(() => deps.cache.evict(key)); // unusable: never served again
       if (!budget.ok) return budget;
-      const countOk = (v: { vectors: number[][] }): Result<number[][], string> => (v.vectors.length === input.length ? ok(v.vectors) : err(`asked for ${input.length} embeddings, got ${v.vectors.length}`));
+      const countOk = (v: { vectors: number[][] }): Result<number[][], string> =>
+        v.vectors.length === input.length
+          ? ok(v.vectors)
+          : err(`asked for ${input.length} embeddings, got ${v.vectors.length}`);
       // Vectors are cached in full but recorded as a count: LlmCall rows stay readable.
-      const sent = await send(key, meta, estimateUsage({ input }), (signal) => deps.transport.embed(model, input, signal));
-      const settled = await settle(key, meta, sent, countOk, (v) => ({ vectors: v.vectors.length, usage: v.usage }));
+      const sent = await send(key, meta, estimateUsage({ input }), (signal) =>
+        deps.transport.embed(model, input, signal),
+      );
+      const settled = await settle(key, meta, sent, countOk, (v) => ({
+        vectors: v.vectors.length,
+        usage: v.usage,
+      }));
       if (!settled.ok) return settled;
-      return settled.value.verdict.ok ? ok(settled.value.verdict.value) : err({ code: "BAD_RESPONSE", message: settled.value.verdict.error, retryable: true });
+      return settled.value.verdict.ok
+        ? ok(settled.value.verdict.value)
+        : err({ code: "BAD_RESPONSE", message: settled.value.verdict.error, retryable: true });
     },
   };
 }

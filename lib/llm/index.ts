@@ -4,7 +4,15 @@
  */
 export * from "./llm.schema";
 export { type Answer, type LlmCache, type LlmClient, type LlmClientDeps, createLlmClient } from "./client";
-export { type AttemptEntry, type CacheHitRecord, type CallOutcome, type CallStart, type CallStatus, type LlmRecorder, estimateUsage } from "./call-record";
+export {
+  type AttemptEntry,
+  type CacheHitRecord,
+  type CallOutcome,
+  type CallStart,
+  type CallStatus,
+  type LlmRecorder,
+  estimateUsage,
+} from "./call-record";
 export { type MemoryCall, createMemoryCache, createMemoryRecorder } from "./memory";
 export { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
 export { linkSignal } from "./abort";
@@ -14,4 +22,16 @@ export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } f
 export { DEFAULT_PRICES, type PriceTable, PriceTableSchema, costOf, parsePriceTable } from "./pricing";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelay, realSleep, withRetries } from "./retry";
 export { type LlmConfig, getLlmConfig, readLlmConfig } from "./llm-config";
-export { DEFAULT_MAX_REASKS, type ParsedReply, type Parser, chatParsed, extractJsonObject, extractPythonBlock, extractSection, parseJsonWith, reaskMessage, stripThinking, sumUsage } from "./parse";
+export {
+  DEFAULT_MAX_REASKS,
+  type ParsedReply,
+  type Parser,
+  chatParsed,
+  extractJsonObject,
+  extractPythonBlock,
+  extractSection,
+  parseJsonWith,
+  reaskMessage,
+  stripThinking,
+  sumUsage,
+} from "./parse";

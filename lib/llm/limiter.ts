@@ -2,10 +2,16 @@
  * A counting semaphore. One per endpoint (base URL) per process, so every stage and every run in
  * a worker shares the endpoint's concurrency budget. FIFO, so waiting chains progress evenly.
  */
-export type Limiter = { run<T>(task: () => Promise<T>): Promise<T>; readonly limit: number; active(): number; waiting(): number };
+export type Limiter = {
+  run<T>(task: () => Promise<T>): Promise<T>;
+  readonly limit: number;
+  active(): number;
+  waiting(): number;
+};
 
 export function createLimiter(limit: number): Limiter {
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency limit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`concurrency limit must be a positive integer, got ${limit}`);
   let active = 0;
   const queue: (() => void)[] = [];
   const acquire = () =>
@@ -17,7 +23,8 @@ export function createLimiter(limit: number): Limiter {
     });
   const release = () => {
     const next = queue.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else active -= 1;
   };
   return {

@@ -29,7 +29,11 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 export const FunctionToolSchema = z.object({
   type: z.literal("function"),
-  function: z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+  function: z.object({
+    name: z.string(),
+    description: z.string(),
+    parameters: z.record(z.string(), z.unknown()),
+  }),
 });
 export type FunctionTool = z.infer<typeof FunctionToolSchema>;
 
@@ -50,7 +54,10 @@ export const ChatRequestSchema = z.object({
 });
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
-export const UsageSchema = z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) });
+export const UsageSchema = z.object({
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const ChatResponseSchema = z.object({
@@ -62,7 +69,11 @@ export const ChatResponseSchema = z.object({
 });
 export type ChatResponse = z.infer<typeof ChatResponseSchema>;
 
-export const EmbeddingResponseSchema = z.object({ vectors: z.array(z.array(z.number())), usage: UsageSchema, model: z.string() });
+export const EmbeddingResponseSchema = z.object({
+  vectors: z.array(z.array(z.number())),
+  usage: UsageSchema,
+  model: z.string(),
+});
 export type EmbeddingResponse = z.infer<typeof EmbeddingResponseSchema>;
 
 export type LlmErrorCode =

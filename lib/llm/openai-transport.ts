@@ -20,13 +20,19 @@ type SdkMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 function toSdkMessage(m: ChatMessage): SdkMessage {
   if (m.role === "tool") return { role: "tool", content: m.content, tool_call_id: m.toolCallId };
   if (m.role === "assistant") {
-    const toolCalls = m.toolCalls?.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } }));
+    const toolCalls = m.toolCalls?.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: c.arguments },
+    }));
     return { role: "assistant", content: m.content, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) };
   }
   return { role: m.role, content: m.content };
 }
 
-function toolChoice(choice: ChatRequest["toolChoice"]): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption | undefined {
+function toolChoice(
+  choice: ChatRequest["toolChoice"],
+): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption | undefined {
   if (choice === undefined || typeof choice === "string") return choice;
   return { type: "function", function: { name: choice.name } };
 }
@@ -42,38 +48,67 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
 }
 
 export function mapSdkError(error: unknown): LlmError {
-  if (error instanceof APIConnectionTimeoutError) return { code: "TIMEOUT", message: "the LLM endpoint timed out", retryable: true };
-  if (error instanceof APIUserAbortError) return { code: "CANCELLED", message: "request aborted", retryable: false };
-  if (error instanceof APIConnectionError) return { code: "CONNECTION", message: `cannot reach the LLM endpoint: ${error.message}`, retryable: true };
+  if (error instanceof APIConnectionTimeoutError)
+    return { code: "TIMEOUT", message: "the LLM endpoint timed out", retryable: true };
+  if (error instanceof APIUserAbortError)
+    return { code: "CANCELLED", message: "request aborted", retryable: false };
+  if (error instanceof APIConnectionError)
+    return {
+      code: "CONNECTION",
+      message: `cannot reach the LLM endpoint: ${error.message}`,
+      retryable: true,
+    };
   if (error instanceof APIError) {
     // instanceof narrows to APIError<any, any>; name the shape the SDK documents.
     const apiError = error as APIError<number | undefined, Headers | undefined>;
     const status = apiError.status ?? 0;
-    const base = { status, message: `HTTP ${status}: ${apiError.message}`, retryAfterMs: parseRetryAfter(apiError.headers) };
+    const base = {
+      status,
+      message: `HTTP ${status}: ${apiError.message}`,
+      retryAfterMs: parseRetryAfter(apiError.headers),
+    };
     if (status === 429) return { ...base, code: "RATE_LIMITED", retryable: true };
     if (status === 408 || status >= 500) return { ...base, code: "SERVER_ERROR", retryable: true };
     if (status === 401 || status === 403) return { ...base, code: "AUTH", retryable: false };
     return { ...base, code: "BAD_REQUEST", retryable: false };
   }
   // The SDK throws plain errors for bodies that are not JSON: a broken proxy, usually transient.
-  return { code: "BAD_RESPONSE", message: error instanceof Error ? error.message : String(error), retryable: true };
+  return {
+    code: "BAD_RESPONSE",
+    message: error instanceof Error ? error.message : String(error),
+    retryable: true,
+  };
 }
 
-function toResponse(completion: OpenAI.Chat.Completions.ChatCompletion, model: string): Result<ChatResponse, LlmError> {
+function toResponse(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  model: string,
+): Result<ChatResponse, LlmError> {
   const choice = completion.choices?.[0];
-  if (!choice?.message) return err({ code: "BAD_RESPONSE", message: "the endpoint returned no choices", retryable: true });
-  const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) => (c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
+  if (!choice?.message)
+    return err({ code: "BAD_RESPONSE", message: "the endpoint returned no choices", retryable: true });
+  const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
+    c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+  );
   return ok({
     content: choice.message.content ?? null,
     toolCalls,
     finishReason: choice.finish_reason ?? null,
-    usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+    usage: {
+      promptTokens: completion.usage?.prompt_tokens ?? 0,
+      completionTokens: completion.usage?.completion_tokens ?? 0,
+    },
     model: completion.model || model,
   });
 }
 
 export function createOpenAiTransport(options: TransportOptions): Transport {
-  const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey || "none", maxRetries: 0, timeout: options.timeoutMs });
+  const client = new OpenAI({
+    baseURL: options.baseUrl,
+    apiKey: options.apiKey || "none",
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+  });
   return {
     endpoint: options.baseUrl,
     async chat(request, signal) {
@@ -84,7 +119,9 @@ export function createOpenAiTransport(options: TransportOptions): Transport {
             messages: request.messages.map(toSdkMessage),
             ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
             ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-            ...(request.tools?.length ? { tools: request.tools, tool_choice: toolChoice(request.toolChoice) } : {}),
+            ...(request.tools?.length
+              ? { tools: request.tools, tool_choice: toolChoice(request.toolChoice) }
+              : {}),
             ...(request.jsonMode ? { response_format: { type: "json_object" as const } } : {}),
           },
           { signal },
@@ -100,7 +137,11 @@ export function createOpenAiTransport(options: TransportOptions): Transport {
         // OpenAI-compatible servers that ignore encoding_format and answer with plain float arrays.
         const res = await client.embeddings.create({ model, input, encoding_format: "float" }, { signal });
         const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-        return ok({ vectors, model: res.model || model, usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: 0 } });
+        return ok({
+          vectors,
+          model: res.model || model,
+          usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: 0 },
+        });
       } catch (error) {
         return err(mapSdkError(error));
       }

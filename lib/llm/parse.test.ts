@@ -5,7 +5,10 @@ import { parseRetryAfter } from "./openai-transport";
 describe("parsers", () => {
   it("finds JSON fenced, bare, or after reasoning", () => {
     expect(extractJsonObject('```json\n{"a": 1}\n```')).toEqual({ ok: true, value: { a: 1 } });
-    expect(extractJsonObject('Sure! {"a": {"b": "}"}} trailing')).toEqual({ ok: true, value: { a: { b: "}" } } });
+    expect(extractJsonObject('Sure! {"a": {"b": "}"}} trailing')).toEqual({
+      ok: true,
+      value: { a: { b: "}" } },
+    });
     expect(extractJsonObject('<think>{"no": 1}</think>{"yes": 2}')).toEqual({ ok: true, value: { yes: 2 } });
     expect(extractJsonObject("{'a': 1}").ok).toBe(false);
   });

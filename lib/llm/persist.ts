@@ -6,9 +6,18 @@
 export type PersistPolicy = { maxWaitMs: number; baseDelayMs: number; maxDelayMs: number };
 
 /** Long enough for a Postgres restart or failover; a worker holds the answer meanwhile. */
-export const DEFAULT_PERSIST_POLICY: PersistPolicy = { maxWaitMs: 60_000, baseDelayMs: 100, maxDelayMs: 5_000 };
+export const DEFAULT_PERSIST_POLICY: PersistPolicy = {
+  maxWaitMs: 60_000,
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+};
 
-export async function persistWithRetry<T>(write: () => Promise<T>, policy: PersistPolicy, sleep: (ms: number) => Promise<void>, now: () => number = Date.now): Promise<T> {
+export async function persistWithRetry<T>(
+  write: () => Promise<T>,
+  policy: PersistPolicy,
+  sleep: (ms: number) => Promise<void>,
+  now: () => number = Date.now,
+): Promise<T> {
   const deadline = now() + policy.maxWaitMs;
   for (let attempt = 0; ; attempt += 1) {
     try {

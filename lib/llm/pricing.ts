@@ -36,6 +36,9 @@ export function costOf(table: PriceTable, model: string, usage: Usage): number {
 export function parsePriceTable(raw: string | undefined): PriceTable {
   if (!raw) return DEFAULT_PRICES;
   const parsed = PriceTableSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`LLM_PRICES must be {"model": {"input": usdPerMTok, "output": usdPerMTok}}: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(
+      `LLM_PRICES must be {"model": {"input": usdPerMTok, "output": usdPerMTok}}: ${parsed.error.message}`,
+    );
   return { ...DEFAULT_PRICES, ...parsed.data };
 }

@@ -6,7 +6,12 @@
 import { type Result, err } from "../core/result";
 import type { LlmError } from "./llm.schema";
 
-export const DEFAULT_RETRY_POLICY = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
+export const DEFAULT_RETRY_POLICY = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 120_000,
+};
 export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 export type RetryDeps = { sleep: (ms: number) => Promise<void>; random: () => number; signal?: AbortSignal };
@@ -14,7 +19,12 @@ export type RetryDeps = { sleep: (ms: number) => Promise<void>; random: () => nu
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Delay before attempt `attempt + 1` (attempt counts from 0). */
-export function backoffDelay(attempt: number, error: LlmError, policy: RetryPolicy, random: () => number): number {
+export function backoffDelay(
+  attempt: number,
+  error: LlmError,
+  policy: RetryPolicy,
+  random: () => number,
+): number {
   if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, policy.maxRetryAfterMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   // "Equal jitter": never less than half the ceiling, so retries do not stampede at ~0 ms.
@@ -32,13 +42,17 @@ export async function withRetries<T>(
     const result = await attemptOnce(attempt);
     if (result.ok || !result.error.retryable || attempt + 1 >= policy.maxAttempts) {
       if (!result.ok && result.error.retryable && attempt + 1 >= policy.maxAttempts) {
-        return err({ ...result.error, message: `${result.error.message} (gave up after ${attempt + 1} attempts)` });
+        return err({
+          ...result.error,
+          message: `${result.error.message} (gave up after ${attempt + 1} attempts)`,
+        });
       }
       return result;
     }
     // A Retry-After beyond what we are willing to wait: hand the failure back (still retryable),
     // so the job layer retries later instead of holding a worker slot.
-    if (result.error.retryAfterMs !== undefined && result.error.retryAfterMs > policy.maxRetryAfterMs) return result;
+    if (result.error.retryAfterMs !== undefined && result.error.retryAfterMs > policy.maxRetryAfterMs)
+      return result;
     const delay = backoffDelay(attempt, result.error, policy, deps.random);
     onRetry?.(result.error, attempt, delay);
     await deps.sleep(delay);

@@ -7,10 +7,29 @@ import { z } from "zod";
 const PY_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const nonEmpty = z.string().trim().min(1);
 
-export const STAGES = ["judge", "topic", "select", "state", "state_code", "operations", "methods", "assemble", "test_state", "quality"] as const;
+export const STAGES = [
+  "judge",
+  "topic",
+  "select",
+  "state",
+  "state_code",
+  "operations",
+  "methods",
+  "assemble",
+  "test_state",
+  "quality",
+] as const;
 export type Stage = (typeof STAGES)[number];
 /** Stages of one environment's chain, in order (topic mining stages come before). */
-export const ENV_CHAIN: Stage[] = ["state", "state_code", "operations", "methods", "assemble", "test_state", "quality"];
+export const ENV_CHAIN: Stage[] = [
+  "state",
+  "state_code",
+  "operations",
+  "methods",
+  "assemble",
+  "test_state",
+  "quality",
+];
 
 export const ModelsSchema = z.object({
   topic: nonEmpty,
@@ -40,13 +59,32 @@ export const RunConfigSchema = z.object({
    * per LLM stage: judge, topic, state, state_code, operations, methods, test_state, tester,
    * judge_call. Unlisted stages get 2. The rejection is shown to the model each time.
    */
-  maxReasks: z.partialRecord(z.enum(["judge", "topic", "state", "state_code", "operations", "methods", "test_state", "tester", "judge_call"]), z.number().int().min(0).max(10)).default({}),
+  maxReasks: z
+    .partialRecord(
+      z.enum([
+        "judge",
+        "topic",
+        "state",
+        "state_code",
+        "operations",
+        "methods",
+        "test_state",
+        "tester",
+        "judge_call",
+      ]),
+      z.number().int().min(0).max(10),
+    )
+    .default({}),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 
 export const RunInputSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("ideas"), ideas: z.array(nonEmpty).min(1).max(1000) }),
-  z.object({ kind: z.literal("tasks"), tasks: z.array(nonEmpty).min(1).max(20_000), fileName: z.string().optional() }),
+  z.object({
+    kind: z.literal("tasks"),
+    tasks: z.array(nonEmpty).min(1).max(20_000),
+    fileName: z.string().optional(),
+  }),
 ]);
 export type RunInput = z.infer<typeof RunInputSchema>;
 
@@ -63,20 +101,34 @@ export const TopicSchema = z.object({
 });
 export type Topic = z.infer<typeof TopicSchema>;
 
-export const EntitySchema = z.object({ entity: nonEmpty, attributes: z.array(nonEmpty).min(1), description: nonEmpty });
-export const StateSpaceSchema = z.object({ analysis: z.string().default(""), entities: z.array(EntitySchema).min(1), rules: z.array(nonEmpty) });
+export const EntitySchema = z.object({
+  entity: nonEmpty,
+  attributes: z.array(nonEmpty).min(1),
+  description: nonEmpty,
+});
+export const StateSpaceSchema = z.object({
+  analysis: z.string().default(""),
+  entities: z.array(EntitySchema).min(1),
+  rules: z.array(nonEmpty),
+});
 export type StateSpace = z.infer<typeof StateSpaceSchema>;
 
 export const StateCodeSchema = z.object({ className: z.string().regex(PY_IDENTIFIER), code: nonEmpty });
 export type StateCode = z.infer<typeof StateCodeSchema>;
 
 export const OperationSchema = z.object({
-  name: z.string().regex(PY_IDENTIFIER, "must be a Python identifier").refine((n) => !n.startsWith("_"), "must be public (no leading underscore)"),
+  name: z
+    .string()
+    .regex(PY_IDENTIFIER, "must be a Python identifier")
+    .refine((n) => !n.startsWith("_"), "must be public (no leading underscore)"),
   description: nonEmpty,
   type: z.enum(["query", "state_change"]),
 });
 export type Operation = z.infer<typeof OperationSchema>;
-export const OperationsSchema = z.object({ analysis: z.string().default(""), operations: z.array(OperationSchema).min(1).max(40) });
+export const OperationsSchema = z.object({
+  analysis: z.string().default(""),
+  operations: z.array(OperationSchema).min(1).max(40),
+});
 
 export const MethodSchema = z.object({ name: z.string(), code: nonEmpty });
 export type Method = z.infer<typeof MethodSchema>;

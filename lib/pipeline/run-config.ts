@@ -7,25 +7,43 @@ import { type Models, type RunConfig, RunConfigSchema } from "./pipeline.schema"
 export type ModelDefaults = { defaultModel: string; checkModel: string; embeddingModel: string | null };
 
 export function defaultModels(d: ModelDefaults): Models {
-  return { topic: d.defaultModel, logic: d.defaultModel, code: d.defaultModel, testState: d.defaultModel, tester: d.checkModel, judge: d.checkModel, embedding: d.embeddingModel };
+  return {
+    topic: d.defaultModel,
+    logic: d.defaultModel,
+    code: d.defaultModel,
+    testState: d.defaultModel,
+    tester: d.checkModel,
+    judge: d.checkModel,
+    embedding: d.embeddingModel,
+  };
 }
 
 export type RunConfigOverrides = Partial<Omit<RunConfig, "models">> & { models?: Partial<Models> };
 
-export function buildRunConfig(defaults: ModelDefaults, overrides: RunConfigOverrides = {}, prices: RunConfig["prices"] = {}): RunConfig {
+export function buildRunConfig(
+  defaults: ModelDefaults,
+  overrides: RunConfigOverrides = {},
+  prices: RunConfig["prices"] = {},
+): RunConfig {
   const { models, ...rest } = overrides;
-  const clean = Object.fromEntries(Object.entries(models ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+  const clean = Object.fromEntries(
+    Object.entries(models ?? {}).filter(([, v]) => v !== undefined && v !== ""),
+  );
   return RunConfigSchema.parse({ prices, ...rest, models: { ...defaultModels(defaults), ...clean } });
 }
 
 /** `--models topic=gpt-4.1,tester=gpt-4.1-mini` or a single name for every LLM stage. */
 export function parseModelsFlag(value: string): Partial<Models> {
-  if (!value.includes("=")) return { topic: value, logic: value, code: value, testState: value, tester: value, judge: value };
+  if (!value.includes("="))
+    return { topic: value, logic: value, code: value, testState: value, tester: value, judge: value };
   const out: Record<string, string> = {};
   for (const pair of value.split(",")) {
     const [key, model] = pair.split("=").map((s) => s.trim());
     if (!key || !model) throw new Error(`--models: expected stage=model pairs, got '${pair}'`);
-    if (!["topic", "logic", "code", "testState", "tester", "judge", "embedding"].includes(key)) throw new Error(`--models: unknown stage '${key}' (topic, logic, code, testState, tester, judge, embedding)`);
+    if (!["topic", "logic", "code", "testState", "tester", "judge", "embedding"].includes(key))
+      throw new Error(
+        `--models: unknown stage '${key}' (topic, logic, code, testState, tester, judge, embedding)`,
+      );
     out[key] = model;
   }
   return out;

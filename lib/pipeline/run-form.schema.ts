@@ -4,8 +4,14 @@
  */
 import { z } from "zod";
 
-const optionalNumber = z.preprocess((v) => (v === "" || v === null || v === undefined ? undefined : v), z.coerce.number().positive().optional());
-const optionalModel = z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().optional());
+const optionalNumber = z.preprocess(
+  (v) => (v === "" || v === null || v === undefined ? undefined : v),
+  z.coerce.number().positive().optional(),
+);
+const optionalModel = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() ? v.trim() : undefined),
+  z.string().optional(),
+);
 
 export const StartRunFormSchema = z.object({
   name: z.string().trim().max(120).optional(),
@@ -13,7 +19,10 @@ export const StartRunFormSchema = z.object({
   ideas: z.string().optional(),
   taskFileText: z.string().optional(),
   taskFileName: z.string().optional(),
-  textField: z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().optional()),
+  textField: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() ? v.trim() : undefined),
+    z.string().optional(),
+  ),
   modelMain: optionalModel,
   modelCheck: optionalModel,
   modelEmbedding: optionalModel,

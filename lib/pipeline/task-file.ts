@@ -5,10 +5,15 @@
  */
 import { type Result, err, ok } from "../core/result";
 
-export type TaskFileError = { code: "EMPTY" | "INVALID_JSON" | "NO_TEXT_FIELD" | "BAD_ITEM"; message: string; retryable: false };
+export type TaskFileError = {
+  code: "EMPTY" | "INVALID_JSON" | "NO_TEXT_FIELD" | "BAD_ITEM";
+  message: string;
+  retryable: false;
+};
 export type ParsedTaskFile = { tasks: string[]; textFields: string[]; format: "json" | "jsonl" };
 
-const fail = (code: TaskFileError["code"], message: string) => err<TaskFileError>({ code, message, retryable: false });
+const fail = (code: TaskFileError["code"], message: string) =>
+  err<TaskFileError>({ code, message, retryable: false });
 
 function parseItems(text: string): Result<{ items: unknown[]; format: "json" | "jsonl" }, TaskFileError> {
   const trimmed = text.trim();
@@ -27,7 +32,10 @@ function parseItems(text: string): Result<{ items: unknown[]; format: "json" | "
     try {
       items.push(JSON.parse(line));
     } catch (e) {
-      return fail("INVALID_JSON", `line ${i + 1} is not valid JSON (expected a JSON array or one JSON value per line): ${e instanceof Error ? e.message : String(e)}`);
+      return fail(
+        "INVALID_JSON",
+        `line ${i + 1} is not valid JSON (expected a JSON array or one JSON value per line): ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   return ok({ items, format: "jsonl" });
@@ -56,10 +64,16 @@ export function parseTaskFile(text: string, textField?: string): Result<ParsedTa
       if (item.trim()) tasks.push(item.trim());
       continue;
     }
-    if (!item || typeof item !== "object" || Array.isArray(item)) return fail("BAD_ITEM", `item ${i + 1} is neither a string nor an object`);
-    if (!textField) return fail("NO_TEXT_FIELD", `the tasks are objects: pick the text field (one of: ${textFields.join(", ") || "none found"})`);
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      return fail("BAD_ITEM", `item ${i + 1} is neither a string nor an object`);
+    if (!textField)
+      return fail(
+        "NO_TEXT_FIELD",
+        `the tasks are objects: pick the text field (one of: ${textFields.join(", ") || "none found"})`,
+      );
     const value = (item as Record<string, unknown>)[textField];
-    if (typeof value !== "string" || !value.trim()) return fail("BAD_ITEM", `item ${i + 1} has no text in field '${textField}'`);
+    if (typeof value !== "string" || !value.trim())
+      return fail("BAD_ITEM", `item ${i + 1} has no text in field '${textField}'`);
     tasks.push(value.trim());
   }
   if (tasks.length === 0) return fail("EMPTY", "the file has no non-empty tasks");
@@ -69,5 +83,12 @@ export function parseTaskFile(text: string, textField?: string): Result<ParsedTa
 
 /** Ideas typed or read from a text file: one per non-empty line. */
 export function parseIdeas(text: string): string[] {
-  return [...new Set(text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -22,7 +22,11 @@ export type PlaygroundStep = {
   call: ToolCall;
   observation: unknown;
   isError: boolean;
-  diff: { added: { path: (string | number)[]; value: unknown }[]; removed: { path: (string | number)[]; value: unknown }[]; changed: { path: (string | number)[]; old: unknown; new: unknown }[] };
+  diff: {
+    added: { path: (string | number)[]; value: unknown }[];
+    removed: { path: (string | number)[]; value: unknown }[];
+    changed: { path: (string | number)[]; old: unknown; new: unknown }[];
+  };
   state: Record<string, unknown>;
   stdout: string;
   /** Index of the first replayed call whose observation differed from the recorded one (a non-deterministic tool). */
@@ -30,7 +34,9 @@ export type PlaygroundStep = {
 };
 
 /** Parses a JSON text as an object (initial states and raw arguments). */
-export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function parseJsonObject(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -38,5 +44,7 @@ export function parseJsonObject(text: string): { ok: true; value: Record<string,
     return { ok: false, error: `Not valid JSON: ${(e as Error).message}` };
   }
   const parsed = JsonObject.safeParse(value);
-  return parsed.success && !Array.isArray(value) ? { ok: true, value: parsed.data } : { ok: false, error: "Expected a JSON object ({ … })." };
+  return parsed.success && !Array.isArray(value)
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: "Expected a JSON object ({ … })." };
 }

@@ -7,10 +7,19 @@
  * versions (`acceptedValidatorVersionIds`). So rows that were set ACCEPTED by a seed or a trusted
  * import without naming a version still mean "the current version was accepted".
  */
-export type EnvironmentAcceptance = { status: string; currentVersionId: string | null; acceptedVersionId: string | null };
-export type ScenarioAcceptance = { status: string; acceptedValidatorVersionIds: unknown; currentValidatorVersionIds: string[] };
+export type EnvironmentAcceptance = {
+  status: string;
+  currentVersionId: string | null;
+  acceptedVersionId: string | null;
+};
+export type ScenarioAcceptance = {
+  status: string;
+  acceptedValidatorVersionIds: unknown;
+  currentValidatorVersionIds: string[];
+};
 
-export const idList = (value: unknown): string[] | null => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null);
+export const idList = (value: unknown): string[] | null =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null;
 
 /** The environment version a reviewer accepted, or null when none is (or it was rejected). */
 export function acceptedEnvironmentVersionId(env: EnvironmentAcceptance): string | null {
@@ -37,4 +46,5 @@ export function isScenarioChangedSinceAccepted(scenario: ScenarioAcceptance): bo
   return accepted !== null && !sameIds(accepted, scenario.currentValidatorVersionIds);
 }
 
-export const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+export const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);

@@ -4,15 +4,28 @@
  * decides `passed` on the same not-fail rate (lib/pipeline/stages/quality-check.ts); this
  * recomputes it after reviewer overrides, so the summary never compares two different rates.
  */
-export type QualityInput = { threshold: number; probes: { verdict: string; reviewerVerdict: string | null }[] };
-export type QualitySummary = { rate: number; threshold: number; passed: boolean; notFailing: number; total: number; overridden: number; text: string };
+export type QualityInput = {
+  threshold: number;
+  probes: { verdict: string; reviewerVerdict: string | null }[];
+};
+export type QualitySummary = {
+  rate: number;
+  threshold: number;
+  passed: boolean;
+  notFailing: number;
+  total: number;
+  overridden: number;
+  text: string;
+};
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
 export function qualitySummary(check: QualityInput): QualitySummary {
   const total = check.probes.length;
   const notFailing = check.probes.filter((p) => (p.reviewerVerdict ?? p.verdict) !== "FAIL").length;
-  const overridden = check.probes.filter((p) => p.reviewerVerdict !== null && p.reviewerVerdict !== p.verdict).length;
+  const overridden = check.probes.filter(
+    (p) => p.reviewerVerdict !== null && p.reviewerVerdict !== p.verdict,
+  ).length;
   const rate = total ? notFailing / total : 0;
   const passed = total > 0 && rate >= check.threshold;
   const after = overridden ? `, after ${overridden} reviewer override${overridden > 1 ? "s" : ""}` : "";

@@ -13,7 +13,8 @@ export function reasonSentence(reason: unknown): string {
   if (typeof reason === "string") return sentence(reason);
   const parsed = ProofReasonSchema.safeParse(reason);
   if (parsed.success) return sentence(parsed.data.message);
-  const message = typeof reason === "object" && reason !== null && "message" in reason ? String(reason.message) : "";
+  const message =
+    typeof reason === "object" && reason !== null && "message" in reason ? String(reason.message) : "";
   return message ? sentence(message) : "The proof reported a problem without a description.";
 }
 

@@ -22,7 +22,10 @@ export const DecideItemInputSchema = z
     /** For environments: the version the reviewer looked at (refused if the code changed since). */
     versionId: z.string().optional(),
   })
-  .refine((d) => d.decision !== "REJECT" || d.reason.length > 0, { message: "a rejection needs a reason", path: ["reason"] });
+  .refine((d) => d.decision !== "REJECT" || d.reason.length > 0, {
+    message: "a rejection needs a reason",
+    path: ["reason"],
+  });
 export type DecideItemInput = z.infer<typeof DecideItemInputSchema>;
 
 export const ClaimInputSchema = z.object({ kind: ReviewKindSchema, id: z.string().min(1) });

@@ -28,9 +28,20 @@ afterAll(async () => {
 
 function input(overrides: Partial<RolloutInput> = {}): RolloutInput {
   return {
-    mode: "non_conversational", task: scenario.task, initialState: scenario.init_config, model: "m-agent",
-    env: { source: sample.source, className: sample.meta.env_class_name, tools, introduction: sample.meta.environment_introduction, rules: sample.meta.constraints_rules },
-    checks: scenario.checklist_with_func.map((c) => c.check_func), policy: { onTruncated: "zero", onCrash: "zero" }, cacheSalt: `t${Math.random()}`,
+    mode: "non_conversational",
+    task: scenario.task,
+    initialState: scenario.init_config,
+    model: "m-agent",
+    env: {
+      source: sample.source,
+      className: sample.meta.env_class_name,
+      tools,
+      introduction: sample.meta.environment_introduction,
+      rules: sample.meta.constraints_rules,
+    },
+    checks: scenario.checklist_with_func.map((c) => c.check_func),
+    policy: { onTruncated: "zero", onCrash: "zero" },
+    cacheSalt: `t${Math.random()}`,
     ...overrides,
   };
 }
@@ -48,7 +59,9 @@ describe("agent loop", () => {
     expect(r.steps.filter((s) => s.type === "tool_call")).toHaveLength(gold.length);
     // Tool results answer their call ids with role "tool", as the chat API requires.
     const calls = r.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
-    expect(r.messages.filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.toolCallId : ""))).toEqual(calls.map((c) => c.id));
+    expect(
+      r.messages.filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.toolCallId : "")),
+    ).toEqual(calls.map((c) => c.id));
     expect(r.steps.some((s) => s.type === "tool_call" && s.diff.changed.length > 0)).toBe(true);
     expect(applySftFilter({ mode: "non_conversational", ...r }, SftFilterSchema.parse({})).pass).toBe(true);
   });
@@ -60,10 +73,18 @@ describe("agent loop", () => {
     if (!result.ok) throw new Error(result.error.message);
     const [unknown, unparsable, wrong] = result.value.steps;
     expect(unknown).toMatchObject({ type: "tool_call", isError: true, errorKind: "unknown_tool" });
-    expect(unparsable).toMatchObject({ type: "tool_call", isError: true, errorKind: "bad_arguments", arguments: null });
+    expect(unparsable).toMatchObject({
+      type: "tool_call",
+      isError: true,
+      errorKind: "bad_arguments",
+      arguments: null,
+    });
     expect(wrong).toMatchObject({ type: "tool_call", isError: true, errorKind: "bad_arguments" });
     expect(result.value.reward).toBe(1);
-    const verdict = applySftFilter({ mode: "non_conversational", ...result.value }, SftFilterSchema.parse({}));
+    const verdict = applySftFilter(
+      { mode: "non_conversational", ...result.value },
+      SftFilterSchema.parse({}),
+    );
     expect(verdict.pass).toBe(false);
     expect(verdict.reasons).toContain("format: 3 invalid tool call(s)");
   });
@@ -73,15 +94,32 @@ describe("agent loop", () => {
     const { llm } = createTestLlm(fake.url);
     const zero = await runRollout(input({ maxSteps: gold.length }), { llm, sandbox: runner });
     if (!zero.ok) throw new Error(zero.error.message);
-    expect(zero.value).toMatchObject({ endReason: "step_limit", reward: 0, score: 1, stepCount: gold.length });
-    const scored = await runRollout(input({ maxSteps: gold.length, policy: { onTruncated: "score", onCrash: "zero" } }), { llm, sandbox: runner });
+    expect(zero.value).toMatchObject({
+      endReason: "step_limit",
+      reward: 0,
+      score: 1,
+      stepCount: gold.length,
+    });
+    const scored = await runRollout(
+      input({ maxSteps: gold.length, policy: { onTruncated: "score", onCrash: "zero" } }),
+      { llm, sandbox: runner },
+    );
     expect(scored.ok && scored.value.reward).toBe(1);
   });
 
   it("runs a conversation until the simulated user sends the stop token", async () => {
-    fake.setScript((body) => (isUserSim(body) ? userReply(body, scenario.task) : isAgent(body) ? agentReply(body, gold, "All done, the task is completed.") : { content: "?" }));
+    fake.setScript((body) =>
+      isUserSim(body)
+        ? userReply(body, scenario.task)
+        : isAgent(body)
+          ? agentReply(body, gold, "All done, the task is completed.")
+          : { content: "?" },
+    );
     const { llm } = createTestLlm(fake.url);
-    const result = await runRollout(input({ mode: "conversational", userModel: "m-user" }), { llm, sandbox: runner });
+    const result = await runRollout(input({ mode: "conversational", userModel: "m-user" }), {
+      llm,
+      sandbox: runner,
+    });
     if (!result.ok) throw new Error(result.error.message);
     const r = result.value;
     expect(r.endReason).toBe("user_stopped");
@@ -89,7 +127,10 @@ describe("agent loop", () => {
     expect(r.messages[1]).toEqual({ role: "user", content: scenario.task });
     expect(r.steps.at(-1)).toMatchObject({ type: "message", userReply: "###STOP###" });
     expect(r.userMessages.some((m) => m.role === "user" && m.content.startsWith("[Agent] Hi!"))).toBe(true);
-    const userModels = fake.chatRequests().filter((q) => isUserSim(q.body as never)).map((q) => (q.body as { model: string }).model);
+    const userModels = fake
+      .chatRequests()
+      .filter((q) => isUserSim(q.body as never))
+      .map((q) => (q.body as { model: string }).model);
     expect(new Set(userModels)).toEqual(new Set(["m-user"]));
   });
 
@@ -98,7 +139,9 @@ describe("agent loop", () => {
     try {
       fake.setScript((body) => agentReply(body, gold));
       const { llm } = createTestLlm(fake.url);
-      const results = await Promise.all([1, 2].map((i) => runRollout(input({ cacheSalt: `pool${i}` }), { llm, sandbox: single })));
+      const results = await Promise.all(
+        [1, 2].map((i) => runRollout(input({ cacheSalt: `pool${i}` }), { llm, sandbox: single })),
+      );
       expect(results.map((r) => r.ok && r.value.reward)).toEqual([1, 1]);
     } finally {
       await single.close();

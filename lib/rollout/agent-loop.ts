@@ -11,7 +11,13 @@ import type { ChatMessage, LlmClient, LlmError } from "../llm";
 import type { CheckResult, Episode, JsonObject, SandboxError, SandboxRunner, Tool } from "../sandbox";
 import { type EnvironmentBrief, agentSystemPrompt } from "./agent-prompt";
 import { applyRewardPolicy, scoreChecks } from "./reward";
-import { DEFAULT_MAX_STEPS, type EndReason, type RewardPolicy, type RolloutMode, type TrajectoryStep } from "./rollout.schema";
+import {
+  DEFAULT_MAX_STEPS,
+  type EndReason,
+  type RewardPolicy,
+  type RolloutMode,
+  type TrajectoryStep,
+} from "./rollout.schema";
 import { runToolCall } from "./tool-step";
 import { AGENT_GREETING, type UserSimulator, createUserSimulator } from "./user-simulator";
 
@@ -47,10 +53,24 @@ export type RolloutRecord = {
 
 export type RolloutError = (LlmError | SandboxError) & { source: "agent" | "user" | "sandbox" };
 
-type Loop = { messages: ChatMessage[]; steps: TrajectoryStep[]; turns: number; end: EndReason | null; finalText: string | null; user: UserSimulator | null };
+type Loop = {
+  messages: ChatMessage[];
+  steps: TrajectoryStep[];
+  turns: number;
+  end: EndReason | null;
+  finalText: string | null;
+  user: UserSimulator | null;
+};
 
-export async function runRollout(input: RolloutInput, deps: RolloutDeps): Promise<Result<RolloutRecord, RolloutError>> {
-  const loaded = await deps.sandbox.load({ source: input.env.source, className: input.env.className, initialState: input.initialState });
+export async function runRollout(
+  input: RolloutInput,
+  deps: RolloutDeps,
+): Promise<Result<RolloutRecord, RolloutError>> {
+  const loaded = await deps.sandbox.load({
+    source: input.env.source,
+    className: input.env.className,
+    initialState: input.initialState,
+  });
   if (!loaded.ok) return err({ ...loaded.error, source: "sandbox" });
   const episode = loaded.value;
   let played: Played;
@@ -81,14 +101,22 @@ async function openLoop(input: RolloutInput, deps: RolloutDeps): Promise<Result<
     return ok(loop);
   }
   // The user speaks first, answering the agent's fixed greeting (spec §7.5).
-  loop.user = createUserSimulator({ task: input.task, model: input.userModel ?? input.model, cacheSalt: input.cacheSalt }, deps.userLlm ?? deps.llm);
+  loop.user = createUserSimulator(
+    { task: input.task, model: input.userModel ?? input.model, cacheSalt: input.cacheSalt },
+    deps.userLlm ?? deps.llm,
+  );
   const opening = await loop.user.respond(AGENT_GREETING);
   if (!opening.ok) return err({ ...opening.error, source: "user" });
   loop.messages.push({ role: "user", content: opening.value.text });
   return ok(loop);
 }
 
-async function runTurns(input: RolloutInput, deps: RolloutDeps, episode: Episode, loop: Loop): Promise<Result<void, RolloutError>> {
+async function runTurns(
+  input: RolloutInput,
+  deps: RolloutDeps,
+  episode: Episode,
+  loop: Loop,
+): Promise<Result<void, RolloutError>> {
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS[input.mode];
   while (loop.end === null) {
     if (loop.turns >= maxSteps) {
@@ -97,19 +125,30 @@ async function runTurns(input: RolloutInput, deps: RolloutDeps, episode: Episode
     }
     loop.turns += 1;
     const reply = await deps.llm.chat({
-      model: input.model, messages: loop.messages, tools: input.env.tools, toolChoice: "auto",
-      temperature: input.temperature, cacheSalt: `${input.cacheSalt}:turn${loop.turns}`, purpose: `agent turn ${loop.turns}`,
+      model: input.model,
+      messages: loop.messages,
+      tools: input.env.tools,
+      toolChoice: "auto",
+      temperature: input.temperature,
+      cacheSalt: `${input.cacheSalt}:turn${loop.turns}`,
+      purpose: `agent turn ${loop.turns}`,
     });
     if (!reply.ok) return err({ ...reply.error, source: "agent" });
     const { content, toolCalls } = reply.value;
     loop.messages.push({ role: "assistant", content, ...(toolCalls.length ? { toolCalls } : {}) });
-    const turn = toolCalls.length ? await actOnTools(episode, loop, toolCalls) : await actOnText(input, loop, content ?? "");
+    const turn = toolCalls.length
+      ? await actOnTools(episode, loop, toolCalls)
+      : await actOnText(input, loop, content ?? "");
     if (!turn.ok) return turn;
   }
   return ok(undefined);
 }
 
-async function actOnTools(episode: Episode, loop: Loop, calls: NonNullable<Extract<ChatMessage, { role: "assistant" }>["toolCalls"]>): Promise<Result<void, RolloutError>> {
+async function actOnTools(
+  episode: Episode,
+  loop: Loop,
+  calls: NonNullable<Extract<ChatMessage, { role: "assistant" }>["toolCalls"]>,
+): Promise<Result<void, RolloutError>> {
   for (const call of calls) {
     const { step, crashed } = await runToolCall(episode, call, loop.steps.length);
     loop.steps.push(step);
@@ -146,10 +185,21 @@ function finish(input: RolloutInput, played: Played): RolloutRecord {
   const { loop, final: finalState, checks } = played;
   const end = loop.end ?? "step_limit";
   let checkResults: CheckResult[] = [];
-  if (checks) checkResults = checks.ok ? checks.value : input.checks.map(() => ({ error: `${checks.error.code}: ${checks.error.message}` }));
+  if (checks)
+    checkResults = checks.ok
+      ? checks.value
+      : input.checks.map(() => ({ error: `${checks.error.code}: ${checks.error.message}` }));
   const score = scoreChecks(checkResults);
   return {
-    messages: loop.messages, userMessages: loop.user?.messages() ?? [], steps: loop.steps, stepCount: loop.turns,
-    endReason: end, finalText: loop.finalText, finalState, checkResults, score, reward: applyRewardPolicy(score, end, input.policy),
+    messages: loop.messages,
+    userMessages: loop.user?.messages() ?? [],
+    steps: loop.steps,
+    stepCount: loop.turns,
+    endReason: end,
+    finalText: loop.finalText,
+    finalState,
+    checkResults,
+    score,
+    reward: applyRewardPolicy(score, end, input.policy),
   };
 }

@@ -18,7 +18,9 @@ When a request is done, report the result and ask whether anything else is neede
 export type EnvironmentBrief = { introduction: string; rules: string[] };
 
 export function agentSystemPrompt(mode: RolloutMode, env: EnvironmentBrief): string {
-  const rules = env.rules.length ? `\n## Environment Rules / Constraints:\n${env.rules.map((r) => `- ${r}`).join("\n")}` : "";
+  const rules = env.rules.length
+    ? `\n## Environment Rules / Constraints:\n${env.rules.map((r) => `- ${r}`).join("\n")}`
+    : "";
   const base = mode === "conversational" ? CONVERSATIONAL : NON_CONVERSATIONAL;
   return `${AGENT_TAG}\n${base}\n\nYou operate the following environment.\n# Environment Information\n## Brief Introduction:\n${env.introduction}${rules}`;
 }

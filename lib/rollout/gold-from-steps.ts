@@ -4,6 +4,10 @@
  */
 import type { TrajectoryStep } from "./rollout.schema";
 
-export function goldCallsFromSteps(steps: TrajectoryStep[]): { name: string; arguments: Record<string, unknown> }[] {
-  return steps.flatMap((s) => (s.type === "tool_call" && !s.isError && s.arguments ? [{ name: s.name, arguments: s.arguments }] : []));
+export function goldCallsFromSteps(
+  steps: TrajectoryStep[],
+): { name: string; arguments: Record<string, unknown> }[] {
+  return steps.flatMap((s) =>
+    s.type === "tool_call" && !s.isError && s.arguments ? [{ name: s.name, arguments: s.arguments }] : [],
+  );
 }

@@ -1,6 +1,12 @@
 /** Public entry of the rollout domain: agent loop, user simulator, rewards, SFT filter. */
 export * from "./rollout.schema";
-export { type RolloutDeps, type RolloutError, type RolloutInput, type RolloutRecord, runRollout } from "./agent-loop";
+export {
+  type RolloutDeps,
+  type RolloutError,
+  type RolloutInput,
+  type RolloutRecord,
+  runRollout,
+} from "./agent-loop";
 export { AGENT_TAG, agentSystemPrompt, type EnvironmentBrief } from "./agent-prompt";
 export { AGENT_GREETING, USER_SIM_TAG, createUserSimulator, parseUserReply } from "./user-simulator";
 export { applyRewardPolicy, scoreChecks } from "./reward";

@@ -50,7 +50,12 @@ export const TrajectoryStepSchema = z.discriminatedUnion("type", [
     errorKind: z.enum(["unknown_tool", "bad_arguments", "tool_error", "crash"]).nullable(),
     diff: StateDiffSchema,
   }),
-  z.object({ type: z.literal("message"), index: z.number().int(), content: z.string(), userReply: z.string().nullable() }),
+  z.object({
+    type: z.literal("message"),
+    index: z.number().int(),
+    content: z.string(),
+    userReply: z.string().nullable(),
+  }),
 ]);
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 

@@ -32,7 +32,9 @@ export function parseUserReply(content: string | null): Result<UserTurn, string>
   if (text.includes(STOP_TOKEN)) return ok({ text: STOP_TOKEN, stop: true });
   const match = /#\s*Reply:\s*([\s\S]*)$/i.exec(text);
   const reply = match?.[1]?.trim();
-  return reply ? ok({ text: reply, stop: false }) : err(`no "# Reply:" section (or ${STOP_TOKEN}) in the answer`);
+  return reply
+    ? ok({ text: reply, stop: false })
+    : err(`no "# Reply:" section (or ${STOP_TOKEN}) in the answer`);
 }
 
 export type UserSimulator = {
@@ -42,13 +44,26 @@ export type UserSimulator = {
   respond(agentText: string): Promise<Result<UserTurn, LlmError>>;
 };
 
-export function createUserSimulator(input: { task: string; model: string; temperature?: number; cacheSalt?: string }, llm: LlmClient): UserSimulator {
+export function createUserSimulator(
+  input: { task: string; model: string; temperature?: number; cacheSalt?: string },
+  llm: LlmClient,
+): UserSimulator {
   const chat: ChatMessage[] = [{ role: "system", content: system(input.task) }];
   return {
     messages: () => [...chat],
     async respond(agentText) {
       chat.push({ role: "user", content: `[Agent] ${agentText}` });
-      const reply = await chatParsed(llm, { model: input.model, temperature: input.temperature ?? 0.7, cacheSalt: input.cacheSalt, purpose: "user simulator", messages: [...chat] }, (r) => parseUserReply(r.content));
+      const reply = await chatParsed(
+        llm,
+        {
+          model: input.model,
+          temperature: input.temperature ?? 0.7,
+          cacheSalt: input.cacheSalt,
+          purpose: "user simulator",
+          messages: [...chat],
+        },
+        (r) => parseUserReply(r.content),
+      );
       if (!reply.ok) return reply;
       const last = reply.value.replies.at(-1);
       chat.push({ role: "assistant", content: last?.content ?? reply.value.value.text });

@@ -89,7 +89,9 @@ export class HostProcess {
     this.stdin = stdin;
     this.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit fails the requests
     // A reply carries at most maxOutputBytes of harness output; allow the envelope on top.
-    this.slots = channels.map((socket) => new SlotChannel(socket, options.maxOutputBytes + 64 * 1024, () => this.kill()));
+    this.slots = channels.map(
+      (socket) => new SlotChannel(socket, options.maxOutputBytes + 64 * 1024, () => this.kill()),
+    );
     this.stderrTail = tailOf(stderr);
     this.ready = new Promise((resolve) => {
       const fail = (why: string) => {

@@ -23,9 +23,13 @@ export class UserSlots {
     const held = this.inFlight.get(userKey) ?? 0;
     if (held >= this.limit) {
       const what = this.limit === 1 ? "a sandbox run" : `${this.limit} sandbox runs`;
-      throw new AppError("RATE_LIMITED", `Busy: you already have ${what} in progress (playground, validator bench or editor analysis). Retry when it finishes.`, {
-        details: { retryAfterSeconds: 1 },
-      });
+      throw new AppError(
+        "RATE_LIMITED",
+        `Busy: you already have ${what} in progress (playground, validator bench or editor analysis). Retry when it finishes.`,
+        {
+          details: { retryAfterSeconds: 1 },
+        },
+      );
     }
     this.inFlight.set(userKey, held + 1);
     try {

@@ -14,8 +14,24 @@ export type RunBenchInput = z.infer<typeof RunBenchInputSchema>;
 
 /** EnvScaler gold calls: `{ name, arguments }` (some generators write `args`). */
 export const GoldCallsSchema = z.array(
-  z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), args: z.record(z.string(), z.unknown()).optional() }).transform((c) => ({ name: c.name, args: c.arguments ?? c.args ?? {} })),
+  z
+    .object({
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      args: z.record(z.string(), z.unknown()).optional(),
+    })
+    .transform((c) => ({ name: c.name, args: c.arguments ?? c.args ?? {} })),
 );
 
-export type BenchCheck = { validatorId: string; position: number; checkItem: string; result: { passed: boolean } | { error: string } };
-export type BenchRun = { stateSource: (typeof BENCH_STATE_SOURCES)[number]; finalState: Record<string, unknown>; checks: BenchCheck[]; goldLog: { name: string; isError: boolean }[] };
+export type BenchCheck = {
+  validatorId: string;
+  position: number;
+  checkItem: string;
+  result: { passed: boolean } | { error: string };
+};
+export type BenchRun = {
+  stateSource: (typeof BENCH_STATE_SOURCES)[number];
+  finalState: Record<string, unknown>;
+  checks: BenchCheck[];
+  goldLog: { name: string; isError: boolean }[];
+};

@@ -19,9 +19,17 @@ Answer with one JSON object: {"analysis": "<plan>", "calls": [{"name": "<tool>",
 
 export type GoldRequest = { task: string; initialState: JsonObject; tools: Tool[]; introduction: string };
 
-export async function requestGoldCalls(input: GoldRequest, deps: { llm: LlmClient; model: string; cacheSalt?: string }): Promise<Result<GoldCall[], LlmError>> {
+export async function requestGoldCalls(
+  input: GoldRequest,
+  deps: { llm: LlmClient; model: string; cacheSalt?: string },
+): Promise<Result<GoldCall[], LlmError>> {
   const names = new Set(input.tools.map((t) => t.function.name));
-  const toolList = input.tools.map((t) => `- ${t.function.name}(${Object.keys(t.function.parameters.properties).join(", ")}): ${t.function.description.split("\n")[0] ?? ""}`).join("\n");
+  const toolList = input.tools
+    .map(
+      (t) =>
+        `- ${t.function.name}(${Object.keys(t.function.parameters.properties).join(", ")}): ${t.function.description.split("\n")[0] ?? ""}`,
+    )
+    .join("\n");
   const reply = await chatParsed(
     deps.llm,
     {
@@ -31,14 +39,19 @@ export async function requestGoldCalls(input: GoldRequest, deps: { llm: LlmClien
       temperature: 0,
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `# Environment\n${input.introduction}\n\n# Tools\n${toolList}\n\n# Initial state\n${JSON.stringify(input.initialState, null, 2)}\n\n# Task\n${input.task}` },
+        {
+          role: "user",
+          content: `# Environment\n${input.introduction}\n\n# Tools\n${toolList}\n\n# Initial state\n${JSON.stringify(input.initialState, null, 2)}\n\n# Task\n${input.task}`,
+        },
       ],
     },
     (r) => {
       const parsed = parseJsonWith(AnswerSchema, r.content);
       if (!parsed.ok) return parsed;
       const unknown = parsed.value.calls.filter((c) => !names.has(c.name)).map((c) => c.name);
-      return unknown.length ? err(`unknown tools: ${unknown.join(", ")}; use only: ${[...names].join(", ")}`) : ok(parsed.value.calls);
+      return unknown.length
+        ? err(`unknown tools: ${unknown.join(", ")}; use only: ${[...names].join(", ")}`)
+        : ok(parsed.value.calls);
     },
   );
   return reply.ok ? ok(reply.value.value) : reply;

@@ -14,14 +14,19 @@ function input(overrides: Partial<ProofInput> = {}): ProofInput {
     source: sample.source,
     className: sample.meta.env_class_name,
     initialState: scenario.init_config,
-    checks: scenario.checklist_with_func.map((c, position) => ({ position, item: c.check_item, code: c.check_func })),
+    checks: scenario.checklist_with_func.map((c, position) => ({
+      position,
+      item: c.check_item,
+      code: c.check_func,
+    })),
     gold: { source: "scenario", calls: scenario.gold_calls ?? [] },
     ...overrides,
   };
 }
 
 const ALWAYS_TRUE = "def check_func(final_state):\n    return True\n";
-const UNSATISFIABLE = "def check_func(final_state):\n    return final_state.get('members', {}).get('M001', {}).get('fines_due') == -999\n";
+const UNSATISFIABLE =
+  "def check_func(final_state):\n    return final_state.get('members', {}).get('M001', {}).get('fines_due') == -999\n";
 
 describe("validator proof", () => {
   it("verifies a sample scenario whose checks are right", async () => {
@@ -36,11 +41,16 @@ describe("validator proof", () => {
 
   it("catches a planted check that passes without work and one nobody can satisfy", async () => {
     const good = input().checks;
-    const checks = [...good, { position: good.length, item: "Has nothing happened?", code: ALWAYS_TRUE }, { position: good.length + 1, item: "Has the fine gone negative?", code: UNSATISFIABLE }];
+    const checks = [
+      ...good,
+      { position: good.length, item: "Has nothing happened?", code: ALWAYS_TRUE },
+      { position: good.length + 1, item: "Has the fine gone negative?", code: UNSATISFIABLE },
+    ];
     const result = await proveValidators(input({ checks }), { sandbox: runner });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.status).toBe("FAILED");
-    const byCode = (code: string) => result.value.reasons.filter((r) => r.code === code).map((r) => r.position);
+    const byCode = (code: string) =>
+      result.value.reasons.filter((r) => r.code === code).map((r) => r.position);
     expect(byCode("PASSES_WITHOUT_WORK")).toEqual([good.length]);
     expect(byCode("FAILS_ON_GOLD")).toEqual([good.length + 1]);
     expect(byCode("NOT_SENSITIVE")).toEqual([good.length, good.length + 1]);
@@ -51,16 +61,34 @@ describe("validator proof", () => {
     if (!noGold.ok) throw new Error(noGold.error.message);
     expect(noGold.value.reasons.map((r) => r.code)).toEqual(["NO_GOLD"]);
 
-    const crashing = await proveValidators(input({ checks: [{ position: 0, item: "Has it crashed?", code: "def check_func(final_state):\n    return final_state['nope']\n" }] }), { sandbox: runner });
+    const crashing = await proveValidators(
+      input({
+        checks: [
+          {
+            position: 0,
+            item: "Has it crashed?",
+            code: "def check_func(final_state):\n    return final_state['nope']\n",
+          },
+        ],
+      }),
+      { sandbox: runner },
+    );
     if (!crashing.ok) throw new Error(crashing.error.message);
-    expect(crashing.value.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(["CHECK_ERROR", "NOT_SENSITIVE"]));
+    expect(crashing.value.reasons.map((r) => r.code)).toEqual(
+      expect.arrayContaining(["CHECK_ERROR", "NOT_SENSITIVE"]),
+    );
 
     const empty = await proveValidators(input({ checks: [] }), { sandbox: runner });
     expect(empty.ok && empty.value.reasons[0]?.code).toBe("NO_CHECKS");
   });
 
   it("reports a gold sequence that the environment cannot finish, and an initial state that does not load", async () => {
-    const broken = await proveValidators(input({ gold: { source: "llm", calls: [{ name: "checkout_copy", arguments: { member_id: "M001" } }] } }), { sandbox: runner });
+    const broken = await proveValidators(
+      input({
+        gold: { source: "llm", calls: [{ name: "checkout_copy", arguments: { member_id: "M001" } }] },
+      }),
+      { sandbox: runner },
+    );
     if (!broken.ok) throw new Error(broken.error.message);
     expect(broken.value.status).toBe("FAILED");
     expect(broken.value.gold.refusedCalls).toEqual([0]);

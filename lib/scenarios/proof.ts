@@ -11,7 +11,16 @@
  */
 import { type Result, err, ok } from "../core/result";
 import type { CheckResult, Episode, JsonObject, SandboxError, SandboxRunner } from "../sandbox";
-import type { GoldCall, GoldPart, GoldSource, NoopPart, ProofCheck, ProofOutcome, ProofReason, SensitivityPart } from "./scenario.schema";
+import type {
+  GoldCall,
+  GoldPart,
+  GoldSource,
+  NoopPart,
+  ProofCheck,
+  ProofOutcome,
+  ProofReason,
+  SensitivityPart,
+} from "./scenario.schema";
 
 export type ProofDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch"> };
 
@@ -28,14 +37,40 @@ const failedCleanly = (r: CheckResult | undefined) => r !== undefined && "passed
 const errorOf = (r: CheckResult | undefined) => (r && "error" in r ? r.error : null);
 
 /** Runs the proof. Err only when the sandbox itself is unavailable (worth retrying later). */
-export async function proveValidators(input: ProofInput, deps: ProofDeps): Promise<Result<ProofOutcome, SandboxError>> {
+export async function proveValidators(
+  input: ProofInput,
+  deps: ProofDeps,
+): Promise<Result<ProofOutcome, SandboxError>> {
   const codes = input.checks.map((c) => c.code);
-  const emptyGold: GoldPart = { source: input.gold?.source ?? null, calls: input.gold?.calls ?? [], refusedCalls: [], finalState: null, results: [], error: null };
+  const emptyGold: GoldPart = {
+    source: input.gold?.source ?? null,
+    calls: input.gold?.calls ?? [],
+    refusedCalls: [],
+    finalState: null,
+    results: [],
+    error: null,
+  };
   if (codes.length === 0) {
-    const reasons: ProofReason[] = [{ code: "NO_CHECKS", position: null, message: "the scenario has no check functions, so no reward can be computed" }];
-    return ok({ status: "FAILED", noop: { ran: false, results: [] }, gold: emptyGold, sensitivity: { ran: false, checks: [] }, reasons });
+    const reasons: ProofReason[] = [
+      {
+        code: "NO_CHECKS",
+        position: null,
+        message: "the scenario has no check functions, so no reward can be computed",
+      },
+    ];
+    return ok({
+      status: "FAILED",
+      noop: { ran: false, results: [] },
+      gold: emptyGold,
+      sensitivity: { ran: false, checks: [] },
+      reasons,
+    });
   }
-  const loaded = await deps.sandbox.load({ source: input.source, className: input.className, initialState: input.initialState });
+  const loaded = await deps.sandbox.load({
+    source: input.source,
+    className: input.className,
+    initialState: input.initialState,
+  });
   if (!loaded.ok) return loadFailure(loaded.error, emptyGold);
   const episode = loaded.value;
   let noop: NoopPart;
@@ -57,21 +92,42 @@ export async function proveValidators(input: ProofInput, deps: ProofDeps): Promi
   return ok(conclude(input, noop, gold, sensitivity.value));
 }
 
-async function replayGold(episode: Episode, gold: { source: GoldSource; calls: GoldCall[] }, codes: string[]): Promise<GoldPart> {
-  const part: GoldPart = { source: gold.source, calls: gold.calls, refusedCalls: [], finalState: null, results: [], error: null };
+async function replayGold(
+  episode: Episode,
+  gold: { source: GoldSource; calls: GoldCall[] },
+  codes: string[],
+): Promise<GoldPart> {
+  const part: GoldPart = {
+    source: gold.source,
+    calls: gold.calls,
+    refusedCalls: [],
+    finalState: null,
+    results: [],
+    error: null,
+  };
   for (const [index, call] of gold.calls.entries()) {
     const step = await episode.step(call.name, call.arguments);
-    if (!step.ok) return { ...part, error: `gold call ${index + 1} (${call.name}) crashed: ${step.error.code}: ${step.error.message}` };
+    if (!step.ok)
+      return {
+        ...part,
+        error: `gold call ${index + 1} (${call.name}) crashed: ${step.error.code}: ${step.error.message}`,
+      };
     if (step.value.isError) part.refusedCalls.push(index);
   }
   const state = await episode.state();
   if (!state.ok) return { ...part, error: `reading the final state failed: ${state.error.message}` };
   const checks = await episode.check(codes);
-  if (!checks.ok) return { ...part, finalState: state.value, error: `running the checks failed: ${checks.error.message}` };
+  if (!checks.ok)
+    return { ...part, finalState: state.value, error: `running the checks failed: ${checks.error.message}` };
   return { ...part, finalState: state.value, results: checks.value };
 }
 
-async function measureSensitivity(deps: ProofDeps, codes: string[], initial: JsonObject, final: JsonObject | null): Promise<Result<SensitivityPart, SandboxError>> {
+async function measureSensitivity(
+  deps: ProofDeps,
+  codes: string[],
+  initial: JsonObject,
+  final: JsonObject | null,
+): Promise<Result<SensitivityPart, SandboxError>> {
   if (final === null) return ok({ ran: false, checks: [] });
   // One sandbox call for both states; a check that hits a limit on one gets it as its result there.
   const both = await deps.sandbox.runChecksBatch({
@@ -86,7 +142,12 @@ async function measureSensitivity(deps: ProofDeps, codes: string[], initial: Jso
   const checks = codes.map((_, i) => {
     const a = onInitial[i] ?? null;
     const b = onGold[i] ?? null;
-    return { position: i, onInitial: a, onGold: b, flips: failedCleanly(a ?? undefined) && passed(b ?? undefined) };
+    return {
+      position: i,
+      onInitial: a,
+      onGold: b,
+      flips: failedCleanly(a ?? undefined) && passed(b ?? undefined),
+    };
   });
   return ok({ ran: true, checks });
 }
@@ -96,24 +157,65 @@ function unavailableOrData(error: SandboxError): Result<SensitivityPart, Sandbox
   return error.code === "SANDBOX_UNAVAILABLE" ? err(error) : ok({ ran: false, checks: [] });
 }
 
-function conclude(input: ProofInput, noop: NoopPart, gold: GoldPart, sensitivity: SensitivityPart): ProofOutcome {
+function conclude(
+  input: ProofInput,
+  noop: NoopPart,
+  gold: GoldPart,
+  sensitivity: SensitivityPart,
+): ProofOutcome {
   const reasons: ProofReason[] = [];
   input.checks.forEach((check, i) => {
     const label = `check ${i + 1} ("${check.item}")`;
     const noopResult = noop.results[i];
-    if (passed(noopResult)) reasons.push({ code: "PASSES_WITHOUT_WORK", position: i, message: `${label} passes on the untouched initial state` });
+    if (passed(noopResult))
+      reasons.push({
+        code: "PASSES_WITHOUT_WORK",
+        position: i,
+        message: `${label} passes on the untouched initial state`,
+      });
     const noopError = errorOf(noopResult);
-    if (noopError) reasons.push({ code: "CHECK_ERROR", position: i, message: `${label} raises on the initial state: ${noopError}` });
+    if (noopError)
+      reasons.push({
+        code: "CHECK_ERROR",
+        position: i,
+        message: `${label} raises on the initial state: ${noopError}`,
+      });
     const goldResult = gold.results[i];
     const goldError = errorOf(goldResult);
-    if (goldError) reasons.push({ code: "CHECK_ERROR", position: i, message: `${label} raises on the gold final state: ${goldError}` });
-    else if (gold.results.length > 0 && !passed(goldResult)) reasons.push({ code: "FAILS_ON_GOLD", position: i, message: `${label} fails after the gold solution (${gold.source ?? "?"})` });
+    if (goldError)
+      reasons.push({
+        code: "CHECK_ERROR",
+        position: i,
+        message: `${label} raises on the gold final state: ${goldError}`,
+      });
+    else if (gold.results.length > 0 && !passed(goldResult))
+      reasons.push({
+        code: "FAILS_ON_GOLD",
+        position: i,
+        message: `${label} fails after the gold solution (${gold.source ?? "?"})`,
+      });
     const flip = sensitivity.checks[i];
-    if (sensitivity.ran && flip && !flip.flips) reasons.push({ code: "NOT_SENSITIVE", position: i, message: `${label} does not flip from false to true between the initial and the gold final state` });
+    if (sensitivity.ran && flip && !flip.flips)
+      reasons.push({
+        code: "NOT_SENSITIVE",
+        position: i,
+        message: `${label} does not flip from false to true between the initial and the gold final state`,
+      });
   });
-  if (!input.gold) reasons.push({ code: "NO_GOLD", position: null, message: "no gold solution: none stored, no rollout reached reward 1, and none could be obtained from the model" });
+  if (!input.gold)
+    reasons.push({
+      code: "NO_GOLD",
+      position: null,
+      message:
+        "no gold solution: none stored, no rollout reached reward 1, and none could be obtained from the model",
+    });
   if (gold.error) reasons.push({ code: "GOLD_CRASHED", position: null, message: gold.error });
-  else if (input.gold && !sensitivity.ran) reasons.push({ code: "NOT_SENSITIVE", position: null, message: "the checks could not be re-run on the recorded states" });
+  else if (input.gold && !sensitivity.ran)
+    reasons.push({
+      code: "NOT_SENSITIVE",
+      position: null,
+      message: "the checks could not be re-run on the recorded states",
+    });
   return { status: reasons.length === 0 ? "VERIFIED" : "FAILED", noop, gold, sensitivity, reasons };
 }
 
@@ -121,8 +223,20 @@ function loadFailure(error: SandboxError, gold: GoldPart): Result<ProofOutcome, 
   return sandboxFailure(error, gold, "the environment does not load with this initial state");
 }
 
-function sandboxFailure(error: SandboxError, gold: GoldPart, what = "the sandbox failed"): Result<ProofOutcome, SandboxError> {
+function sandboxFailure(
+  error: SandboxError,
+  gold: GoldPart,
+  what = "the sandbox failed",
+): Result<ProofOutcome, SandboxError> {
   if (error.code === "SANDBOX_UNAVAILABLE") return err(error);
-  const reasons: ProofReason[] = [{ code: "SANDBOX", position: null, message: `${what}: ${error.code}: ${error.message}` }];
-  return ok({ status: "FAILED", noop: { ran: false, results: [] }, gold, sensitivity: { ran: false, checks: [] }, reasons });
+  const reasons: ProofReason[] = [
+    { code: "SANDBOX", position: null, message: `${what}: ${error.code}: ${error.message}` },
+  ];
+  return ok({
+    status: "FAILED",
+    noop: { ran: false, results: [] },
+    gold,
+    sensitivity: { ran: false, checks: [] },
+    reasons,
+  });
 }

@@ -11,12 +11,28 @@ export type LaunchGeneration = z.infer<typeof LaunchGenerationSchema>;
 
 export const LaunchRolloutsSchema = z.object({
   environmentId: z.string().min(1),
-  models: z.string().trim().min(1, "name at least one model").transform((s) => s.split(",").map((m) => m.trim()).filter(Boolean)),
+  models: z
+    .string()
+    .trim()
+    .min(1, "name at least one model")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
   k: z.coerce.number().int().min(1).max(32).default(1),
   mode: RolloutModeSchema.default("non_conversational"),
-  userModel: z.string().trim().optional().transform((s) => s || null),
+  userModel: z
+    .string()
+    .trim()
+    .optional()
+    .transform((s) => s || null),
   /** A form sends "true"/"false" (a select), code sends a boolean. */
-  verifiedOnly: z.union([z.boolean(), z.enum(["true", "false"])]).default(true).transform((v) => v === true || v === "true"),
+  verifiedOnly: z
+    .union([z.boolean(), z.enum(["true", "false"])])
+    .default(true)
+    .transform((v) => v === true || v === "true"),
 });
 export type LaunchRollouts = z.infer<typeof LaunchRolloutsSchema>;
 

@@ -48,7 +48,14 @@ export const GoldPartSchema = z.object({
 });
 export const SensitivityPartSchema = z.object({
   ran: z.boolean(),
-  checks: z.array(z.object({ position: z.number().int(), onInitial: CheckResultSchema.nullable(), onGold: CheckResultSchema.nullable(), flips: z.boolean() })),
+  checks: z.array(
+    z.object({
+      position: z.number().int(),
+      onInitial: CheckResultSchema.nullable(),
+      onGold: CheckResultSchema.nullable(),
+      flips: z.boolean(),
+    }),
+  ),
 });
 
 export const ProofOutcomeSchema = z.object({

@@ -7,7 +7,8 @@ export async function sandboxToolsFor(): Promise<{ toolsFor: ToolsFor; close: ()
   return {
     toolsFor: async (sample) => {
       const result = await runner.extractTools(sample.source, sample.meta.env_class_name);
-      if (!result.ok) throw new Error(`could not extract the tools of sample ${sample.slug}: ${result.error.message}`);
+      if (!result.ok)
+        throw new Error(`could not extract the tools of sample ${sample.slug}: ${result.error.message}`);
       return result.value;
     },
     close: () => runner.close(),

@@ -8,6 +8,20 @@ import { counterCatalog } from "@/lib/envserver/tests/harness";
 import { createSandboxRunner } from "@/lib/sandbox";
 
 const sandbox = createSandboxRunner({ poolSize: 2 });
-const server = await startEnvServer(counterCatalog(), sandbox, { port: 0, host: "127.0.0.1", maxSessions: 8, sandboxWorkers: 2, maxSteps: 40, idleMs: 600_000 });
+const server = await startEnvServer(counterCatalog(), sandbox, {
+  port: 0,
+  host: "127.0.0.1",
+  maxSessions: 8,
+  sandboxWorkers: 2,
+  maxSteps: 40,
+  idleMs: 600_000,
+});
 console.log(JSON.stringify({ port: server.port }));
-process.once("SIGTERM", () => void server.stop().then(() => sandbox.close()).then(() => process.exit(0)));
+process.once(
+  "SIGTERM",
+  () =>
+    void server
+      .stop()
+      .then(() => sandbox.close())
+      .then(() => process.exit(0)),
+);

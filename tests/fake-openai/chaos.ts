@@ -8,7 +8,14 @@
 import type { ChatBody, FakeReply, Script } from "./server";
 import { stageOf } from "./server";
 
-export const FAULT_KINDS = ["rate_limited", "server_error", "timeout", "truncated_json", "wrong_shape", "garbage_code"] as const;
+export const FAULT_KINDS = [
+  "rate_limited",
+  "server_error",
+  "timeout",
+  "truncated_json",
+  "wrong_shape",
+  "garbage_code",
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** mulberry32: a tiny seeded PRNG. */
@@ -27,20 +34,33 @@ const CODE_STAGES = new Set(["state_code", "methods"]);
 
 function truncate(reply: FakeReply): FakeReply {
   if ("toolCalls" in reply && reply.toolCalls?.length) {
-    return { toolCalls: reply.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments).slice(0, 12) })) };
+    return {
+      toolCalls: reply.toolCalls.map((c) => ({
+        name: c.name,
+        arguments: JSON.stringify(c.arguments).slice(0, 12),
+      })),
+    };
   }
   const content = "content" in reply && typeof reply.content === "string" ? reply.content : "{}";
   return { content: content.slice(0, Math.max(1, Math.floor(content.length / 2))) };
 }
 
 function garbageCode(body: ChatBody, stage: string | null): FakeReply {
-  if (stage === "state_code") return { content: '{"class_name": "Broken"}\n```python\nclass Broken(:\n    def __init__(self)\n        pass\n```' };
+  if (stage === "state_code")
+    return {
+      content:
+        '{"class_name": "Broken"}\n```python\nclass Broken(:\n    def __init__(self)\n        pass\n```',
+    };
   const name = /^name: (\w+)$/m.exec(body.messages.at(-1)?.content ?? "")?.[1] ?? "broken";
   return { content: `# Code\n\`\`\`python\ndef ${name}(self, x:\n    return {{\n\`\`\`` };
 }
 
 /** The fault reply of a kind for this request (parse faults are built from the healthy reply). */
-export async function faultReply(kind: FaultKind, body: ChatBody, healthy: () => FakeReply | Promise<FakeReply>): Promise<FakeReply> {
+export async function faultReply(
+  kind: FaultKind,
+  body: ChatBody,
+  healthy: () => FakeReply | Promise<FakeReply>,
+): Promise<FakeReply> {
   const stage = stageOf(body);
   switch (kind) {
     case "rate_limited":
@@ -53,15 +73,22 @@ export async function faultReply(kind: FaultKind, body: ChatBody, healthy: () =>
       return truncate(await healthy());
     case "garbage_code":
       if (CODE_STAGES.has(stage ?? "")) return garbageCode(body, stage);
-      return stage === "tester" ? { toolCalls: [{ name: "propose_test_call", arguments: { nonsense: true } }] } : { content: JSON.stringify({ unexpected: "shape" }) };
+      return stage === "tester"
+        ? { toolCalls: [{ name: "propose_test_call", arguments: { nonsense: true } }] }
+        : { content: JSON.stringify({ unexpected: "shape" }) };
     case "wrong_shape":
-      return stage === "tester" ? { toolCalls: [{ name: "propose_test_call", arguments: { nonsense: true } }] } : { content: JSON.stringify({ unexpected: "shape" }) };
+      return stage === "tester"
+        ? { toolCalls: [{ name: "propose_test_call", arguments: { nonsense: true } }] }
+        : { content: JSON.stringify({ unexpected: "shape" }) };
   }
 }
 
 export type Chaos = { script: Script; injected: Record<FaultKind, number>; setRate(rate: number): void };
 
-export function withChaos(healthy: Script, opts: { rate: number; seed: number; force?: (body: ChatBody, stage: string | null) => FaultKind | null }): Chaos {
+export function withChaos(
+  healthy: Script,
+  opts: { rate: number; seed: number; force?: (body: ChatBody, stage: string | null) => FaultKind | null },
+): Chaos {
   const random = seeded(opts.seed);
   const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   let rate = opts.rate;

@@ -19,7 +19,9 @@ const json = (value: unknown): FakeReply => ({ content: JSON.stringify(value) })
 
 function testerRound(body: ChatBody): number {
   // Sum of the "Total" column of the statistics table = rounds graded so far.
-  const rows = promptText(body).split("\n").filter((l) => /^\| \w+ \| \d+/.test(l));
+  const rows = promptText(body)
+    .split("\n")
+    .filter((l) => /^\| \w+ \| \d+/.test(l));
   return rows.reduce((sum, row) => sum + Number(row.split("|")[2] ?? 0), 0);
 }
 
@@ -27,8 +29,24 @@ function testerReply(env: SampleEnv, body: ChatBody): FakeReply {
   const round = testerRound(body);
   const gold = env.goldCalls[round % env.goldCalls.length]!;
   const negative = round % 3 === 2;
-  const args = negative ? Object.fromEntries(Object.entries(gold.arguments).map(([k, v]) => [k, typeof v === "string" ? "NOPE-404" : v])) : gold.arguments;
-  return { toolCalls: [{ name: "propose_test_call", arguments: { thought: `round ${round}`, tool: gold.name, arguments: args, case_type: negative ? "negative" : "positive" } }] };
+  const args = negative
+    ? Object.fromEntries(
+        Object.entries(gold.arguments).map(([k, v]) => [k, typeof v === "string" ? "NOPE-404" : v]),
+      )
+    : gold.arguments;
+  return {
+    toolCalls: [
+      {
+        name: "propose_test_call",
+        arguments: {
+          thought: `round ${round}`,
+          tool: gold.name,
+          arguments: args,
+          case_type: negative ? "negative" : "positive",
+        },
+      },
+    ],
+  };
 }
 
 function judgeReply(body: ChatBody): FakeReply {
@@ -37,28 +55,57 @@ function judgeReply(body: ChatBody): FakeReply {
   const returned = /# Return value \(JSON\)\n(.*)/.exec(text)?.[1] ?? "";
   const succeeded = returned.includes('"success":true');
   const verdict = negative === succeeded ? "WARNING" : "PASS";
-  return json({ analysis: `success=${succeeded}, negative=${negative}`, verdict, error_reason: verdict === "PASS" ? "No error" : "negative case accepted or positive case refused" });
+  return json({
+    analysis: `success=${succeeded}, negative=${negative}`,
+    verdict,
+    error_reason: verdict === "PASS" ? "No error" : "negative case accepted or positive case refused",
+  });
 }
 
-export function stageReply(stage: string | null, body: ChatBody, options: PipelineScriptOptions, envs: SampleEnv[]): FakeReply {
+export function stageReply(
+  stage: string | null,
+  body: ChatBody,
+  options: PipelineScriptOptions,
+  envs: SampleEnv[],
+): FakeReply {
   const text = promptText(body);
   const env = options.pick?.(text) ?? envs[0]!;
   switch (stage) {
     case "judge":
-      return json({ analysis: "needs a stateful system", stateful: !(options.statelessWord && text.includes(options.statelessWord)) });
+      return json({
+        analysis: "needs a stateful system",
+        stateful: !(options.statelessWord && text.includes(options.statelessWord)),
+      });
     case "topic": {
       const low = options.lowScoreWord && text.includes(options.lowScoreWord);
-      return json({ analysis: "a desk system", summary: env.summary, introduction: env.introduction, usefulness: low ? 3 : 8, modelability: low ? 4 : 8 });
+      return json({
+        analysis: "a desk system",
+        summary: env.summary,
+        introduction: env.introduction,
+        usefulness: low ? 3 : 8,
+        modelability: low ? 4 : 8,
+      });
     }
     case "state":
       return json({ analysis: "entities", entities: env.entities, rules: env.rules });
     case "state_code":
-      return { content: `${JSON.stringify({ class_name: env.className })}\n\`\`\`python\n${env.stateCode}\n\`\`\`` };
+      return {
+        content: `${JSON.stringify({ class_name: env.className })}\n\`\`\`python\n${env.stateCode}\n\`\`\``,
+      };
     case "operations":
-      return json({ analysis: "ops", operations: env.operations.map((o) => ({ name: o.operation_name, description: o.operation_description, type: o.operation_type })) });
+      return json({
+        analysis: "ops",
+        operations: env.operations.map((o) => ({
+          name: o.operation_name,
+          description: o.operation_description,
+          type: o.operation_type,
+        })),
+      });
     case "methods": {
       const name = /^name: (\w+)$/m.exec(text)?.[1] ?? "";
-      return { content: `# Analysis\nwrite ${name}\n# Code\n\`\`\`python\n${env.methods[name] ?? `def ${name}(self):\n    return {"success": False, "error": "unknown"}\n`}\`\`\`` };
+      return {
+        content: `# Analysis\nwrite ${name}\n# Code\n\`\`\`python\n${env.methods[name] ?? `def ${name}(self):\n    return {"success": False, "error": "unknown"}\n`}\`\`\``,
+      };
     }
     case "test_state":
       return json(env.initialState);
@@ -76,6 +123,9 @@ export function createPipelineScript(envs: SampleEnv[], options: PipelineScriptO
 }
 
 /** Layers faults over a script: return a reply to inject one, or null to fall through. */
-export function withFaults(script: Script, fault: (body: ChatBody, stage: string | null, index: number) => FakeReply | null): Script {
+export function withFaults(
+  script: Script,
+  fault: (body: ChatBody, stage: string | null, index: number) => FakeReply | null,
+): Script {
   return (body, index) => fault(body, stageOf(body), index) ?? script(body, index);
 }

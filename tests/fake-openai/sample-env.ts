@@ -9,7 +9,11 @@ import { fileURLToPath } from "node:url";
 
 const SAMPLES = fileURLToPath(new URL("../../prisma/seed/samples", import.meta.url));
 
-export type SampleOperation = { operation_name: string; operation_description: string; operation_type: "query" | "state_change" };
+export type SampleOperation = {
+  operation_name: string;
+  operation_description: string;
+  operation_type: "query" | "state_change";
+};
 export type SampleEnv = {
   slug: string;
   summary: string;
@@ -24,8 +28,18 @@ export type SampleEnv = {
   goldCalls: { name: string; arguments: Record<string, unknown> }[];
 };
 
-type Meta = { environment_summary: string; environment_introduction: string; env_class_name: string; state_space_definition: { entity: string; attributes: string; description: string }[]; constraints_rules: string[]; operation_list: SampleOperation[] };
-type Scenario = { init_config: Record<string, unknown>; gold_calls: { name: string; arguments: Record<string, unknown> }[] };
+type Meta = {
+  environment_summary: string;
+  environment_introduction: string;
+  env_class_name: string;
+  state_space_definition: { entity: string; attributes: string; description: string }[];
+  constraints_rules: string[];
+  operation_list: SampleOperation[];
+};
+type Scenario = {
+  init_config: Record<string, unknown>;
+  gold_calls: { name: string; arguments: Record<string, unknown> }[];
+};
 
 /** Method blocks of the class at 4-space indentation: name → [start, end) line indices. */
 function methodSpans(lines: string[]): Map<string, [number, number]> {
@@ -35,7 +49,11 @@ function methodSpans(lines: string[]): Map<string, [number, number]> {
     const name = /def (\w+)\(/.exec(lines[start] ?? "")?.[1] ?? "";
     let end = starts[k + 1] ?? lines.length;
     // Stop early at a top-level line after the class (module code following it).
-    for (let i = start + 1; i < end; i += 1) if (/^\S/.test(lines[i] ?? "")) { end = i; break; }
+    for (let i = start + 1; i < end; i += 1)
+      if (/^\S/.test(lines[i] ?? "")) {
+        end = i;
+        break;
+      }
     spans.set(name, [start, end]);
   });
   return spans;
@@ -48,14 +66,21 @@ export function loadSampleEnv(slug: string, opts: { operations?: string[] } = {}
   const source = readFileSync(path.join(dir, "environment.py"), "utf8");
   const lines = source.split("\n");
   const spans = methodSpans(lines);
-  const operations = meta.operation_list.filter((o) => !opts.operations || opts.operations.includes(o.operation_name));
+  const operations = meta.operation_list.filter(
+    (o) => !opts.operations || opts.operations.includes(o.operation_name),
+  );
   const chosen = new Set(operations.map((o) => o.operation_name));
   const methods: Record<string, string> = {};
   const drop = new Set<number>();
   for (const name of chosen) {
     const span = spans.get(name);
     if (!span) throw new Error(`${slug}: no method ${name}`);
-    methods[name] = lines.slice(span[0], span[1]).map((l) => l.slice(4)).join("\n").trimEnd() + "\n";
+    methods[name] =
+      lines
+        .slice(span[0], span[1])
+        .map((l) => l.slice(4))
+        .join("\n")
+        .trimEnd() + "\n";
     for (let i = span[0]; i < span[1]; i += 1) drop.add(i);
   }
   const scenario = scenarios[0]!;
@@ -64,7 +89,11 @@ export function loadSampleEnv(slug: string, opts: { operations?: string[] } = {}
     summary: meta.environment_summary,
     introduction: meta.environment_introduction,
     className: meta.env_class_name,
-    entities: meta.state_space_definition.map((e) => ({ entity: e.entity, attributes: e.attributes.split(",").map((a) => a.trim()), description: e.description })),
+    entities: meta.state_space_definition.map((e) => ({
+      entity: e.entity,
+      attributes: e.attributes.split(",").map((a) => a.trim()),
+      description: e.description,
+    })),
     rules: meta.constraints_rules,
     operations,
     stateCode: lines.filter((_, i) => !drop.has(i)).join("\n"),

@@ -15,9 +15,11 @@ const once = (key: string) => !seen.has(key) && Boolean(seen.add(key));
 const script = withFaults(createPipelineScript([loadSampleEnv("library-lending")]), (body, stage) => {
   const text = promptText(body);
   if (!text.includes("flaky")) return null;
-  if (stage === "state" && once(`429 ${text}`)) return { status: 429, headers: { "retry-after-ms": "50" }, message: "slow down" };
+  if (stage === "state" && once(`429 ${text}`))
+    return { status: 429, headers: { "retry-after-ms": "50" }, message: "slow down" };
   if (stage === "state" && once(`500 ${text}`)) return { status: 500, message: "upstream exploded" };
-  if (stage === "operations" && once(`shape ${text}`)) return { content: JSON.stringify({ unexpected: "shape" }) };
+  if (stage === "operations" && once(`shape ${text}`))
+    return { content: JSON.stringify({ unexpected: "shape" }) };
   return null;
 });
 const fake = await startFakeOpenAi({ port, script });

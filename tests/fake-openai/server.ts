@@ -18,9 +18,16 @@ export type ChatBody = {
 };
 
 /** A scripted failure: an HTTP error (with e.g. Retry-After), a hang (client timeout) or a garbled body. */
-export type FakeFault = { status: number; headers?: Record<string, string>; message?: string } | { hang: true } | { raw: string };
+export type FakeFault =
+  { status: number; headers?: Record<string, string>; message?: string } | { hang: true } | { raw: string };
 
-export type FakeReply = { content?: string | null; toolCalls?: { name: string; arguments: unknown }[]; usage?: { prompt: number; completion: number } } | FakeFault;
+export type FakeReply =
+  | {
+      content?: string | null;
+      toolCalls?: { name: string; arguments: unknown }[];
+      usage?: { prompt: number; completion: number };
+    }
+  | FakeFault;
 
 /** Embeddings answer: vectors (usage: 10 tokens per input unless given) or a fault. */
 export type EmbedReply = number[][] | { vectors: number[][]; promptTokens?: number } | FakeFault;
@@ -29,7 +36,15 @@ export type EmbedReply = number[][] | { vectors: number[][]; promptTokens?: numb
  * `respondedAt` is set once the full reply was written: a request killed mid-flight has none.
  * `usage` is what a successful reply reported, i.e. what a real endpoint would bill.
  */
-export type RecordedRequest = { path: string; body: unknown; at: number; reply: FakeReply | null; respondedAt?: number; status?: number; usage?: { prompt: number; completion: number } };
+export type RecordedRequest = {
+  path: string;
+  body: unknown;
+  at: number;
+  reply: FakeReply | null;
+  respondedAt?: number;
+  status?: number;
+  usage?: { prompt: number; completion: number };
+};
 
 export type Script = (body: ChatBody, index: number) => FakeReply | Promise<FakeReply>;
 export type EmbedScript = (input: string[], index: number, model: string) => EmbedReply | Promise<EmbedReply>;
@@ -66,7 +81,12 @@ function sendFault(res: ServerResponse, reply: object): boolean {
   }
   if ("status" in reply && typeof reply.status === "number") {
     const fault = reply as { status: number; headers?: Record<string, string>; message?: string };
-    send(res, fault.status, { error: { message: fault.message ?? `scripted ${fault.status}`, type: "fake" } }, fault.headers);
+    send(
+      res,
+      fault.status,
+      { error: { message: fault.message ?? `scripted ${fault.status}`, type: "fake" } },
+      fault.headers,
+    );
     return true;
   }
   return false;
@@ -75,7 +95,12 @@ function sendFault(res: ServerResponse, reply: object): boolean {
 function embeddingsBody(model: string, reply: Exclude<EmbedReply, FakeFault>, inputs: number) {
   const vectors = Array.isArray(reply) ? reply : reply.vectors;
   const tokens = (!Array.isArray(reply) && reply.promptTokens) || inputs * 10;
-  return { object: "list", model, data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), usage: { prompt_tokens: tokens, total_tokens: tokens } };
+  return {
+    object: "list",
+    model,
+    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
 }
 
 let callSeq = 0;
@@ -84,7 +109,10 @@ function completion(model: string, reply: Extract<FakeReply, { content?: unknown
   const toolCalls = reply.toolCalls?.map((c) => ({
     id: `call_${++callSeq}`,
     type: "function",
-    function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) },
+    function: {
+      name: c.name,
+      arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+    },
   }));
   const usage = reply.usage ?? { prompt: 100, completion: 50 };
   return {
@@ -92,8 +120,22 @@ function completion(model: string, reply: Extract<FakeReply, { content?: unknown
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, finish_reason: toolCalls?.length ? "tool_calls" : "stop", message: { role: "assistant", content: reply.content ?? null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) } }],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    choices: [
+      {
+        index: 0,
+        finish_reason: toolCalls?.length ? "tool_calls" : "stop",
+        message: {
+          role: "assistant",
+          content: reply.content ?? null,
+          ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
+        },
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+    },
   };
 }
 
@@ -110,7 +152,9 @@ export function trigramEmbedding(text: string, dims = 64): number[] {
   return v.map((x) => x / norm);
 }
 
-export async function startFakeOpenAi(options: { script?: Script; latencyMs?: number; port?: number } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  options: { script?: Script; latencyMs?: number; port?: number } = {},
+): Promise<FakeOpenAi> {
   let script: Script = options.script ?? (() => ({ content: "ok" }));
   let embed: EmbedScript = (input) => input.map((t) => trigramEmbedding(t));
   const requests: RecordedRequest[] = [];
@@ -134,7 +178,8 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
         record.usage = { prompt: answer.usage.prompt_tokens, completion: 0 };
         return send(res, 200, answer);
       }
-      if (!req.url?.endsWith("/chat/completions")) return send(res, 404, { error: { message: `no route ${req.url}` } });
+      if (!req.url?.endsWith("/chat/completions"))
+        return send(res, 404, { error: { message: `no route ${req.url}` } });
       const chat = body as ChatBody;
       const reply = await script(chat, chatIndex++);
       record.reply = reply;
@@ -166,8 +211,12 @@ export async function startFakeOpenAi(options: { script?: Script; latencyMs?: nu
 
 /** The text of the system message (stage prompts start with a `[stage:<id>]` tag). */
 export const systemText = (body: ChatBody) => body.messages.find((m) => m.role === "system")?.content ?? "";
-export const lastUserText = (body: ChatBody) => [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+export const lastUserText = (body: ChatBody) =>
+  [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
 /** The last user message that is not a re-ask: the prompt proper. */
 export const promptText = (body: ChatBody) =>
-  [...body.messages].reverse().find((m) => m.role === "user" && !m.content?.startsWith("Your previous answer could not be used"))?.content ?? "";
+  [...body.messages]
+    .reverse()
+    .find((m) => m.role === "user" && !m.content?.startsWith("Your previous answer could not be used"))
+    ?.content ?? "";
 export const stageOf = (body: ChatBody) => /\[stage:([a-z_]+)\]/.exec(systemText(body))?.[1] ?? null;

@@ -1,5 +1,12 @@
 /** TEST ONLY. An LlmClient on the fake server with an in-memory cache and recorder. */
-import { DEFAULT_RETRY_POLICY, createLimiter, createLlmClient, createMemoryCache, createMemoryRecorder, createOpenAiTransport } from "@/lib/llm";
+import {
+  DEFAULT_RETRY_POLICY,
+  createLimiter,
+  createLlmClient,
+  createMemoryCache,
+  createMemoryRecorder,
+  createOpenAiTransport,
+} from "@/lib/llm";
 
 export function createTestLlm(url: string, opts: { timeoutMs?: number; concurrency?: number } = {}) {
   const cache = createMemoryCache();
@@ -16,4 +23,12 @@ export function createTestLlm(url: string, opts: { timeoutMs?: number; concurren
   return { llm, cache, recorder };
 }
 
-export const TEST_MODELS = { topic: "m-topic", logic: "m-logic", code: "m-code", testState: "m-state", tester: "m-tester", judge: "m-judge", embedding: null };
+export const TEST_MODELS = {
+  topic: "m-topic",
+  logic: "m-logic",
+  code: "m-code",
+  testState: "m-state",
+  tester: "m-tester",
+  judge: "m-judge",
+  embedding: null,
+};

@@ -25,7 +25,9 @@ async function load(id: string, shownVersion: number | null) {
     const detail = await getDatasetDetail(db, project.id, id);
     const shown = detail.versions.find((v) => v.version === shownVersion) ?? detail.versions[0];
     const [environments, exports, items] = await Promise.all([
-      findEligibleEnvironments(db, project.id), findDatasetExports(db, detail.dataset.id), shown ? findVersionItems(db, shown.id) : [],
+      findEligibleEnvironments(db, project.id),
+      findDatasetExports(db, detail.dataset.id),
+      shown ? findVersionItems(db, shown.id) : [],
     ]);
     return { ...detail, environments, exports, shown, items };
   } catch (e) {
@@ -34,15 +36,26 @@ async function load(id: string, shownVersion: number | null) {
   }
 }
 
-export default async function DatasetPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ v?: string }> }) {
+export default async function DatasetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ v?: string }>;
+}) {
   const [{ id }, { v }, user] = await Promise.all([params, searchParams, currentUser()]);
   const canEdit = roleAtLeast(user.role, "REVIEWER");
-  const { dataset, versions, latestItems, environments, exports, shown, items } = await load(id, v ? Number(v) : null);
+  const { dataset, versions, latestItems, environments, exports, shown, items } = await load(
+    id,
+    v ? Number(v) : null,
+  );
   const latest = versions[0];
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline gap-3">
-        <Link href="/datasets" className="text-sm text-indigo-700 underline">Datasets</Link>
+        <Link href="/datasets" className="text-sm text-indigo-700 underline">
+          Datasets
+        </Link>
         <h1 className="text-2xl font-semibold tracking-tight">{dataset.name}</h1>
         {dataset.description ? <p className="text-sm text-slate-500">{dataset.description}</p> : null}
       </div>
@@ -52,14 +65,34 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
       {latest ? (
         <>
           {shown ? (
-            <Card title={`Contents of v${shown.version}${shown.overrideReason ? ` · override: ${shown.overrideReason}` : ""}`}>
-              <VersionItems datasetId={dataset.id} versions={versions.map((x) => x.version)} shown={shown.version} items={items} />
+            <Card
+              title={`Contents of v${shown.version}${shown.overrideReason ? ` · override: ${shown.overrideReason}` : ""}`}
+            >
+              <VersionItems
+                datasetId={dataset.id}
+                versions={versions.map((x) => x.version)}
+                shown={shown.version}
+                items={items}
+              />
             </Card>
           ) : null}
-          <Card title="Exports"><ExportsPanel datasetId={dataset.id} versions={versions.map((x) => ({ id: x.id, version: x.version }))} initial={exports} canExport={canEdit} /></Card>
+          <Card title="Exports">
+            <ExportsPanel
+              datasetId={dataset.id}
+              versions={versions.map((x) => ({ id: x.id, version: x.version }))}
+              initial={exports}
+              canExport={canEdit}
+            />
+          </Card>
           {canEdit ? (
             <Card title={`New version (from v${latest.version})`}>
-              <NewVersionForm name={dataset.name} seed={latest.seed} testRatio={latest.testRatio} environments={environments} items={latestItems} />
+              <NewVersionForm
+                name={dataset.name}
+                seed={latest.seed}
+                testRatio={latest.testRatio}
+                environments={environments}
+                items={latestItems}
+              />
             </Card>
           ) : null}
         </>

@@ -45,29 +45,54 @@ export default async function EnvironmentPage({ params }: Props) {
   return (
     <div className="space-y-5">
       <div>
-        <Link href="/environments" className="text-sm text-indigo-700 hover:underline">← Environments</Link>
+        <Link href="/environments" className="text-sm text-indigo-700 hover:underline">
+          ← Environments
+        </Link>
         <div className="mt-1 flex flex-wrap items-center gap-2">
           <h1 className="text-2xl font-semibold tracking-tight">{env.name}</h1>
           <StatusBadge status={env.status} />
           {env.origin === "SAMPLE" ? <SampleBadge /> : null}
         </div>
         <p className="mt-1 text-sm text-slate-500">
-          {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
+          {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version{" "}
+          {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
-        <AcceptanceLine environmentId={env.id} status={env.status} currentVersionId={env.currentVersionId} acceptedVersionId={env.acceptedVersionId} versions={env.versions} />
+        <AcceptanceLine
+          environmentId={env.id}
+          status={env.status}
+          currentVersionId={env.currentVersionId}
+          acceptedVersionId={env.acceptedVersionId}
+          versions={env.versions}
+        />
         {version ? (
           <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
-            {canEdit ? <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">Edit code</Link> : null}
-            {canEdit ? <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">Tool playground</Link> : null}
-            <Link href={`/environments/${env.id}/quality`} className="text-indigo-700 hover:underline">Quality review</Link>
-            <Link href={`/environments/${env.id}/versions`} className="text-indigo-700 hover:underline">Versions ({env.versions.length})</Link>
+            {canEdit ? (
+              <Link href={`/environments/${env.id}/edit`} className="text-indigo-700 hover:underline">
+                Edit code
+              </Link>
+            ) : null}
+            {canEdit ? (
+              <Link href={`/environments/${env.id}/playground`} className="text-indigo-700 hover:underline">
+                Tool playground
+              </Link>
+            ) : null}
+            <Link href={`/environments/${env.id}/quality`} className="text-indigo-700 hover:underline">
+              Quality review
+            </Link>
+            <Link href={`/environments/${env.id}/versions`} className="text-indigo-700 hover:underline">
+              Versions ({env.versions.length})
+            </Link>
           </nav>
         ) : null}
       </div>
       <Card title="Description">
         <p className="text-sm leading-6 text-slate-700">{env.description || "No description."}</p>
         {rules.length ? (
-          <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600">{rules.map((r) => <li key={r}>{r}</li>)}</ul>
+          <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600">
+            {rules.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
         ) : null}
       </Card>
       <Card title={`Tools (${tools.length})`}>
@@ -78,7 +103,16 @@ export default async function EnvironmentPage({ params }: Props) {
       </Card>
       {canEdit ? (
         <Card title="Scenario generation, proof and rollouts">
-          <RunLauncher environmentId={env.id} defaultModel={readLlmConfig().defaultModel} recentRunIds={runs.map((r) => r.id)} actions={{ generate: launchGenerationAction, prove: launchProofAction, rollouts: launchRolloutsAction }} />
+          <RunLauncher
+            environmentId={env.id}
+            defaultModel={readLlmConfig().defaultModel}
+            recentRunIds={runs.map((r) => r.id)}
+            actions={{
+              generate: launchGenerationAction,
+              prove: launchProofAction,
+              rollouts: launchRolloutsAction,
+            }}
+          />
         </Card>
       ) : null}
       <Card title={`Scenarios (${env.scenarios.length})`}>
@@ -89,10 +123,15 @@ export default async function EnvironmentPage({ params }: Props) {
             {env.scenarios.map((s) => (
               <li key={s.id} className="py-3">
                 <div className="flex items-center gap-2">
-                  <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline"><code>{s.externalId}</code></Link>
+                  <Link href={`/scenarios/${s.id}`} className="text-xs text-indigo-700 hover:underline">
+                    <code>{s.externalId}</code>
+                  </Link>
                   <StatusBadge status={s.status} />
-                  <span className="text-xs text-slate-500">proof:</span> <StatusBadge status={s.proofStatus} />
-                  <span className="text-xs text-slate-500">{z.array(z.unknown()).catch([]).parse(s.checklist).length} checks</span>
+                  <span className="text-xs text-slate-500">proof:</span>{" "}
+                  <StatusBadge status={s.proofStatus} />
+                  <span className="text-xs text-slate-500">
+                    {z.array(z.unknown()).catch([]).parse(s.checklist).length} checks
+                  </span>
                 </div>
                 <p className="mt-1 line-clamp-3 text-slate-700">{s.task}</p>
               </li>

@@ -13,8 +13,12 @@ const t = useTestDatabase();
 describe("sessions and roles", () => {
   it("logs in with the right password, stores only the token hash, and resolves the user", async () => {
     const user = await createUser(t.db, { role: "REVIEWER" });
-    await expect(logIn(t.db, { email: user.email, password: "wrong password" })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
-    await expect(logIn(t.db, { email: "nobody@test.local", password: user.password })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(logIn(t.db, { email: user.email, password: "wrong password" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
+    await expect(logIn(t.db, { email: "nobody@test.local", password: user.password })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
     const { token } = await logIn(t.db, { email: user.email, password: user.password });
     const stored = await t.db.session.findMany({ where: { userId: user.id } });
     expect(stored).toHaveLength(1);
@@ -32,7 +36,9 @@ describe("sessions and roles", () => {
     await updateUser(t.db, { userId: user.id, role: "VIEWER" }, null);
     expect(await findSessionUser(t.db, fresh.token)).toBeNull();
     const disabled = await createUser(t.db, { disabled: true });
-    await expect(logIn(t.db, { email: disabled.email, password: disabled.password })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(logIn(t.db, { email: disabled.email, password: disabled.password })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
   });
 
   it("enforces the role order and the login policy", async () => {
@@ -40,9 +46,13 @@ describe("sessions and roles", () => {
     const { token } = await createSession(t.db, viewer.id);
     const asViewer = await resolveUser(t.db, token, { loginRequired: true });
     expect(assertRole(asViewer, "VIEWER").id).toBe(viewer.id);
-    expect(() => assertRole(asViewer, "REVIEWER")).toThrow(expect.objectContaining({ code: "FORBIDDEN" }) as Error);
+    expect(() => assertRole(asViewer, "REVIEWER")).toThrow(
+      expect.objectContaining({ code: "FORBIDDEN" }) as Error,
+    );
     // No session: nobody when login is required, the local admin on loopback.
-    expect(() => assertRole(null, "VIEWER")).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }) as Error);
+    expect(() => assertRole(null, "VIEWER")).toThrow(
+      expect.objectContaining({ code: "UNAUTHENTICATED" }) as Error,
+    );
     expect(await resolveUser(t.db, undefined, { loginRequired: true })).toBeNull();
     const local = await resolveUser(t.db, "forged-token", { loginRequired: false });
     expect(local?.role).toBe("ADMIN");
@@ -50,7 +60,9 @@ describe("sessions and roles", () => {
 
   it("admins cannot lock themselves out", async () => {
     const admin = await createUser(t.db, { role: "ADMIN" });
-    await expect(updateUser(t.db, { userId: admin.id, role: "VIEWER" }, admin.id)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(updateUser(t.db, { userId: admin.id, role: "VIEWER" }, admin.id)).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
   });
 });
 
@@ -65,7 +77,9 @@ describe("first-start admin", () => {
     const first = await ensureAdmin(t.db, {});
     expect(first).toMatchObject({ created: true, email: "admin@localhost" });
     if (!first.created || !first.generatedPassword) throw new Error("expected a generated password");
-    await expect(logIn(t.db, { email: "admin@localhost", password: first.generatedPassword })).resolves.toHaveProperty("token");
+    await expect(
+      logIn(t.db, { email: "admin@localhost", password: first.generatedPassword }),
+    ).resolves.toHaveProperty("token");
     expect(await ensureAdmin(t.db, {})).toEqual({ created: false });
   });
 });

@@ -7,9 +7,13 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { generatePassword, hashPassword } from "../password";
 
-export type EnsureAdminResult = { created: false } | { created: true; email: string; generatedPassword: string | null };
+export type EnsureAdminResult =
+  { created: false } | { created: true; email: string; generatedPassword: string | null };
 
-export async function ensureAdmin(db: Db, env: { email?: string; password?: string }): Promise<EnsureAdminResult> {
+export async function ensureAdmin(
+  db: Db,
+  env: { email?: string; password?: string },
+): Promise<EnsureAdminResult> {
   if ((await db.user.count()) > 0) return { created: false };
   const email = (env.email?.trim() || "admin@localhost").toLowerCase();
   const generatedPassword = env.password ? null : generatePassword();

@@ -2,7 +2,13 @@ import "server-only";
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import type { LoginInput } from "../auth.schema";
-import { FREE_FAILURES_PER_ACCOUNT, FREE_FAILURES_PER_ADDRESS, THROTTLE_WINDOW_MS, describeWait, throttleWaitMs } from "../login-throttle";
+import {
+  FREE_FAILURES_PER_ACCOUNT,
+  FREE_FAILURES_PER_ADDRESS,
+  THROTTLE_WINDOW_MS,
+  describeWait,
+  throttleWaitMs,
+} from "../login-throttle";
 import { hashPassword, verifyPassword } from "../password";
 import { createSession } from "./sessions";
 
@@ -14,7 +20,11 @@ let dummyHash: Promise<string> | null = null;
 /** Enough rows to reach the longest wait; older failures change nothing. */
 const MAX_ROWS = 32;
 
-async function recentFailures(tx: Tx, where: { email: string } | { address: string }, since: Date): Promise<Date[]> {
+async function recentFailures(
+  tx: Tx,
+  where: { email: string } | { address: string },
+  since: Date,
+): Promise<Date[]> {
   const rows = await tx.loginAttempt.findMany({
     where: { ...where, succeeded: false, createdAt: { gt: since } },
     orderBy: { createdAt: "desc" },
@@ -29,7 +39,11 @@ async function assertNotThrottled(tx: Tx, email: string, address: string, now: D
   const windowStart = new Date(now.getTime() - THROTTLE_WINDOW_MS);
   // A successful sign-in clears the account's count (not the address's: one success must not
   // launder an address that is guessing other accounts).
-  const lastSuccess = await tx.loginAttempt.findFirst({ where: { email, succeeded: true }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+  const lastSuccess = await tx.loginAttempt.findFirst({
+    where: { email, succeeded: true },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true },
+  });
   const since = lastSuccess && lastSuccess.createdAt > windowStart ? lastSuccess.createdAt : windowStart;
   const waits = [
     throttleWaitMs(await recentFailures(tx, { email }, since), FREE_FAILURES_PER_ACCOUNT, now),
@@ -38,7 +52,9 @@ async function assertNotThrottled(tx: Tx, email: string, address: string, now: D
   const wait = Math.max(...waits);
   if (wait > 0) {
     const retryAfterSeconds = Math.ceil(wait / 1000);
-    throw new AppError("RATE_LIMITED", `Too many failed sign-ins. Try again in ${describeWait(wait)}.`, { details: { retryAfterSeconds } });
+    throw new AppError("RATE_LIMITED", `Too many failed sign-ins. Try again in ${describeWait(wait)}.`, {
+      details: { retryAfterSeconds },
+    });
   }
 }
 
@@ -47,7 +63,11 @@ async function assertNotThrottled(tx: Tx, email: string, address: string, now: D
  * Attempts on one email run one at a time (advisory lock), so parallel guesses see each other's
  * failures; every checked attempt is recorded (LoginAttempt) and drives the throttle.
  */
-export async function logIn(db: Db, input: Pick<LoginInput, "email" | "password">, opts: { address?: string; now?: Date } = {}) {
+export async function logIn(
+  db: Db,
+  input: Pick<LoginInput, "email" | "password">,
+  opts: { address?: string; now?: Date } = {},
+) {
   const address = opts.address ?? "unknown";
   const now = opts.now ?? new Date();
   dummyHash ??= hashPassword("not-a-real-password");

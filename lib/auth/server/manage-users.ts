@@ -16,7 +16,10 @@ export async function createUser(db: Db, input: CreateUserInput) {
   const existing = await db.user.findUnique({ where: { email: input.email } });
   if (existing) throw new AppError("CONFLICT", `A user with the email ${input.email} already exists.`);
   const { password, ...rest } = input;
-  return db.user.create({ data: { ...rest, passwordHash: await hashPassword(password) }, select: { id: true, email: true, role: true } });
+  return db.user.create({
+    data: { ...rest, passwordHash: await hashPassword(password) },
+    select: { id: true, email: true, role: true },
+  });
 }
 
 /** Changing a role or disabling ends the user's sessions, so the change applies immediately. */
@@ -27,7 +30,10 @@ export async function updateUser(db: Db, input: UpdateUserInput, actorId: string
   return db.$transaction(async (tx) => {
     const user = await tx.user.update({
       where: { id: input.userId },
-      data: { role: input.role, disabledAt: input.disabled === undefined ? undefined : input.disabled ? new Date() : null },
+      data: {
+        role: input.role,
+        disabledAt: input.disabled === undefined ? undefined : input.disabled ? new Date() : null,
+      },
       select: { id: true, email: true, role: true, disabledAt: true },
     });
     await tx.session.deleteMany({ where: { userId: input.userId } });

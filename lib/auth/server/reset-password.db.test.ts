@@ -15,15 +15,22 @@ describe("password reset by an admin", () => {
     expect(await findSessionUser(t.db, token)).not.toBeNull();
     await resetPassword(t.db, { userId: user.id, password: "a brand new password" });
     expect(await findSessionUser(t.db, token)).toBeNull();
-    await expect(logIn(t.db, { email: user.email, password: "the old password" })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(logIn(t.db, { email: user.email, password: "the old password" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
     expect(await logIn(t.db, { email: user.email, password: "a brand new password" })).toBeTruthy();
-    await expect(resetPassword(t.db, { userId: "nobody", password: "a brand new password" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      resetPassword(t.db, { userId: "nobody", password: "a brand new password" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("lets a user who was throttled by failed sign-ins in with the new password at once", async () => {
     const user = await createUser(t.db, { role: "VIEWER", password: "the old password" });
-    for (let i = 0; i < 8; i++) await logIn(t.db, { email: user.email, password: `wrong ${i}` }).catch(() => undefined);
-    await expect(logIn(t.db, { email: user.email, password: "the old password" })).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    for (let i = 0; i < 8; i++)
+      await logIn(t.db, { email: user.email, password: `wrong ${i}` }).catch(() => undefined);
+    await expect(logIn(t.db, { email: user.email, password: "the old password" })).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+    });
     await resetPassword(t.db, { userId: user.id, password: "a brand new password" });
     expect(await logIn(t.db, { email: user.email, password: "a brand new password" })).toBeTruthy();
   });

@@ -22,9 +22,16 @@ export async function createSession(db: Db, userId: string, now = new Date()) {
 }
 
 /** The user behind a session token, or null for an unknown, expired or disabled one. */
-export async function findSessionUser(db: Db, token: string | undefined, now = new Date()): Promise<SessionUser | null> {
+export async function findSessionUser(
+  db: Db,
+  token: string | undefined,
+  now = new Date(),
+): Promise<SessionUser | null> {
   if (!token) return null;
-  const session = await db.session.findUnique({ where: { tokenHash: sha256(token) }, include: { user: true } });
+  const session = await db.session.findUnique({
+    where: { tokenHash: sha256(token) },
+    include: { user: true },
+  });
   if (!session || session.expiresAt <= now || session.user.disabledAt) return null;
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db.session.update({ where: { id: session.id }, data: { lastSeenAt: now } });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import { createEnvironment, createQualityCheck, createScenario, createTestProject, createTrajectory } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createQualityCheck,
+  createScenario,
+  createTestProject,
+  createTrajectory,
+} from "@/prisma/seed/factories";
 import { getDashboardCharts } from "./get-dashboard-charts";
 
 const t = useTestDatabase();
@@ -26,10 +32,26 @@ describe("dashboard charts", () => {
     await createTrajectory(t.db, s1.id, { reward: 0.25 });
     const run = await t.db.pipelineRun.create({ data: { projectId: project.id, kind: "SKEL_BUILDER" } });
     const now = new Date("2026-12-02T12:00:00Z");
-    await t.db.llmCall.createMany({ data: [
-      { cacheKey: "k1", model: "m", request: {}, costUsd: 0.5, runId: run.id, createdAt: new Date("2026-12-01T08:00:00Z") },
-      { cacheKey: "k2", model: "m", request: {}, costUsd: 0.25, runId: run.id, createdAt: new Date("2026-12-01T20:00:00Z") },
-    ] });
+    await t.db.llmCall.createMany({
+      data: [
+        {
+          cacheKey: "k1",
+          model: "m",
+          request: {},
+          costUsd: 0.5,
+          runId: run.id,
+          createdAt: new Date("2026-12-01T08:00:00Z"),
+        },
+        {
+          cacheKey: "k2",
+          model: "m",
+          request: {},
+          costUsd: 0.25,
+          runId: run.id,
+          createdAt: new Date("2026-12-01T20:00:00Z"),
+        },
+      ],
+    });
     const charts = await getDashboardCharts(t.db, project.id, now);
     expect(charts.toolsPerEnvironment.find((b) => b.label === "10–14")?.value).toBe(1);
     expect(charts.scenariosPerEnvironment.find((b) => b.label === "0")?.value).toBe(1);

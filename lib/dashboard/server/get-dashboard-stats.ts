@@ -15,12 +15,23 @@ export async function getDashboardStats(db: Db, projectId: string): Promise<Dash
     db.environment.count({ where: { projectId } }),
     db.scenario.count({ where: { environment: { projectId } } }),
     db.trajectory.count({ where: { scenario: { environment: { projectId } } } }),
-    db.environment.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true }, orderBy: { status: "asc" } }),
     db.environment.groupBy({
-      by: ["domain"], where: { projectId }, _count: { _all: true }, orderBy: { _count: { domain: "desc" } }, take: 8,
+      by: ["status"],
+      where: { projectId },
+      _count: { _all: true },
+      orderBy: { status: "asc" },
+    }),
+    db.environment.groupBy({
+      by: ["domain"],
+      where: { projectId },
+      _count: { _all: true },
+      orderBy: { _count: { domain: "desc" } },
+      take: 8,
     }),
     db.pipelineRun.findMany({
-      where: { projectId }, orderBy: { createdAt: "desc" }, take: 5,
+      where: { projectId },
+      orderBy: { createdAt: "desc" },
+      take: 5,
       select: { id: true, kind: true, status: true, name: true, createdAt: true },
     }),
   ]);

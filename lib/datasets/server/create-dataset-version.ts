@@ -22,53 +22,112 @@ function nothingToInclude(plan: DatasetPlan): AppError {
   const reasons = new Map<string, number>();
   for (const e of plan.excluded) reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
   const why = [...reasons].map(([r, n]) => `${n} ${r}`).join("; ");
-  return new AppError("INVALID_INPUT", `No accepted, verified scenarios match${why ? ` (${why})` : ""}: accept environments and scenarios and prove their validators first.`);
+  return new AppError(
+    "INVALID_INPUT",
+    `No accepted, verified scenarios match${why ? ` (${why})` : ""}: accept environments and scenarios and prove their validators first.`,
+  );
 }
 
 export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInput) {
   const input = CreateDatasetVersionInputSchema.parse(raw);
-  return db.$transaction(async (tx) => {
-    if (input.isNew && (await tx.dataset.findUnique({ where: { projectId_name: { projectId: input.projectId, name: input.name } }, select: { id: true } }))) {
-      throw new AppError("CONFLICT", `A dataset named "${input.name}" already exists: open it to make a new version.`);
-    }
-    const plan = await loadDatasetPlan(tx, input);
-    if (plan.included.length === 0) throw nothingToInclude(plan);
-    const dataset = await tx.dataset.upsert({
-      where: { projectId_name: { projectId: input.projectId, name: input.name } },
-      create: { projectId: input.projectId, name: input.name, description: input.description ?? "" },
-      update: input.description === undefined ? {} : { description: input.description },
-    });
-    const previous = await tx.datasetVersion.findFirst({ where: { datasetId: dataset.id }, orderBy: { version: "desc" } });
-    const overridden = plan.included.filter((i) => i.overridden);
-    const version = await tx.datasetVersion.create({
-      data: {
-        datasetId: dataset.id, version: (previous?.version ?? 0) + 1, seed: input.seed, testRatio: input.testRatio, createdById: input.createdById ?? null,
-        overrideReason: overridden.length ? overrideReasonOf(input) : null,
-      },
-    });
-    await tx.datasetItem.createMany({
-      data: plan.included.map((i) => ({
-        datasetVersionId: version.id, scenarioId: i.scenarioId, environmentVersionId: i.environmentVersionId,
-        validatorVersionIds: i.validatorVersionIds, split: i.split, overridden: i.overridden,
-      })),
-    });
-    if (overridden.length) await logOverride(tx, { projectId: input.projectId, actorId: input.createdById ?? null, versionId: version.id, reason: overrideReasonOf(input) ?? "", items: overridden });
-    const items = await loadStatsItems(tx, version.id);
-    const before = previous ? { version: previous.version, seed: previous.seed, items: await loadStatsItems(tx, previous.id) } : null;
-    return tx.datasetVersion.update({
-      where: { id: version.id },
-      data: { stats: computeStats(items), changelog: computeChangelog(before, { seed: input.seed, items }) },
-      include: { dataset: true },
-    });
-  }, { timeout: 120_000 });
+  return db.$transaction(
+    async (tx) => {
+      if (
+        input.isNew &&
+        (await tx.dataset.findUnique({
+          where: { projectId_name: { projectId: input.projectId, name: input.name } },
+          select: { id: true },
+        }))
+      ) {
+        throw new AppError(
+          "CONFLICT",
+          `A dataset named "${input.name}" already exists: open it to make a new version.`,
+        );
+      }
+      const plan = await loadDatasetPlan(tx, input);
+      if (plan.included.length === 0) throw nothingToInclude(plan);
+      const dataset = await tx.dataset.upsert({
+        where: { projectId_name: { projectId: input.projectId, name: input.name } },
+        create: { projectId: input.projectId, name: input.name, description: input.description ?? "" },
+        update: input.description === undefined ? {} : { description: input.description },
+      });
+      const previous = await tx.datasetVersion.findFirst({
+        where: { datasetId: dataset.id },
+        orderBy: { version: "desc" },
+      });
+      const overridden = plan.included.filter((i) => i.overridden);
+      const version = await tx.datasetVersion.create({
+        data: {
+          datasetId: dataset.id,
+          version: (previous?.version ?? 0) + 1,
+          seed: input.seed,
+          testRatio: input.testRatio,
+          createdById: input.createdById ?? null,
+          overrideReason: overridden.length ? overrideReasonOf(input) : null,
+        },
+      });
+      await tx.datasetItem.createMany({
+        data: plan.included.map((i) => ({
+          datasetVersionId: version.id,
+          scenarioId: i.scenarioId,
+          environmentVersionId: i.environmentVersionId,
+          validatorVersionIds: i.validatorVersionIds,
+          split: i.split,
+          overridden: i.overridden,
+        })),
+      });
+      if (overridden.length)
+        await logOverride(tx, {
+          projectId: input.projectId,
+          actorId: input.createdById ?? null,
+          versionId: version.id,
+          reason: overrideReasonOf(input) ?? "",
+          items: overridden,
+        });
+      const items = await loadStatsItems(tx, version.id);
+      const before = previous
+        ? { version: previous.version, seed: previous.seed, items: await loadStatsItems(tx, previous.id) }
+        : null;
+      return tx.datasetVersion.update({
+        where: { id: version.id },
+        data: {
+          stats: computeStats(items),
+          changelog: computeChangelog(before, { seed: input.seed, items }),
+        },
+        include: { dataset: true },
+      });
+    },
+    { timeout: 120_000 },
+  );
 }
 
 /** The override is a decision like any other: who, why, and exactly which items and pins. */
-async function logOverride(tx: Prisma.TransactionClient, o: { projectId: string; actorId: string | null; versionId: string; reason: string; items: DatasetPlan["included"] }) {
+async function logOverride(
+  tx: Prisma.TransactionClient,
+  o: {
+    projectId: string;
+    actorId: string | null;
+    versionId: string;
+    reason: string;
+    items: DatasetPlan["included"];
+  },
+) {
   await tx.reviewDecision.create({
     data: {
-      projectId: o.projectId, actorId: o.actorId, targetType: "DATASET_VERSION", targetId: o.versionId, decision: "OVERRIDE", reason: o.reason,
-      after: { items: o.items.map((i) => ({ key: i.key, environmentVersion: i.environmentVersion, validatorVersions: i.validatorVersions, why: i.note })) },
+      projectId: o.projectId,
+      actorId: o.actorId,
+      targetType: "DATASET_VERSION",
+      targetId: o.versionId,
+      decision: "OVERRIDE",
+      reason: o.reason,
+      after: {
+        items: o.items.map((i) => ({
+          key: i.key,
+          environmentVersion: i.environmentVersion,
+          validatorVersions: i.validatorVersions,
+          why: i.note,
+        })),
+      },
     },
   });
 }

@@ -8,14 +8,25 @@ export async function findDatasets(db: Db, projectId: string) {
   return db.dataset.findMany({
     where: { projectId },
     orderBy: { createdAt: "desc" },
-    include: { versions: { orderBy: { version: "desc" }, take: 1, select: { id: true, version: true, stats: true, createdAt: true } } },
+    include: {
+      versions: {
+        orderBy: { version: "desc" },
+        take: 1,
+        select: { id: true, version: true, stats: true, createdAt: true },
+      },
+    },
   });
 }
 
 export async function getDatasetOrThrow(db: Db, projectId: string, name: string) {
   const dataset = await db.dataset.findFirst({
     where: { projectId, OR: [{ name }, { id: name }] },
-    include: { versions: { orderBy: { version: "desc" }, select: { id: true, version: true, seed: true, testRatio: true, stats: true, createdAt: true } } },
+    include: {
+      versions: {
+        orderBy: { version: "desc" },
+        select: { id: true, version: true, seed: true, testRatio: true, stats: true, createdAt: true },
+      },
+    },
   });
   if (!dataset) throw new AppError("NOT_FOUND", `Dataset "${name}" was not found.`);
   return dataset;
@@ -29,6 +40,12 @@ export async function getDatasetVersionOrThrow(db: Db, projectId: string, name: 
     orderBy: { version: "desc" },
     include: { exports: { orderBy: { createdAt: "desc" } } },
   });
-  if (!row) throw new AppError("NOT_FOUND", `Dataset "${name}" has no version ${version ?? ""}.`.replace(" .", "."));
-  return { dataset, version: row, stats: DatasetStatsSchema.safeParse(row.stats).data ?? null, changelog: DatasetChangelogSchema.safeParse(row.changelog).data ?? null };
+  if (!row)
+    throw new AppError("NOT_FOUND", `Dataset "${name}" has no version ${version ?? ""}.`.replace(" .", "."));
+  return {
+    dataset,
+    version: row,
+    stats: DatasetStatsSchema.safeParse(row.stats).data ?? null,
+    changelog: DatasetChangelogSchema.safeParse(row.changelog).data ?? null,
+  };
 }

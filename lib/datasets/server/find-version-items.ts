@@ -17,15 +17,26 @@ export async function findVersionItems(db: Db, datasetVersionId: string): Promis
     take: MAX_LISTED,
     orderBy: [{ scenario: { environment: { slug: "asc" } } }, { scenario: { externalId: "asc" } }],
     select: {
-      scenarioId: true, split: true, validatorVersionIds: true, overridden: true,
+      scenarioId: true,
+      split: true,
+      validatorVersionIds: true,
+      overridden: true,
       environmentVersion: { select: { version: true } },
       scenario: { select: { externalId: true, environment: { select: { slug: true } } } },
     },
   });
   const ids = rows.flatMap((r) => idList(r.validatorVersionIds) ?? []);
-  const numbers = new Map((await db.validatorVersion.findMany({ where: { id: { in: ids } }, select: { id: true, version: true } })).map((v) => [v.id, v.version]));
+  const numbers = new Map(
+    (
+      await db.validatorVersion.findMany({ where: { id: { in: ids } }, select: { id: true, version: true } })
+    ).map((v) => [v.id, v.version]),
+  );
   return rows.map((r) => ({
-    scenarioId: r.scenarioId, key: `${r.scenario.environment.slug}/${r.scenario.externalId}`, split: r.split, overridden: r.overridden,
-    environmentVersion: r.environmentVersion.version, validatorVersions: (idList(r.validatorVersionIds) ?? []).map((id) => numbers.get(id) ?? 0),
+    scenarioId: r.scenarioId,
+    key: `${r.scenario.environment.slug}/${r.scenario.externalId}`,
+    split: r.split,
+    overridden: r.overridden,
+    environmentVersion: r.environmentVersion.version,
+    validatorVersions: (idList(r.validatorVersionIds) ?? []).map((id) => numbers.get(id) ?? 0),
   }));
 }

@@ -9,10 +9,19 @@ const MAX_EDITABLE_ITEMS = 500;
 
 export async function getDatasetDetail(db: Db, projectId: string, idOrName: string) {
   const dataset = await getDatasetOrThrow(db, projectId, idOrName);
-  const rows = await db.datasetVersion.findMany({ where: { datasetId: dataset.id }, orderBy: { version: "desc" } });
+  const rows = await db.datasetVersion.findMany({
+    where: { datasetId: dataset.id },
+    orderBy: { version: "desc" },
+  });
   const versions = rows.map((v) => ({
-    id: v.id, version: v.version, seed: v.seed, testRatio: v.testRatio, createdAt: v.createdAt, overrideReason: v.overrideReason,
-    stats: DatasetStatsSchema.safeParse(v.stats).data ?? null, changelog: DatasetChangelogSchema.safeParse(v.changelog).data ?? null,
+    id: v.id,
+    version: v.version,
+    seed: v.seed,
+    testRatio: v.testRatio,
+    createdAt: v.createdAt,
+    overrideReason: v.overrideReason,
+    stats: DatasetStatsSchema.safeParse(v.stats).data ?? null,
+    changelog: DatasetChangelogSchema.safeParse(v.changelog).data ?? null,
   }));
   const latest = versions[0];
   const items = latest
@@ -20,13 +29,30 @@ export async function getDatasetDetail(db: Db, projectId: string, idOrName: stri
         where: { datasetVersionId: latest.id },
         take: MAX_EDITABLE_ITEMS,
         orderBy: [{ scenario: { environment: { slug: "asc" } } }, { scenario: { externalId: "asc" } }],
-        select: { scenarioId: true, split: true, scenario: { select: { externalId: true, task: true, environment: { select: { id: true, slug: true } } } } },
+        select: {
+          scenarioId: true,
+          split: true,
+          scenario: {
+            select: { externalId: true, task: true, environment: { select: { id: true, slug: true } } },
+          },
+        },
       })
     : [];
   return {
-    dataset: { id: dataset.id, name: dataset.name, description: dataset.description, createdAt: dataset.createdAt },
+    dataset: {
+      id: dataset.id,
+      name: dataset.name,
+      description: dataset.description,
+      createdAt: dataset.createdAt,
+    },
     versions,
-    latestItems: items.map((i) => ({ scenarioId: i.scenarioId, split: i.split, key: `${i.scenario.environment.slug}/${i.scenario.externalId}`, task: i.scenario.task, environmentId: i.scenario.environment.id })),
+    latestItems: items.map((i) => ({
+      scenarioId: i.scenarioId,
+      split: i.split,
+      key: `${i.scenario.environment.slug}/${i.scenario.externalId}`,
+      task: i.scenario.task,
+      environmentId: i.scenario.environment.id,
+    })),
   };
 }
 
@@ -36,9 +62,17 @@ export async function getDatasetDetail(db: Db, projectId: string, idOrName: stri
  */
 export async function findEligibleEnvironments(db: Db, projectId: string) {
   const envs = await db.environment.findMany({
-    where: { projectId, OR: [{ status: "ACCEPTED" }, { acceptedVersionId: { not: null }, status: { not: "REJECTED" } }] },
+    where: {
+      projectId,
+      OR: [{ status: "ACCEPTED" }, { acceptedVersionId: { not: null }, status: { not: "REJECTED" } }],
+    },
     orderBy: { slug: "asc" },
-    select: { id: true, slug: true, name: true, _count: { select: { scenarios: { where: { status: "ACCEPTED" } } } } },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      _count: { select: { scenarios: { where: { status: "ACCEPTED" } } } },
+    },
   });
   return envs.map((e) => ({ id: e.id, slug: e.slug, name: e.name, acceptedScenarios: e._count.scenarios }));
 }

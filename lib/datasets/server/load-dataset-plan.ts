@@ -14,11 +14,21 @@ type Input = ReturnType<typeof CreateDatasetVersionInputSchema.parse>;
 type Tx = Prisma.TransactionClient;
 
 async function loadEnvironments(tx: Tx, input: Input): Promise<PlanEnvironment[]> {
-  const chosen = input.environments?.length ? { OR: [{ id: { in: input.environments } }, { slug: { in: input.environments } }] } : { status: { notIn: ["REJECTED" as const, "FAILED" as const] } };
+  const chosen = input.environments?.length
+    ? { OR: [{ id: { in: input.environments } }, { slug: { in: input.environments } }] }
+    : { status: { notIn: ["REJECTED" as const, "FAILED" as const] } };
   return tx.environment.findMany({
     where: { projectId: input.projectId, ...chosen },
     orderBy: { slug: "asc" },
-    select: { id: true, slug: true, name: true, status: true, currentVersionId: true, acceptedVersionId: true, versions: { select: { id: true, version: true } } },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      status: true,
+      currentVersionId: true,
+      acceptedVersionId: true,
+      versions: { select: { id: true, version: true } },
+    },
   });
 }
 
@@ -27,13 +37,29 @@ async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScen
     where: { environmentId: { in: environmentIds } },
     orderBy: [{ environment: { slug: "asc" } }, { externalId: "asc" }],
     select: {
-      id: true, externalId: true, environmentId: true, status: true, proofStatus: true, acceptedValidatorVersionIds: true,
+      id: true,
+      externalId: true,
+      environmentId: true,
+      status: true,
+      proofStatus: true,
+      acceptedValidatorVersionIds: true,
       validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
-      proofs: { orderBy: { createdAt: "desc" }, select: { environmentVersionId: true, validatorVersionIds: true, status: true } },
+      proofs: {
+        orderBy: { createdAt: "desc" },
+        select: { environmentVersionId: true, validatorVersionIds: true, status: true },
+      },
     },
   });
-  const named = new Set(rows.flatMap((r) => [...r.validators.map((v) => v.currentVersionId ?? ""), ...(idList(r.acceptedValidatorVersionIds) ?? [])]));
-  const numbers = await tx.validatorVersion.findMany({ where: { id: { in: [...named] } }, select: { id: true, version: true } });
+  const named = new Set(
+    rows.flatMap((r) => [
+      ...r.validators.map((v) => v.currentVersionId ?? ""),
+      ...(idList(r.acceptedValidatorVersionIds) ?? []),
+    ]),
+  );
+  const numbers = await tx.validatorVersion.findMany({
+    where: { id: { in: [...named] } },
+    select: { id: true, version: true },
+  });
   const numberOf = Object.fromEntries(numbers.map((n) => [n.id, n.version]));
   return rows.map(({ validators, proofs, ...r }) => ({
     ...r,
@@ -45,9 +71,18 @@ async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScen
 
 export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan> {
   const environments = await loadEnvironments(tx, input);
-  const scenarios = await loadScenarios(tx, environments.map((e) => e.id));
+  const scenarios = await loadScenarios(
+    tx,
+    environments.map((e) => e.id),
+  );
   const override = Boolean(overrideReasonOf(input));
-  return planDatasetVersion(environments, scenarios, { pins: input.pins, override, excludeScenarioIds: input.excludeScenarioIds, seed: input.seed, testRatio: input.testRatio });
+  return planDatasetVersion(environments, scenarios, {
+    pins: input.pins,
+    override,
+    excludeScenarioIds: input.excludeScenarioIds,
+    seed: input.seed,
+    testRatio: input.testRatio,
+  });
 }
 
 /** The written override reason; the CLI's `--allow-unverified` is an explicit override too. */

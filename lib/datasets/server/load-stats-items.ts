@@ -3,12 +3,24 @@ import type { Prisma } from "@/lib/db";
 import type { StatsItem } from "../stats";
 
 /** The items of a version in the shape the statistics and changelog need. */
-export async function loadStatsItems(tx: Prisma.TransactionClient, datasetVersionId: string): Promise<StatsItem[]> {
+export async function loadStatsItems(
+  tx: Prisma.TransactionClient,
+  datasetVersionId: string,
+): Promise<StatsItem[]> {
   const rows = await tx.datasetItem.findMany({
     where: { datasetVersionId },
     select: {
-      split: true, environmentVersionId: true, validatorVersionIds: true,
-      scenario: { select: { externalId: true, task: true, _count: { select: { validators: true } }, environment: { select: { slug: true, domain: true, toolCount: true } } } },
+      split: true,
+      environmentVersionId: true,
+      validatorVersionIds: true,
+      scenario: {
+        select: {
+          externalId: true,
+          task: true,
+          _count: { select: { validators: true } },
+          environment: { select: { slug: true, domain: true, toolCount: true } },
+        },
+      },
     },
   });
   return rows.map((r) => ({
@@ -19,6 +31,9 @@ export async function loadStatsItems(tx: Prisma.TransactionClient, datasetVersio
     task: r.scenario.task,
     checkCount: r.scenario._count.validators,
     toolCount: r.scenario.environment.toolCount,
-    pin: [r.environmentVersionId, ...(Array.isArray(r.validatorVersionIds) ? r.validatorVersionIds.map(String) : [])].join(","),
+    pin: [
+      r.environmentVersionId,
+      ...(Array.isArray(r.validatorVersionIds) ? r.validatorVersionIds.map(String) : []),
+    ].join(","),
   }));
 }

@@ -46,7 +46,9 @@ function run(user: string | null, bin: string, args: string[]): string {
 }
 
 function isRunning(user: string | null, pgCtl: string, dir: string): boolean {
-  const [cmd, argv] = user ? ["runuser", ["-u", user, "--", pgCtl, "status", "-D", dir]] : [pgCtl, ["status", "-D", dir]];
+  const [cmd, argv] = user
+    ? ["runuser", ["-u", user, "--", pgCtl, "status", "-D", dir]]
+    : [pgCtl, ["status", "-D", dir]];
   return spawnSync(cmd, argv, { stdio: "ignore" }).status === 0;
 }
 
@@ -56,7 +58,20 @@ function initCluster(bins: Binaries, user: string | null, dir: string, password:
   const pwFile = path.join(os.tmpdir(), `envstudio-pw-${process.pid}-${randomBytes(4).toString("hex")}`);
   fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o644 });
   try {
-    run(user, bins.initdb, ["-D", dir, "-U", "postgres", "--pwfile", pwFile, "--auth", "scram-sha-256", "-E", "UTF8", "--locale", "C"]);
+    run(user, bins.initdb, [
+      "-D",
+      dir,
+      "-U",
+      "postgres",
+      "--pwfile",
+      pwFile,
+      "--auth",
+      "scram-sha-256",
+      "-E",
+      "UTF8",
+      "--locale",
+      "C",
+    ]);
   } finally {
     fs.rmSync(pwFile, { force: true });
   }
@@ -88,7 +103,11 @@ function clusterDir(dataDir: string, user: string | null): string {
   return outside;
 }
 
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database: string;
+}): Promise<EmbeddedPostgres> {
   const bins = await binaries();
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -102,7 +121,18 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     // Loopback TCP only; no unix socket (avoids the ~107-character socket path limit).
     const pgOpts = `-p ${opts.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
     try {
-      run(user, bins.pg_ctl, ["start", "-w", "-t", "60", "-D", dir, "-l", path.join(dir, "server.log"), "-o", pgOpts]);
+      run(user, bins.pg_ctl, [
+        "start",
+        "-w",
+        "-t",
+        "60",
+        "-D",
+        dir,
+        "-l",
+        path.join(dir, "server.log"),
+        "-o",
+        pgOpts,
+      ]);
     } catch (error) {
       const log = tail(path.join(dir, "server.log"));
       const hint = /already in use|could not bind/i.test(log)

@@ -18,7 +18,13 @@ export class DatabaseConfigError extends Error {
 }
 
 /** startedByUs: the embedded server was not running before (false when joining `npm start`'s). */
-export type ResolvedDatabase = { url: string; embedded: boolean; startedByUs: boolean; stop: () => Promise<void>; applied: string[] };
+export type ResolvedDatabase = {
+  url: string;
+  embedded: boolean;
+  startedByUs: boolean;
+  stop: () => Promise<void>;
+  applied: string[];
+};
 
 function explainConnectError(url: string, error: unknown): string {
   const e = error as { code?: string; message?: string };
@@ -58,7 +64,10 @@ export async function checkConnection(url: string, timeoutMs = 5000): Promise<vo
   }
 }
 
-export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: string }): Promise<ResolvedDatabase> {
+export async function resolveDatabaseUrl(opts: {
+  migrate: boolean;
+  dataDir?: string;
+}): Promise<ResolvedDatabase> {
   const configured = readEnv("DATABASE_URL");
   let url: string;
   let embedded = false;
@@ -66,7 +75,9 @@ export async function resolveDatabaseUrl(opts: { migrate: boolean; dataDir?: str
   let stop = async () => {};
   if (configured) {
     if (!/^postgres(ql)?:\/\//.test(configured)) {
-      throw new DatabaseConfigError("DATABASE_URL must be a postgresql:// URL (or unset it to use the embedded database).");
+      throw new DatabaseConfigError(
+        "DATABASE_URL must be a postgresql:// URL (or unset it to use the embedded database).",
+      );
     }
     url = configured;
     await checkConnection(url);

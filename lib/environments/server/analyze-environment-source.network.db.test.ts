@@ -7,7 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { createEnvironment, createTestProject, createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
-import { networkPayload, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
+import {
+  networkPayload,
+  payloadEnvironment,
+  useCanary,
+  useUnjailedProductSandbox,
+} from "@/tests/network-canary";
 import { analyzeEnvironmentSource } from "./analyze-environment-source";
 import { saveEnvironmentVersion } from "./save-environment-version";
 
@@ -32,14 +37,33 @@ describe("editor analysis: network payload (host not jailed)", () => {
     const analysis = await analyzeEnvironmentSource(t.db, { environmentId: env.id, source }, sandbox());
     // The editor shows the forbidden imports as errors where they stand, the module level too.
     const errors = analysis.markers.filter((m) => m.severity === "error");
-    expect(errors).toContainEqual(expect.objectContaining({ line: 3, message: expect.stringMatching(/import of 'socket' is not allowed/) as unknown }));
-    expect(errors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(/'js'/), expect.stringMatching(/'pyodide_js'/), expect.stringMatching(/'threading'/)]));
+    expect(errors).toContainEqual(
+      expect.objectContaining({
+        line: 3,
+        message: expect.stringMatching(/import of 'socket' is not allowed/) as unknown,
+      }),
+    );
+    expect(errors.map((m) => m.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/'js'/),
+        expect.stringMatching(/'pyodide_js'/),
+        expect.stringMatching(/'threading'/),
+      ]),
+    );
     expect(analysis.tools.map((tool) => tool.function.name).sort()).toEqual(["add", "reach_out"]);
     // Saving it runs the same analysis, and is refused on those markers; nothing runs either.
     const user = await createUser(t.db, { role: "REVIEWER" });
     const actor = { id: user.id, email: user.email, name: user.name, role: user.role };
-    const save = saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: env.currentVersionId!, source, message: "payload" }, actor, sandbox());
-    await expect(save).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/fix the errors/) as unknown });
+    const save = saveEnvironmentVersion(
+      t.db,
+      { environmentId: env.id, baseVersionId: env.currentVersionId!, source, message: "payload" },
+      actor,
+      sandbox(),
+    );
+    await expect(save).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/fix the errors/) as unknown,
+    });
     expect(await canary.settle()).toBe(0);
   }, 60_000);
 });

@@ -12,9 +12,24 @@ describe("findEnvironments", () => {
   let projectId: string;
   beforeAll(async () => {
     projectId = (await createTestProject(t.db)).id;
-    await createEnvironment(t.db, projectId, { name: "Hospital Asset Tracker", slug: "hospital", domain: "healthcare", status: "ACCEPTED" });
-    await createEnvironment(t.db, projectId, { name: "Library Lending", slug: "library", domain: "education", status: "IN_REVIEW" });
-    await createEnvironment(t.db, projectId, { name: "Hospital Pharmacy", slug: "pharmacy", domain: "healthcare", status: "REJECTED" });
+    await createEnvironment(t.db, projectId, {
+      name: "Hospital Asset Tracker",
+      slug: "hospital",
+      domain: "healthcare",
+      status: "ACCEPTED",
+    });
+    await createEnvironment(t.db, projectId, {
+      name: "Library Lending",
+      slug: "library",
+      domain: "education",
+      status: "IN_REVIEW",
+    });
+    await createEnvironment(t.db, projectId, {
+      name: "Hospital Pharmacy",
+      slug: "pharmacy",
+      domain: "healthcare",
+      status: "REJECTED",
+    });
   });
 
   it("searches by name, case-insensitively", async () => {
@@ -24,8 +39,14 @@ describe("findEnvironments", () => {
   });
 
   it("filters by status and domain together with search", async () => {
-    expect((await findEnvironments(t.db, projectId, query({ status: "IN_REVIEW" }))).items.map((e) => e.slug)).toEqual(["library"]);
-    const both = await findEnvironments(t.db, projectId, query({ q: "hospital", status: "ACCEPTED", domain: "healthcare" }));
+    expect(
+      (await findEnvironments(t.db, projectId, query({ status: "IN_REVIEW" }))).items.map((e) => e.slug),
+    ).toEqual(["library"]);
+    const both = await findEnvironments(
+      t.db,
+      projectId,
+      query({ q: "hospital", status: "ACCEPTED", domain: "healthcare" }),
+    );
     expect(both.items.map((e) => e.slug)).toEqual(["hospital"]);
   });
 

@@ -8,7 +8,10 @@ export async function getEnvironmentOrThrow(db: Db, projectId: string, id: strin
     where: { projectId, OR: [{ id }, { slug: id }] },
     include: {
       currentVersion: true,
-      versions: { orderBy: { version: "desc" }, select: { id: true, version: true, producedBy: true, message: true, createdAt: true } },
+      versions: {
+        orderBy: { version: "desc" },
+        select: { id: true, version: true, producedBy: true, message: true, createdAt: true },
+      },
       scenarios: {
         orderBy: { createdAt: "asc" },
         select: { id: true, externalId: true, task: true, status: true, proofStatus: true, checklist: true },

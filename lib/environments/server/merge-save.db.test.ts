@@ -13,7 +13,18 @@ import { saveEnvironmentVersion, type AnalyzeDeps } from "./save-environment-ver
 
 const t = useTestDatabase();
 const sandbox: AnalyzeDeps = {
-  analyze: () => Promise.resolve(ok<Analysis>({ syntaxErrors: [], classFound: true, classes: ["Counter"], publicMethods: [], forbiddenImports: [], hasAsync: false, tools: [] })),
+  analyze: () =>
+    Promise.resolve(
+      ok<Analysis>({
+        syntaxErrors: [],
+        classFound: true,
+        classes: ["Counter"],
+        publicMethods: [],
+        forbiddenImports: [],
+        hasAsync: false,
+        tools: [],
+      }),
+    ),
 };
 
 async function world() {
@@ -29,31 +40,129 @@ describe("saving a merge", () => {
     const { env, a, b } = await world();
     const v1 = await t.db.environmentVersion.findUniqueOrThrow({ where: { id: env.currentVersionId! } });
     const theirs = v1.source.replace('"""Return the counter."""', '"""Return the current count."""');
-    const v2 = await saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: v1.id, source: theirs, message: "docstring" }, a, sandbox);
+    const v2 = await saveEnvironmentVersion(
+      t.db,
+      { environmentId: env.id, baseVersionId: v1.id, source: theirs, message: "docstring" },
+      a,
+      sandbox,
+    );
     const mine = `${v1.source}# b's comment\n`;
-    await expect(saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: v1.id, source: mine, message: "comment" }, b, sandbox)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      saveEnvironmentVersion(
+        t.db,
+        { environmentId: env.id, baseVersionId: v1.id, source: mine, message: "comment" },
+        b,
+        sandbox,
+      ),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     const merged = applyChoices(mergeThreeWay(v1.source, mine, theirs), []);
     expect(merged).toContain("Return the current count.");
     expect(merged).toContain("# b's comment");
-    const v3 = await saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: v2.versionId, source: merged!, message: "comment, merged", mergeBaseVersionId: v1.id }, b, sandbox);
-    expect(await t.db.environmentVersion.findUniqueOrThrow({ where: { id: v3.versionId } })).toMatchObject({ parentVersionId: v2.versionId, mergedParentVersionId: v1.id, source: merged });
+    const v3 = await saveEnvironmentVersion(
+      t.db,
+      {
+        environmentId: env.id,
+        baseVersionId: v2.versionId,
+        source: merged!,
+        message: "comment, merged",
+        mergeBaseVersionId: v1.id,
+      },
+      b,
+      sandbox,
+    );
+    expect(await t.db.environmentVersion.findUniqueOrThrow({ where: { id: v3.versionId } })).toMatchObject({
+      parentVersionId: v2.versionId,
+      mergedParentVersionId: v1.id,
+      source: merged,
+    });
     const other = await createEnvironment(t.db, env.projectId);
-    await expect(saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: v3.versionId, source: `${merged}\n# x\n`, message: "x", mergeBaseVersionId: other.currentVersionId! }, b, sandbox)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(
+      saveEnvironmentVersion(
+        t.db,
+        {
+          environmentId: env.id,
+          baseVersionId: v3.versionId,
+          source: `${merged}\n# x\n`,
+          message: "x",
+          mergeBaseVersionId: other.currentVersionId!,
+        },
+        b,
+        sandbox,
+      ),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 
   it("records both parents of a check function, and saves its checklist text with it", async () => {
     const { env, a, b } = await world();
-    const scenario = await createScenario(t.db, env.id, { checks: ["def check_func(final_state):\n    x = 1\n    return final_state.get('count') == 1\n"] });
-    const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id }, include: { currentVersion: true } });
+    const scenario = await createScenario(t.db, env.id, {
+      checks: ["def check_func(final_state):\n    x = 1\n    return final_state.get('count') == 1\n"],
+    });
+    const validator = await t.db.validator.findFirstOrThrow({
+      where: { scenarioId: scenario.id },
+      include: { currentVersion: true },
+    });
     const v1 = validator.currentVersion!;
-    const v2 = await saveValidatorVersion(t.db, { validatorId: validator.id, baseVersionId: v1.id, code: v1.code.replace("x = 1", "x = 2"), message: "theirs" }, a, sandbox);
-    const v3 = await saveValidatorVersion(t.db, { validatorId: validator.id, baseVersionId: v2.versionId, code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"), message: "mine, merged", mergeBaseVersionId: v1.id, checkItem: "The count is two" }, b, sandbox);
-    expect(await t.db.validatorVersion.findUniqueOrThrow({ where: { id: v3.versionId } })).toMatchObject({ parentVersionId: v2.versionId, mergedParentVersionId: v1.id });
-    expect((await t.db.validator.findUniqueOrThrow({ where: { id: validator.id } })).checkItem).toBe("The count is two");
-    expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual(["The count is two"]);
+    const v2 = await saveValidatorVersion(
+      t.db,
+      {
+        validatorId: validator.id,
+        baseVersionId: v1.id,
+        code: v1.code.replace("x = 1", "x = 2"),
+        message: "theirs",
+      },
+      a,
+      sandbox,
+    );
+    const v3 = await saveValidatorVersion(
+      t.db,
+      {
+        validatorId: validator.id,
+        baseVersionId: v2.versionId,
+        code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"),
+        message: "mine, merged",
+        mergeBaseVersionId: v1.id,
+        checkItem: "The count is two",
+      },
+      b,
+      sandbox,
+    );
+    expect(await t.db.validatorVersion.findUniqueOrThrow({ where: { id: v3.versionId } })).toMatchObject({
+      parentVersionId: v2.versionId,
+      mergedParentVersionId: v1.id,
+    });
+    expect((await t.db.validator.findUniqueOrThrow({ where: { id: validator.id } })).checkItem).toBe(
+      "The count is two",
+    );
+    expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).checklist).toEqual([
+      "The count is two",
+    ]);
     // The text alone is a change worth a version; nothing at all is refused.
-    const v4 = await saveValidatorVersion(t.db, { validatorId: validator.id, baseVersionId: v3.versionId, code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"), message: "wording", checkItem: "The count equals two" }, b, sandbox);
+    const v4 = await saveValidatorVersion(
+      t.db,
+      {
+        validatorId: validator.id,
+        baseVersionId: v3.versionId,
+        code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"),
+        message: "wording",
+        checkItem: "The count equals two",
+      },
+      b,
+      sandbox,
+    );
     expect(v4.version).toBe(4);
-    await expect(saveValidatorVersion(t.db, { validatorId: validator.id, baseVersionId: v4.versionId, code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"), message: "none", checkItem: "The count equals two" }, b, sandbox)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(
+      saveValidatorVersion(
+        t.db,
+        {
+          validatorId: validator.id,
+          baseVersionId: v4.versionId,
+          code: v1.code.replace("x = 1", "x = 2").replace("== 1", "== 2"),
+          message: "none",
+          checkItem: "The count equals two",
+        },
+        b,
+        sandbox,
+      ),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 });

@@ -17,15 +17,36 @@ import type { HeadConflict, SaveEnvironmentVersionInput } from "../edit.schema";
 import { sha256 } from "../hash";
 import { analysisMarkers, hasBlockingMarkers } from "../markers";
 
-export type AnalyzeDeps = { analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>> };
+export type AnalyzeDeps = {
+  analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>>;
+};
 
-type HeadRow = { id: string; version: number; source: string; authorId: string | null; producedBy: string; message: string; createdAt: Date };
+type HeadRow = {
+  id: string;
+  version: number;
+  source: string;
+  authorId: string | null;
+  producedBy: string;
+  message: string;
+  createdAt: Date;
+};
 
 async function headConflict(db: Prisma.TransactionClient | Db, headId: string | null): Promise<AppError> {
-  const head: HeadRow | null = headId ? await db.environmentVersion.findUnique({ where: { id: headId } }) : null;
-  const author = head?.authorId ? await db.user.findUnique({ where: { id: head.authorId }, select: { email: true } }) : null;
+  const head: HeadRow | null = headId
+    ? await db.environmentVersion.findUnique({ where: { id: headId } })
+    : null;
+  const author = head?.authorId
+    ? await db.user.findUnique({ where: { id: head.authorId }, select: { email: true } })
+    : null;
   const details: HeadConflict | undefined = head
-    ? { headVersionId: head.id, headVersion: head.version, headSource: head.source, headAuthor: author?.email ?? head.producedBy, headMessage: head.message, headCreatedAt: head.createdAt.toISOString() }
+    ? {
+        headVersionId: head.id,
+        headVersion: head.version,
+        headSource: head.source,
+        headAuthor: author?.email ?? head.producedBy,
+        headMessage: head.message,
+        headCreatedAt: head.createdAt.toISOString(),
+      }
     : undefined;
   return new AppError(
     "CONFLICT",
@@ -37,60 +58,125 @@ async function headConflict(db: Prisma.TransactionClient | Db, headId: string | 
 /** Sandbox analysis as markers; throws INVALID_INPUT (with the markers) when the code cannot be saved. */
 export async function analyzeOrThrow(deps: AnalyzeDeps, source: string, className: string) {
   const analysis = await deps.analyze({ source, className });
-  if (!analysis.ok) throw new AppError("UNAVAILABLE", `The sandbox could not analyse the code: ${analysis.error.message}`, { retryable: analysis.error.retryable });
+  if (!analysis.ok)
+    throw new AppError("UNAVAILABLE", `The sandbox could not analyse the code: ${analysis.error.message}`, {
+      retryable: analysis.error.retryable,
+    });
   const markers = analysisMarkers(analysis.value, className);
   return { analysis: analysis.value, markers };
 }
 
-export async function saveEnvironmentVersion(db: Db, input: SaveEnvironmentVersionInput, actor: SessionUser, deps: AnalyzeDeps) {
-  const env = await db.environment.findUnique({ where: { id: input.environmentId }, include: { currentVersion: true } });
+export async function saveEnvironmentVersion(
+  db: Db,
+  input: SaveEnvironmentVersionInput,
+  actor: SessionUser,
+  deps: AnalyzeDeps,
+) {
+  const env = await db.environment.findUnique({
+    where: { id: input.environmentId },
+    include: { currentVersion: true },
+  });
   if (!env?.currentVersion) throw new AppError("NOT_FOUND", "Environment (or its code) was not found.");
   if (env.currentVersionId !== input.baseVersionId) throw await headConflict(db, env.currentVersionId);
   const base = env.currentVersion;
-  if (base.source === input.source) throw new AppError("INVALID_INPUT", "Nothing to save: the code is unchanged.");
-  if (input.mergeBaseVersionId && !(await db.environmentVersion.findFirst({ where: { id: input.mergeBaseVersionId, environmentId: env.id }, select: { id: true } }))) {
+  if (base.source === input.source)
+    throw new AppError("INVALID_INPUT", "Nothing to save: the code is unchanged.");
+  if (
+    input.mergeBaseVersionId &&
+    !(await db.environmentVersion.findFirst({
+      where: { id: input.mergeBaseVersionId, environmentId: env.id },
+      select: { id: true },
+    }))
+  ) {
     throw new AppError("INVALID_INPUT", "The merge names a version of another environment.");
   }
   // Analysis runs in the sandbox process before the transaction (it may take a while).
   const { analysis, markers } = await analyzeOrThrow(deps, input.source, base.className);
-  if (hasBlockingMarkers(markers)) throw new AppError("INVALID_INPUT", "Not saved: fix the errors marked in the code first.", { details: { markers } });
+  if (hasBlockingMarkers(markers))
+    throw new AppError("INVALID_INPUT", "Not saved: fix the errors marked in the code first.", {
+      details: { markers },
+    });
 
   try {
     return await writeVersion(db, env, base, input, actor, analysis.tools, markers);
   } catch (error) {
     // A concurrent save on the same base took the next version number first.
-    if (isUniqueViolation(error)) throw await headConflict(db, (await db.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null);
+    if (isUniqueViolation(error))
+      throw await headConflict(
+        db,
+        (await db.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null,
+      );
     throw error;
   }
 }
 
-export const isUniqueViolation = (error: unknown) => typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
+export const isUniqueViolation = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
 
 type Base = Prisma.EnvironmentVersionGetPayload<object>;
 
-async function writeVersion(db: Db, env: { id: string; projectId: string }, base: Base, input: SaveEnvironmentVersionInput, actor: SessionUser, tools: Analysis["tools"], markers: ReturnType<typeof analysisMarkers>) {
+async function writeVersion(
+  db: Db,
+  env: { id: string; projectId: string },
+  base: Base,
+  input: SaveEnvironmentVersionInput,
+  actor: SessionUser,
+  tools: Analysis["tools"],
+  markers: ReturnType<typeof analysisMarkers>,
+) {
   return db.$transaction(async (tx) => {
-    const latest = await tx.environmentVersion.aggregate({ where: { environmentId: env.id }, _max: { version: true } });
+    const latest = await tx.environmentVersion.aggregate({
+      where: { environmentId: env.id },
+      _max: { version: true },
+    });
     const created = await tx.environmentVersion.create({
       data: {
-        environmentId: env.id, version: (latest._max.version ?? 0) + 1, className: base.className, source: input.source,
-        sourceHash: sha256(input.source), tools: tools as Prisma.InputJsonValue, stateSchema: base.stateSchema as Prisma.InputJsonValue,
-        rules: base.rules as Prisma.InputJsonValue, operations: base.operations as Prisma.InputJsonValue, metadata: base.metadata as Prisma.InputJsonValue,
-        producedBy: "user", authorId: actor.id, message: input.message, parentVersionId: base.id, mergedParentVersionId: input.mergeBaseVersionId ?? null,
+        environmentId: env.id,
+        version: (latest._max.version ?? 0) + 1,
+        className: base.className,
+        source: input.source,
+        sourceHash: sha256(input.source),
+        tools: tools as Prisma.InputJsonValue,
+        stateSchema: base.stateSchema as Prisma.InputJsonValue,
+        rules: base.rules as Prisma.InputJsonValue,
+        operations: base.operations as Prisma.InputJsonValue,
+        metadata: base.metadata as Prisma.InputJsonValue,
+        producedBy: "user",
+        authorId: actor.id,
+        message: input.message,
+        parentVersionId: base.id,
+        mergedParentVersionId: input.mergeBaseVersionId ?? null,
       },
     });
     const swapped = await tx.environment.updateMany({
       where: { id: env.id, currentVersionId: input.baseVersionId },
       data: { currentVersionId: created.id, toolCount: tools.length },
     });
-    if (swapped.count === 0) throw await headConflict(tx, (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null);
+    if (swapped.count === 0)
+      throw await headConflict(
+        tx,
+        (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null,
+      );
     // Acceptance belongs to a version: an edit after acceptance goes back to the review queue,
     // remembering which version was accepted (lib/review/acceptance.ts).
-    await tx.environment.updateMany({ where: { id: env.id, status: "ACCEPTED" }, data: { status: "IN_REVIEW", acceptedVersionId: base.id } });
+    await tx.environment.updateMany({
+      where: { id: env.id, status: "ACCEPTED" },
+      data: { status: "IN_REVIEW", acceptedVersionId: base.id },
+    });
     await recordDecision(tx, {
-      projectId: env.projectId, actor, targetType: "ENVIRONMENT_VERSION", targetId: created.id, decision: "EDIT", reason: input.message,
+      projectId: env.projectId,
+      actor,
+      targetType: "ENVIRONMENT_VERSION",
+      targetId: created.id,
+      decision: "EDIT",
+      reason: input.message,
       before: { versionId: base.id, version: base.version },
-      after: { versionId: created.id, version: created.version, toolCount: tools.length, ...(input.mergeBaseVersionId ? { mergedFromVersionId: input.mergeBaseVersionId } : {}) },
+      after: {
+        versionId: created.id,
+        version: created.version,
+        toolCount: tools.length,
+        ...(input.mergeBaseVersionId ? { mergedFromVersionId: input.mergeBaseVersionId } : {}),
+      },
     });
     return { versionId: created.id, version: created.version, tools, markers };
   });

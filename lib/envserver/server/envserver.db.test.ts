@@ -26,25 +26,51 @@ const base = () => `http://127.0.0.1:${server.port}`;
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: WORKERS });
   const { id: projectId } = await createTestProject(t.db, "serve");
-  await seedSamples(t.db, { projectId, samples, toolsFor: async (s) => { const r = await sandbox.extractTools(s.source, s.meta.env_class_name); return r.ok ? r.value : []; } });
+  await seedSamples(t.db, {
+    projectId,
+    samples,
+    toolsFor: async (s) => {
+      const r = await sandbox.extractTools(s.source, s.meta.env_class_name);
+      return r.ok ? r.value : [];
+    },
+  });
   await acceptAndVerifyScenarios(t.db, projectId);
   await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
   catalog = await loadCatalog(t.db, projectId, "served");
-  server = await startEnvServer(catalog, sandbox, { port: 0, host: "127.0.0.1", token: TOKEN, maxSessions: 16, sandboxWorkers: WORKERS, maxSteps: 40, idleMs: 60_000 });
+  server = await startEnvServer(catalog, sandbox, {
+    port: 0,
+    host: "127.0.0.1",
+    token: TOKEN,
+    maxSessions: 16,
+    sandboxWorkers: WORKERS,
+    maxSteps: 40,
+    idleMs: 60_000,
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
   await sandbox?.close();
 });
 
-type Reply = { reward: number | null; done: boolean; observation: { metadata: Record<string, unknown> }; error?: unknown };
+type Reply = {
+  reward: number | null;
+  done: boolean;
+  observation: { metadata: Record<string, unknown> };
+  error?: unknown;
+};
 const WORKERS = 4;
 
 /** Each sample scenario's reference solution: replaying it must earn reward 1. */
-const goldCases = samples.flatMap((s) => s.scenarios.map((sc) => ({ id: `${s.slug}/${sc.task_id}`, gold: sc.gold_calls })));
+const goldCases = samples.flatMap((s) =>
+  s.scenarios.map((sc) => ({ id: `${s.slug}/${sc.task_id}`, gold: sc.gold_calls })),
+);
 
 async function post(path: string, body: unknown, token = TOKEN) {
-  const res = await fetch(base() + path, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(base() + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Reply };
 }
 
@@ -55,22 +81,48 @@ describe("environment server", () => {
     expect((await fetch(`${base()}/health`)).status).toBe(200);
     expect((await post("/reset", {}, "wrong")).status).toBe(401);
     const ws = new WebSocket(`${base().replace("http", "ws")}/ws`);
-    await expect(new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); })).rejects.toThrow(/401/);
+    await expect(
+      new Promise((resolve, reject) => {
+        ws.once("open", resolve);
+        ws.once("error", reject);
+      }),
+    ).rejects.toThrow(/401/);
   });
 
   it("plays a full episode over HTTP: reset, gold tool calls, submit → reward 1", async () => {
     const { id, gold } = goldCases[0]!;
     const reset = await post("/reset", { scenario_id: id });
-    expect(reset.body).toMatchObject({ done: false, reward: null, observation: { metadata: { scenario_id: id } } });
+    expect(reset.body).toMatchObject({
+      done: false,
+      reward: null,
+      observation: { metadata: { scenario_id: id } },
+    });
     const episode = reset.body.observation.metadata.episode_id as string;
     const key = reset.body.observation.metadata.session_key as string;
-    for (const call of gold) expect((await post("/step", { episode_id: episode, session_key: key, action: { tool_name: call.name, arguments: call.arguments } })).body.done).toBe(false);
-    const state = await fetch(`${base()}/state?episode_id=${episode}&session_key=${key}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    for (const call of gold)
+      expect(
+        (
+          await post("/step", {
+            episode_id: episode,
+            session_key: key,
+            action: { tool_name: call.name, arguments: call.arguments },
+          })
+        ).body.done,
+      ).toBe(false);
+    const state = await fetch(`${base()}/state?episode_id=${episode}&session_key=${key}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(await state.json()).toMatchObject({ step_count: gold.length });
-    const end = await post("/step", { episode_id: episode, session_key: key, action: { tool_name: "submit" } });
+    const end = await post("/step", {
+      episode_id: episode,
+      session_key: key,
+      action: { tool_name: "submit" },
+    });
     expect(end.body).toMatchObject({ done: true, reward: 1 });
     // As OpenEnv: a step after the end is an observation with done=True, and earns nothing more.
-    expect(await post("/step", { episode_id: episode, session_key: key, action: { tool_name: "submit" } })).toMatchObject({ status: 200, body: { done: true, reward: null } });
+    expect(
+      await post("/step", { episode_id: episode, session_key: key, action: { tool_name: "submit" } }),
+    ).toMatchObject({ status: 200, body: { done: true, reward: null } });
   });
 
   it("runs every sample scenario concurrently over WebSockets (as many at once as workers); gold earns 1, doing nothing earns less", async () => {
@@ -78,17 +130,21 @@ describe("environment server", () => {
       const client = wsClient();
       const reset = await client.send({ type: "reset", data: { scenario_id: id } });
       expect(reset).toMatchObject({ type: "observation", data: { done: false } });
-      for (const call of gold) await client.send({ type: "step", data: { tool_name: call.name, arguments: call.arguments } });
+      for (const call of gold)
+        await client.send({ type: "step", data: { tool_name: call.name, arguments: call.arguments } });
       const state = await client.send({ type: "state" });
       expect(state).toMatchObject({ type: "state", data: { step_count: gold.length } });
       const end = await client.send({ type: "step", data: { tool_name: "submit" } });
-      const noop = await client.send({ type: "reset", data: { scenario_id: id } }).then(() => client.send({ type: "step", data: { tool_name: "submit" } }));
+      const noop = await client
+        .send({ type: "reset", data: { scenario_id: id } })
+        .then(() => client.send({ type: "step", data: { tool_name: "submit" } }));
       void client.send({ type: "close" }).catch(() => undefined);
       await client.closed;
       return { gold: end.data.reward, noop: noop.data.reward };
     };
     const rewards: { gold: unknown; noop: unknown }[] = [];
-    for (let i = 0; i < goldCases.length; i += WORKERS) rewards.push(...(await Promise.all(goldCases.slice(i, i + WORKERS).map(play))));
+    for (let i = 0; i < goldCases.length; i += WORKERS)
+      rewards.push(...(await Promise.all(goldCases.slice(i, i + WORKERS).map(play))));
     expect(rewards.length).toBeGreaterThanOrEqual(6);
     for (const r of rewards) {
       expect(r.gold).toBe(1);
@@ -99,19 +155,32 @@ describe("environment server", () => {
   it("answers bad messages with a located error and keeps the socket", async () => {
     const client = wsClient();
     expect(await client.send({ type: "jump" })).toMatchObject({ type: "error", data: { code: "INVALID" } });
-    expect(await client.send({ type: "step", data: { tool_name: "x" } })).toMatchObject({ type: "error", data: { code: "NOT_FOUND" } });
+    expect(await client.send({ type: "step", data: { tool_name: "x" } })).toMatchObject({
+      type: "error",
+      data: { code: "NOT_FOUND" },
+    });
     client.close();
   });
 
   it("reaps idle sessions", async () => {
     let clock = 0;
     const { createSessions } = await import("../sessions");
-    const sessions = createSessions(catalog, sandbox, { maxSessions: 4, sandboxWorkers: WORKERS, maxSteps: 40, idleMs: 1000, now: () => clock });
+    const sessions = createSessions(catalog, sandbox, {
+      maxSessions: 4,
+      sandboxWorkers: WORKERS,
+      maxSteps: 40,
+      idleMs: 1000,
+      now: () => clock,
+    });
     const r = await sessions.reset({ scenario_id: goldCases[0]!.id }, { key: "k" });
     expect(r.ok && sessions.size()).toBe(1);
     clock = 5000;
     expect(await sessions.reap()).toBe(1);
     expect(sessions.size()).toBe(0);
-    if (r.ok) expect(await sessions.step(r.value.id, { tool_name: "submit", arguments: {} }, "k")).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    if (r.ok)
+      expect(await sessions.step(r.value.id, { tool_name: "submit", arguments: {} }, "k")).toMatchObject({
+        ok: false,
+        error: { code: "NOT_FOUND" },
+      });
   });
 });

@@ -5,7 +5,12 @@ import { getDatasetVersionOrThrow } from "@/lib/datasets/server/find-datasets";
 import { loadExportEnvironments, streamExportScenarios } from "@/lib/export/server/load-export-input";
 import type { Catalog, ServedScenario } from "../catalog";
 
-export async function loadCatalog(db: Db, projectId: string, datasetName: string, version?: number): Promise<Catalog> {
+export async function loadCatalog(
+  db: Db,
+  projectId: string,
+  datasetName: string,
+  version?: number,
+): Promise<Catalog> {
   const { version: row } = await getDatasetVersionOrThrow(db, projectId, datasetName, version);
   const envs = await loadExportEnvironments(db, row.id);
   const byId = new Map(envs.map((e) => [e.env.envId, e.env]));
@@ -14,8 +19,15 @@ export async function loadCatalog(db: Db, projectId: string, datasetName: string
     const env = byId.get(s.envId);
     if (!env) continue;
     scenarios.push({
-      id: `${s.envId}/${s.taskId}`, envId: s.envId, taskId: s.taskId, task: s.task, source: env.source, className: env.className,
-      tools: env.tools, initialState: s.initialState, checks: s.checks.map((c) => c.code),
+      id: `${s.envId}/${s.taskId}`,
+      envId: s.envId,
+      taskId: s.taskId,
+      task: s.task,
+      source: env.source,
+      className: env.className,
+      tools: env.tools,
+      initialState: s.initialState,
+      checks: s.checks.map((c) => c.code),
     });
   }
   return { name: `${datasetName}@v${row.version}`, scenarios };

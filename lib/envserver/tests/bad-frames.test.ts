@@ -12,7 +12,9 @@ let child: ChildProcess;
 let port: number;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", "tests/child/env-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  child = spawn(process.execPath, ["--import", "tsx", "tests/child/env-server.ts"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   port = (JSON.parse(String((await lines.next()).value)) as { port: number }).port;
 });
@@ -28,7 +30,11 @@ const BAD_FRAMES: [string, Buffer, number][] = [
   ["reserved data opcode 0x3", frame({ opcode: 0x3, payload: text("x") }), 1002],
   ["reserved control opcode 0xB", frame({ opcode: 0xb }), 1002],
   ["unmasked client frame", frame({ opcode: 0x1, payload: text('{"type":"state"}'), masked: false }), 1002],
-  ["text frame with invalid UTF-8", frame({ opcode: 0x1, payload: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]) }), 1007],
+  [
+    "text frame with invalid UTF-8",
+    frame({ opcode: 0x1, payload: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]) }),
+    1007,
+  ],
   ["frame declaring 2 GiB", frame({ opcode: 0x2, declaredLength: 2 ** 31 }), 1009],
   ["fragmented control frame", frame({ opcode: 0x9, fin: false }), 1002],
 ];
@@ -36,7 +42,10 @@ const BAD_FRAMES: [string, Buffer, number][] = [
 describe("the env server survives bad clients", () => {
   it("closes only the offending connection; another session keeps stepping and the process stays up", async () => {
     const good = wsSession(`ws://127.0.0.1:${port}/ws`);
-    expect(await good.send({ type: "reset", data: {} })).toMatchObject({ type: "observation", data: { done: false } });
+    expect(await good.send({ type: "reset", data: {} })).toMatchObject({
+      type: "observation",
+      data: { done: false },
+    });
     let expectedCount = 0;
     for (const [name, bytes, code] of BAD_FRAMES) {
       const raw = await rawWebSocket(port, "/ws");
@@ -44,7 +53,10 @@ describe("the env server survives bad clients", () => {
       expect({ name, code: await raw.closeCode() }).toEqual({ name, code });
       expectedCount += 1;
       const stepped = await good.send({ type: "step", data: { tool_name: "add", arguments: { amount: 1 } } });
-      expect(stepped).toMatchObject({ type: "observation", data: { done: false, observation: { content: { success: true, data: expectedCount } } } });
+      expect(stepped).toMatchObject({
+        type: "observation",
+        data: { done: false, observation: { content: { success: true, data: expectedCount } } },
+      });
     }
     expect(child.exitCode).toBeNull();
     expect(await (await fetch(`http://127.0.0.1:${port}/health`)).json()).toEqual({ status: "healthy" });

@@ -11,13 +11,31 @@ import type { Catalog } from "../catalog";
 export const COUNTER_INIT = { count: 0, log: [] };
 export const counterCatalog = (): Catalog => ({
   name: "counters",
-  scenarios: [{
-    id: "counter/c1", envId: "counter", taskId: "c1", task: "Add 1 to the counter.", source: COUNTER_SOURCE, className: "Counter",
-    tools: COUNTER_ENV.tools, initialState: COUNTER_INIT, checks: ["def check_func(final_state):\n    return final_state['count'] == initial_state['count'] + 1\n"],
-  }],
+  scenarios: [
+    {
+      id: "counter/c1",
+      envId: "counter",
+      taskId: "c1",
+      task: "Add 1 to the counter.",
+      source: COUNTER_SOURCE,
+      className: "Counter",
+      tools: COUNTER_ENV.tools,
+      initialState: COUNTER_INIT,
+      checks: [
+        "def check_func(final_state):\n    return final_state['count'] == initial_state['count'] + 1\n",
+      ],
+    },
+  ],
 });
 
-export type WsReply = { type: string; data: Record<string, unknown> & { observation?: Record<string, unknown>; reward?: number | null; done?: boolean } };
+export type WsReply = {
+  type: string;
+  data: Record<string, unknown> & {
+    observation?: Record<string, unknown>;
+    reward?: number | null;
+    done?: boolean;
+  };
+};
 
 /** One WebSocket session: `send` returns the reply to that message (replies arrive in order). */
 export function wsSession(url: string, headers: Record<string, string> = {}) {
@@ -30,11 +48,13 @@ export function wsSession(url: string, headers: Record<string, string> = {}) {
     if (w) w.resolve(m);
     else inbox.push(m);
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once("close", (code, reason) => {
-    // A reply that will never come fails at once instead of hanging the test.
-    for (const w of waiters.splice(0)) w.reject(new Error(`socket closed (${code}) before the reply`));
-    resolve({ code, reason: reason.toString() });
-  }));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once("close", (code, reason) => {
+      // A reply that will never come fails at once instead of hanging the test.
+      for (const w of waiters.splice(0)) w.reject(new Error(`socket closed (${code}) before the reply`));
+      resolve({ code, reason: reason.toString() });
+    }),
+  );
   const opened = new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -43,22 +63,35 @@ export function wsSession(url: string, headers: Record<string, string> = {}) {
   const sendNow = (msg: unknown): Promise<WsReply> => {
     ws.send(JSON.stringify(msg));
     const queued = inbox.shift();
-    return queued ? Promise.resolve(queued) : new Promise<WsReply>((resolve, reject) => waiters.push({ resolve, reject }));
+    return queued
+      ? Promise.resolve(queued)
+      : new Promise<WsReply>((resolve, reject) => waiters.push({ resolve, reject }));
   };
   // On an open socket the message leaves synchronously, so a test can hang up right behind it.
-  const send = (msg: unknown): Promise<WsReply> => (ws.readyState === WebSocket.OPEN ? sendNow(msg) : opened.then(() => sendNow(msg)));
+  const send = (msg: unknown): Promise<WsReply> =>
+    ws.readyState === WebSocket.OPEN ? sendNow(msg) : opened.then(() => sendNow(msg));
   return { send, opened, closed, close: () => ws.close() };
 }
 
 /** A raw TCP connection that has completed the WebSocket opening handshake on `path`. */
-export async function rawWebSocket(port: number, path: string): Promise<{ socket: Socket; received: () => Buffer; ended: Promise<void>; closeCode: () => Promise<number | null> }> {
+export async function rawWebSocket(
+  port: number,
+  path: string,
+): Promise<{
+  socket: Socket;
+  received: () => Buffer;
+  ended: Promise<void>;
+  closeCode: () => Promise<number | null>;
+}> {
   const socket = connect(port, "127.0.0.1");
   let data = Buffer.alloc(0);
   socket.on("data", (chunk: Buffer) => void (data = Buffer.concat([data, chunk])));
   const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   socket.on("error", () => undefined);
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   while (!data.includes("\r\n\r\n")) await new Promise((resolve) => socket.once("data", resolve));
   const head = data.subarray(0, data.indexOf("\r\n\r\n") + 4).toString();
   if (!head.startsWith("HTTP/1.1 101")) throw new Error(`handshake refused: ${head.split("\r\n")[0]}`);
@@ -69,7 +102,8 @@ export async function rawWebSocket(port: number, path: string): Promise<{ socket
   /** Waits for the server's close frame (or the end of the connection), answers it as a client
    * should (closing its side), and returns the frame's status code. */
   const closeCode = async () => {
-    while (closeCodeOf(received()) === null && !isEnded) await Promise.race([new Promise((resolve) => socket.once("data", resolve)), ended]);
+    while (closeCodeOf(received()) === null && !isEnded)
+      await Promise.race([new Promise((resolve) => socket.once("data", resolve)), ended]);
     socket.end();
     await ended;
     return closeCodeOf(received());
@@ -77,10 +111,24 @@ export async function rawWebSocket(port: number, path: string): Promise<{ socket
   return { socket, received, ended, closeCode };
 }
 
-type FrameSpec = { opcode: number; payload?: Buffer; fin?: boolean; rsv?: number; masked?: boolean; declaredLength?: number };
+type FrameSpec = {
+  opcode: number;
+  payload?: Buffer;
+  fin?: boolean;
+  rsv?: number;
+  masked?: boolean;
+  declaredLength?: number;
+};
 
 /** One frame as RFC 6455 §5.2 lays it out; `declaredLength` may claim more than is sent. */
-export function frame({ opcode, payload = Buffer.alloc(0), fin = true, rsv = 0, masked = true, declaredLength }: FrameSpec): Buffer {
+export function frame({
+  opcode,
+  payload = Buffer.alloc(0),
+  fin = true,
+  rsv = 0,
+  masked = true,
+  declaredLength,
+}: FrameSpec): Buffer {
   const length = declaredLength ?? payload.length;
   const first = (fin ? 0x80 : 0) | ((rsv & 0x7) << 4) | (opcode & 0xf);
   const maskBit = masked ? 0x80 : 0;

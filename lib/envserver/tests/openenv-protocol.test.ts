@@ -33,7 +33,14 @@ const ADD_1 = { tool_name: "add", arguments: { amount: 1 }, metadata: {} }; // E
 
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 3 });
-  const opts = { port: 0, host: "127.0.0.1", maxSessions: 8, sandboxWorkers: 3, maxSteps: 40, idleMs: 600_000 };
+  const opts = {
+    port: 0,
+    host: "127.0.0.1",
+    maxSessions: 8,
+    sandboxWorkers: 3,
+    maxSteps: 40,
+    idleMs: 600_000,
+  };
   open = await startEnvServer(counterCatalog(), sandbox, opts);
   guarded = await startEnvServer(counterCatalog(), sandbox, { ...opts, token: TOKEN });
 });
@@ -44,22 +51,36 @@ afterAll(async () => {
 });
 
 const postJson = async (path: string, body: unknown, headers: Record<string, string> = {}, s = open) => {
-  const res = await fetch(base(s) + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { observation: Record<string, unknown> & { metadata: Record<string, string> } } };
+  const res = await fetch(base(s) + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & {
+      observation: Record<string, unknown> & { metadata: Record<string, string> };
+    },
+  };
 };
 const getJson = async (path: string, headers: Record<string, string> = {}, s = open) => {
   const res = await fetch(base(s) + path, { headers });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 /** fetch() overrides Host; a rebinding attack's requests carry the attacker's name in it. */
-const statusWithHost = (port: number, path: string, host: string) => new Promise<number>((resolve, reject) => {
-  request({ port, host: "127.0.0.1", path, headers: { host } }, (res) => {
-    res.resume();
-    resolve(res.statusCode ?? 0);
-  }).on("error", reject).end();
-});
+const statusWithHost = (port: number, path: string, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    request({ port, host: "127.0.0.1", path, headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on("error", reject)
+      .end();
+  });
 /** What `requests` and `websockets` send for a URL with credentials, `http://user:<token>@host`. */
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+});
 
 describe("GenericEnvClient over /ws (no headers, loopback bind)", () => {
   it("plays an episode; a step after the end is an observation with done=True; state keeps the snapshot", async () => {
@@ -68,15 +89,26 @@ describe("GenericEnvClient over /ws (no headers, loopback bind)", () => {
     expect(reset.type).toBe("observation");
     expect(Object.keys(reset.data).sort()).toEqual(["done", "observation", "reward"]);
     expect(reset.data).toMatchObject({ done: false, reward: null });
-    expect(await env.send({ type: "step", data: ADD_1 })).toMatchObject({ type: "observation", data: { done: false, observation: { content: { success: true, data: 1 } } } });
+    expect(await env.send({ type: "step", data: ADD_1 })).toMatchObject({
+      type: "observation",
+      data: { done: false, observation: { content: { success: true, data: 1 } } },
+    });
     const state = await env.send({ type: "state" });
     expect(state).toMatchObject({ type: "state", data: { step_count: 1, snapshot: { count: 1 } } });
     expect(typeof state.data.episode_id).toBe("string");
-    expect(await env.send({ type: "step", data: { tool_name: "submit", arguments: {}, metadata: {} } })).toMatchObject({ type: "observation", data: { done: true, reward: 1 } });
+    expect(
+      await env.send({ type: "step", data: { tool_name: "submit", arguments: {}, metadata: {} } }),
+    ).toMatchObject({ type: "observation", data: { done: true, reward: 1 } });
     const after = await env.send({ type: "step", data: ADD_1 });
-    expect(after).toMatchObject({ type: "observation", data: { done: true, observation: { content: { success: false } } } });
+    expect(after).toMatchObject({
+      type: "observation",
+      data: { done: true, observation: { content: { success: false } } },
+    });
     const endState = await env.send({ type: "state" });
-    expect(endState).toMatchObject({ type: "state", data: { step_count: 2, done: true, reward: 1, snapshot: { count: 1, log: [""] } } });
+    expect(endState).toMatchObject({
+      type: "state",
+      data: { step_count: 2, done: true, reward: 1, snapshot: { count: 1, log: [""] } },
+    });
     // EnvClient.disconnect(): {"type": "close"}, then the server closes the socket normally.
     void env.send({ type: "close" }).catch(() => undefined);
     expect((await env.closed).code).toBe(1000);
@@ -84,7 +116,10 @@ describe("GenericEnvClient over /ws (no headers, loopback bind)", () => {
 
   it("reset accepts upstream's ResetRequest fields (seed, episode_id) and rejects a negative seed like it", async () => {
     const env = wsSession(`ws://127.0.0.1:${open.port}/ws`);
-    expect(await env.send({ type: "reset", data: { seed: 42, episode_id: "episode-001" } })).toMatchObject({ type: "observation", data: { done: false } });
+    expect(await env.send({ type: "reset", data: { seed: 42, episode_id: "episode-001" } })).toMatchObject({
+      type: "observation",
+      data: { done: false },
+    });
     expect(await env.send({ type: "reset", data: { seed: -1 } })).toMatchObject({ type: "error" });
     env.close();
   });
@@ -108,7 +143,10 @@ describe("access", () => {
       env.close();
     }
     const byQuery = wsSession(`ws://127.0.0.1:${guarded.port}/ws?token=${TOKEN}`);
-    expect(await byQuery.send({ type: "state" })).toMatchObject({ type: "error", data: { code: "NOT_FOUND" } });
+    expect(await byQuery.send({ type: "state" })).toMatchObject({
+      type: "error",
+      data: { code: "NOT_FOUND" },
+    });
     byQuery.close();
     expect((await getJson("/metadata", {}, guarded)).status).toBe(401);
     expect((await getJson("/metadata", basic("x", "wrong"), guarded)).status).toBe(401);
@@ -120,7 +158,9 @@ describe("access", () => {
     expect((await getJson("/metadata", { origin: "https://evil.example" })).status).toBe(403);
     expect(await statusWithHost(open.port, "/metadata", `evil.example:${open.port}`)).toBe(403);
     expect(await statusWithHost(open.port, "/metadata", `localhost:${open.port}`)).toBe(200);
-    await expect(wsSession(`ws://127.0.0.1:${open.port}/ws`, { origin: "https://evil.example" }).opened).rejects.toThrow(/403/);
+    await expect(
+      wsSession(`ws://127.0.0.1:${open.port}/ws`, { origin: "https://evil.example" }).opened,
+    ).rejects.toThrow(/403/);
     expect((await getJson("/metadata", { origin: `http://localhost:${open.port}` })).status).toBe(200);
   });
 });
@@ -135,17 +175,32 @@ describe("HTTP in upstream's shapes", () => {
     expect(Object.keys(step.body).sort()).toEqual(["done", "observation", "reward"]);
     expect(step.body.done).toBe(true);
     expect(await getJson("/state")).toEqual({ status: 200, body: { episode_id: null, step_count: 0 } });
-    await postJson("/close", { episode_id: reset.body.observation.metadata.episode_id, session_key: reset.body.observation.metadata.session_key });
+    await postJson("/close", {
+      episode_id: reset.body.observation.metadata.episode_id,
+      session_key: reset.body.observation.metadata.session_key,
+    });
   });
 
   it("an HTTP episode: steps name episode_id + session_key; after the end, done=True and the snapshot stays", async () => {
     const { observation } = (await postJson("/reset", { seed: 7 })).body;
-    const ids = { episode_id: observation.metadata.episode_id, session_key: observation.metadata.session_key };
+    const ids = {
+      episode_id: observation.metadata.episode_id,
+      session_key: observation.metadata.session_key,
+    };
     expect((await postJson("/step", { ...ids, action: ADD_1 })).body).toMatchObject({ done: false });
-    expect((await postJson("/step", { ...ids, action: { tool_name: "submit" } })).body).toMatchObject({ done: true, reward: 1 });
-    expect(await postJson("/step", { ...ids, action: ADD_1 })).toMatchObject({ status: 200, body: { done: true, reward: null } });
+    expect((await postJson("/step", { ...ids, action: { tool_name: "submit" } })).body).toMatchObject({
+      done: true,
+      reward: 1,
+    });
+    expect(await postJson("/step", { ...ids, action: ADD_1 })).toMatchObject({
+      status: 200,
+      body: { done: true, reward: null },
+    });
     const state = await getJson(`/state?episode_id=${ids.episode_id}&session_key=${ids.session_key}`);
-    expect(state).toMatchObject({ status: 200, body: { episode_id: ids.episode_id, step_count: 2, snapshot: { count: 1 } } });
+    expect(state).toMatchObject({
+      status: 200,
+      body: { episode_id: ids.episode_id, step_count: 2, snapshot: { count: 1 } },
+    });
   });
 
   it("passes every criterion of upstream's validate_running_environment", async () => {
@@ -172,28 +227,54 @@ describe("HTTP in upstream's shapes", () => {
 });
 
 describe("MCP JSON-RPC", () => {
-  const rpc = async (method: string, params: Record<string, unknown> = {}, id: number | string = 1) => (await postJson("/mcp", { jsonrpc: "2.0", method, params, id })).body as Record<string, unknown> & { result?: Record<string, unknown>; error?: { code: number } };
+  const rpc = async (method: string, params: Record<string, unknown> = {}, id: number | string = 1) =>
+    (await postJson("/mcp", { jsonrpc: "2.0", method, params, id })).body as Record<string, unknown> & {
+      result?: Record<string, unknown>;
+      error?: { code: number };
+    };
 
   it("creates a session, lists and calls its tools, closes it; errors carry JSON-RPC codes", async () => {
     const created = await rpc("openenv/session/create", { seed: 1 });
     const { session_id, session_key } = created.result as { session_id: string; session_key: string };
     const listed = await rpc("tools/list", { session_id, session_key }, "a");
     expect(listed).toMatchObject({ jsonrpc: "2.0", id: "a" });
-    expect((listed.result?.tools as { name: string; inputSchema: unknown }[]).map((t) => t.name)).toEqual(["get_count", "add", "submit"]);
-    expect((await rpc("tools/call", { session_id, session_key, name: "add", arguments: { amount: 1 } })).result).toMatchObject({ done: false, observation: { content: { data: 1 } } });
-    expect((await rpc("tools/call", { session_id, name: "add", arguments: { amount: 1 } })).error?.code).toBe(-32602);
+    expect((listed.result?.tools as { name: string; inputSchema: unknown }[]).map((t) => t.name)).toEqual([
+      "get_count",
+      "add",
+      "submit",
+    ]);
+    expect(
+      (await rpc("tools/call", { session_id, session_key, name: "add", arguments: { amount: 1 } })).result,
+    ).toMatchObject({ done: false, observation: { content: { data: 1 } } });
+    expect((await rpc("tools/call", { session_id, name: "add", arguments: { amount: 1 } })).error?.code).toBe(
+      -32602,
+    );
     expect((await rpc("tools/list")).error?.code).toBe(-32602);
     expect((await rpc("no/such")).error?.code).toBe(-32601);
-    expect((await rpc("openenv/session/close", { session_id, session_key })).result).toEqual({ session_id, closed: true });
+    expect((await rpc("openenv/session/close", { session_id, session_key })).result).toEqual({
+      session_id,
+      closed: true,
+    });
     const garbled = await fetch(`${base()}/mcp`, { method: "POST", body: "{not json" });
     expect(await garbled.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
   });
 
-  it("answers {type: \"mcp\"} WebSocket messages for the connection's own session", async () => {
+  it('answers {type: "mcp"} WebSocket messages for the connection\'s own session', async () => {
     const env = wsSession(`ws://127.0.0.1:${open.port}/ws`);
     await env.send({ type: "reset", data: {} });
-    const reply = await env.send({ type: "mcp", data: { jsonrpc: "2.0", method: "tools/call", params: { name: "add", arguments: { amount: 2 } }, id: 7 } });
-    expect(reply).toMatchObject({ type: "mcp", data: { jsonrpc: "2.0", id: 7, result: { observation: { content: { data: 2 } } } } });
+    const reply = await env.send({
+      type: "mcp",
+      data: {
+        jsonrpc: "2.0",
+        method: "tools/call",
+        params: { name: "add", arguments: { amount: 2 } },
+        id: 7,
+      },
+    });
+    expect(reply).toMatchObject({
+      type: "mcp",
+      data: { jsonrpc: "2.0", id: 7, result: { observation: { content: { data: 2 } } } },
+    });
     env.close();
   });
 });

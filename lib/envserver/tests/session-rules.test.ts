@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { availableParallelism } from "node:os";
-import { SERVE_EPISODES_PER_WORKER, sandboxSessionCeiling, serveOptionsFromEnv, servePoolSize, serveSandboxOptions, startEnvServer } from "../start-server";
+import {
+  SERVE_EPISODES_PER_WORKER,
+  sandboxSessionCeiling,
+  serveOptionsFromEnv,
+  servePoolSize,
+  serveSandboxOptions,
+  startEnvServer,
+} from "../start-server";
 import { WS_CLOSE_IDLE } from "../ws-handler";
 import { counterCatalog, wsSession } from "./harness";
 
@@ -22,7 +29,15 @@ beforeAll(async () => {
   // A lease that waits (nearly) forever: a reset beyond the workers that queued for one, as the
   // server used to, would hang this test instead of getting its answer.
   sandbox = createSandboxRunner({ poolSize: WORKERS, leaseTimeoutMs: 3_600_000 });
-  server = await startEnvServer(counterCatalog(), sandbox, { port: 0, host: "127.0.0.1", maxSessions: 64, sandboxWorkers: WORKERS, maxSteps: 40, idleMs: IDLE_MS, now: () => clock });
+  server = await startEnvServer(counterCatalog(), sandbox, {
+    port: 0,
+    host: "127.0.0.1",
+    maxSessions: 64,
+    sandboxWorkers: WORKERS,
+    maxSteps: 40,
+    idleMs: IDLE_MS,
+    now: () => clock,
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -30,8 +45,19 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown) {
-  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string }; observation: { metadata: Record<string, string> }; done?: boolean } };
+  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      error?: { code: string; message: string };
+      observation: { metadata: Record<string, string> };
+      done?: boolean;
+    },
+  };
 }
 /** OpenEnv's close message; resolves once the server has released the session and closed the socket. */
 async function closeSession(env: ReturnType<typeof wsSession>) {
@@ -69,16 +95,29 @@ describe("capacity", () => {
 describe("ownership", () => {
   it("an HTTP session answers only to its session_key; a WebSocket session to its connection alone", async () => {
     const reset = await post("/reset", {});
-    const { episode_id, session_key } = reset.body.observation.metadata as { episode_id: string; session_key: string };
+    const { episode_id, session_key } = reset.body.observation.metadata as {
+      episode_id: string;
+      session_key: string;
+    };
     expect(session_key).toMatch(/^[\w-]{20,}$/);
     for (const key of [undefined, "guessed"]) {
       expect((await post("/step", { episode_id, session_key: key, action: ADD_1 })).status).toBe(403);
       expect((await post("/close", { episode_id, session_key: key })).status).toBe(403);
-      expect((await fetch(`http://127.0.0.1:${server.port}/state?episode_id=${episode_id}${key ? `&session_key=${key}` : ""}`)).status).toBe(403);
+      expect(
+        (
+          await fetch(
+            `http://127.0.0.1:${server.port}/state?episode_id=${episode_id}${key ? `&session_key=${key}` : ""}`,
+          )
+        ).status,
+      ).toBe(403);
       expect((await post("/reset", { episode_id, session_key: key })).status).toBe(403);
     }
-    expect((await post("/step", { episode_id, session_key, action: ADD_1 })).body).toMatchObject({ done: false });
-    const byHeader = await fetch(`http://127.0.0.1:${server.port}/state?episode_id=${episode_id}`, { headers: { "x-session-key": session_key } });
+    expect((await post("/step", { episode_id, session_key, action: ADD_1 })).body).toMatchObject({
+      done: false,
+    });
+    const byHeader = await fetch(`http://127.0.0.1:${server.port}/state?episode_id=${episode_id}`, {
+      headers: { "x-session-key": session_key },
+    });
     expect(await byHeader.json()).toMatchObject({ episode_id, step_count: 1 });
 
     const env = wsSession(url());
@@ -88,10 +127,20 @@ describe("ownership", () => {
     expect((await post("/step", { episode_id: wsId, action: ADD_1 })).status).toBe(403);
     expect((await post("/close", { episode_id: wsId })).status).toBe(403);
     expect((await post("/reset", { episode_id: wsId })).status).toBe(403);
-    const mcp = (await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { session_id: wsId, name: "add", arguments: { amount: 1 } } })).body as unknown as { error: { data: { code: string } } };
+    const mcp = (
+      await post("/mcp", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { session_id: wsId, name: "add", arguments: { amount: 1 } },
+      })
+    ).body as unknown as { error: { data: { code: string } } };
     expect(mcp.error.data.code).toBe("FORBIDDEN");
     // None of that touched the WebSocket session.
-    expect(await env.send({ type: "step", data: ADD_1 })).toMatchObject({ type: "observation", data: { observation: { content: { data: 1 } } } });
+    expect(await env.send({ type: "step", data: ADD_1 })).toMatchObject({
+      type: "observation",
+      data: { observation: { content: { data: 1 } } },
+    });
     await closeSession(env);
     expect((await post("/close", { episode_id, session_key })).status).toBe(200);
   });
@@ -101,7 +150,10 @@ describe("idle reaping", () => {
   it("closes sessions idle past the timeout: the WebSocket is told why, an HTTP episode is gone", async () => {
     const env = wsSession(url());
     await env.send({ type: "reset", data: {} });
-    const http = (await post("/reset", {})).body.observation.metadata as { episode_id: string; session_key: string };
+    const http = (await post("/reset", {})).body.observation.metadata as {
+      episode_id: string;
+      session_key: string;
+    };
     clock += IDLE_MS / 2;
     expect(await server.sessions.reap()).toBe(0);
     clock += IDLE_MS;
@@ -109,7 +161,10 @@ describe("idle reaping", () => {
     const closed = await env.closed;
     expect(closed.code).toBe(WS_CLOSE_IDLE);
     expect(closed.reason).toMatch(/idle/);
-    expect(await post("/step", { ...http, action: ADD_1 })).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+    expect(await post("/step", { ...http, action: ADD_1 })).toMatchObject({
+      status: 404,
+      body: { error: { code: "NOT_FOUND" } },
+    });
     expect(server.sessions.live()).toBe(0);
   });
 
@@ -127,15 +182,22 @@ describe("idle reaping", () => {
   });
 
   it("recycles serve workers after many episodes (fresh module per reset) unless SANDBOX_MAX_EPISODES_PER_WORKER says otherwise", () => {
-    expect(serveSandboxOptions(32, {})).toMatchObject({ poolSize: 32, maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER });
+    expect(serveSandboxOptions(32, {})).toMatchObject({
+      poolSize: 32,
+      maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER,
+    });
     expect(SERVE_EPISODES_PER_WORKER).toBeGreaterThan(50);
     // Left to resolveOptions, which reads the variable.
-    expect(serveSandboxOptions(32, { SANDBOX_MAX_EPISODES_PER_WORKER: "20" })).not.toHaveProperty("maxEpisodesPerWorker");
+    expect(serveSandboxOptions(32, { SANDBOX_MAX_EPISODES_PER_WORKER: "20" })).not.toHaveProperty(
+      "maxEpisodesPerWorker",
+    );
   });
 
   it("shares workers between sessions of a source, one per core, unless SANDBOX_WORKERS_PER_SOURCE says otherwise", () => {
     expect(serveSandboxOptions(32, {}).workersPerSource).toBe(availableParallelism());
-    expect(serveSandboxOptions(32, { SANDBOX_WORKERS_PER_SOURCE: "0" })).not.toHaveProperty("workersPerSource");
+    expect(serveSandboxOptions(32, { SANDBOX_WORKERS_PER_SOURCE: "0" })).not.toHaveProperty(
+      "workersPerSource",
+    );
     // Shared workers host any number of sessions; one worker each caps sessions at the pool.
     expect(sandboxSessionCeiling({ poolSize: 8, workersPerSource: 2 }, 64)).toBe(64);
     expect(sandboxSessionCeiling({ poolSize: 8, workersPerSource: 0 }, 64)).toBe(8);

@@ -15,29 +15,51 @@ import { systemPrompt } from "./system-prompt";
 
 export const SFT_TRAJ_FILES = { TRAIN: "sft_traj_train.json", TEST: "sft_traj_test.json" } as const;
 
-export type EnvScalerSftRecord = { traj_type: string; task_info: { env_id: string; task_id: string; task: string }; tools: string; messages: string; user_messages: string; steps: number };
+export type EnvScalerSftRecord = {
+  traj_type: string;
+  task_info: { env_id: string; task_id: string; task: string };
+  tools: string;
+  messages: string;
+  user_messages: string;
+  steps: number;
+};
 
 /** EnvScaler's message shape: OpenAI wire keys, reasoning as `reasoning_content`, arguments as objects. */
 function toEnvScalerMessage(m: ChatMessage): unknown {
   if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
   if (m.role !== "assistant") return { role: m.role, content: m.content };
   const toolCalls = m.toolCalls?.length
-    ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.parse(c.arguments) as unknown } })) }
+    ? {
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: JSON.parse(c.arguments) as unknown },
+        })),
+      }
     : {};
   return { role: "assistant", content: m.content ?? "", reasoning_content: m.reasoning ?? "", ...toolCalls };
 }
 
 /** One record, or null when the trajectory cannot feed EnvScaler's SFT step (see above). */
-export function toEnvScalerSftRecord(t: ExportTrajectory, s: ExportScenario, env: ExportEnvironment): EnvScalerSftRecord | null {
+export function toEnvScalerSftRecord(
+  t: ExportTrajectory,
+  s: ExportScenario,
+  env: ExportEnvironment,
+): EnvScalerSftRecord | null {
   if (t.messages.some((m) => m.role === "assistant" && (m.toolCalls?.length ?? 0) > 1)) return null;
-  const withSystem: ChatMessage[] = t.messages[0]?.role === "system" ? t.messages : [{ role: "system", content: systemPrompt(env) }, ...t.messages];
+  const withSystem: ChatMessage[] =
+    t.messages[0]?.role === "system"
+      ? t.messages
+      : [{ role: "system", content: systemPrompt(env) }, ...t.messages];
   let body: unknown[];
   try {
     body = withSystem.map(toEnvScalerMessage);
   } catch {
     return null; // tool-call arguments that are not JSON
   }
-  const users = withSystem.filter((m) => m.role === "user").map((m) => ({ role: "user", content: m.content }));
+  const users = withSystem
+    .filter((m) => m.role === "user")
+    .map((m) => ({ role: "user", content: m.content }));
   return {
     traj_type: t.mode,
     task_info: { env_id: s.envId, task_id: s.taskId, task: s.task },

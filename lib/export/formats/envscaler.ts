@@ -14,7 +14,10 @@ import { SFT_TRAJ_FILES, toEnvScalerSftRecord } from "./envscaler-sft";
 export const ENV_METADATA_FILE = "env_metadata.json";
 /** The verl export's lookup table (both splits; read only by envstudio_verl.py). */
 export const SCENARIO_METADATA_FILE = "scenario_metadata.json";
-export const SCENARIO_SPLIT_FILES = { TRAIN: "scenario_metadata_train.json", TEST: "scenario_metadata_test.json" } as const;
+export const SCENARIO_SPLIT_FILES = {
+  TRAIN: "scenario_metadata_train.json",
+  TEST: "scenario_metadata_test.json",
+} as const;
 export const MANIFEST_FILE = "envstudio_dataset.json";
 
 /** Module head through `__init__` (EnvScaler's `env_class_def`): the lines before the second method. */
@@ -22,7 +25,8 @@ export function classDefinitionOf(source: string): string {
   const lines = source.split("\n");
   let defs = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (/^\s{4}def \w+\(/.test(lines[i] ?? "") && ++defs === 2) return lines.slice(0, i).join("\n").trimEnd() + "\n";
+    if (/^\s{4}def \w+\(/.test(lines[i] ?? "") && ++defs === 2)
+      return lines.slice(0, i).join("\n").trimEnd() + "\n";
   }
   return source;
 }
@@ -40,7 +44,12 @@ export function toEnvItem(env: ExportEnvironment) {
     env_class_def: classDefinitionOf(env.source),
     env_structure: env.metadata.env_structure ?? {},
     tools: env.tools,
-    envstudio: { domain: env.domain, version: env.version, source_hash: env.sourceHash, metadata: env.metadata },
+    envstudio: {
+      domain: env.domain,
+      version: env.version,
+      source_hash: env.sourceHash,
+      metadata: env.metadata,
+    },
   };
 }
 
@@ -61,9 +70,19 @@ export function toScenarioItem(s: ExportScenario, className: string) {
 
 export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
-  let bytes = await writeKeyedObject(sink, ENV_METADATA_FILE, input.environments.map((e) => [e.envId, toEnvItem(e)]));
-  const scenarios = { TRAIN: openJsonArray(sink, SCENARIO_SPLIT_FILES.TRAIN), TEST: openJsonArray(sink, SCENARIO_SPLIT_FILES.TEST) };
-  const trajectories = { TRAIN: openJsonArray(sink, SFT_TRAJ_FILES.TRAIN), TEST: openJsonArray(sink, SFT_TRAJ_FILES.TEST) };
+  let bytes = await writeKeyedObject(
+    sink,
+    ENV_METADATA_FILE,
+    input.environments.map((e) => [e.envId, toEnvItem(e)]),
+  );
+  const scenarios = {
+    TRAIN: openJsonArray(sink, SCENARIO_SPLIT_FILES.TRAIN),
+    TEST: openJsonArray(sink, SCENARIO_SPLIT_FILES.TEST),
+  };
+  const trajectories = {
+    TRAIN: openJsonArray(sink, SFT_TRAJ_FILES.TRAIN),
+    TEST: openJsonArray(sink, SFT_TRAJ_FILES.TEST),
+  };
   let count = 0;
   let skipped = 0;
   for await (const s of input.scenarios) {
@@ -83,7 +102,15 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
     await f.close();
     bytes += f.bytes;
   }
-  const counts = { scenarios: { train: scenarios.TRAIN.count, test: scenarios.TEST.count }, sft_trajectories: { train: trajectories.TRAIN.count, test: trajectories.TEST.count, skipped } };
-  bytes += await writeWhole(sink, MANIFEST_FILE, JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: count, files: counts }, null, 2) + "\n");
+  const counts = {
+    scenarios: { train: scenarios.TRAIN.count, test: scenarios.TEST.count },
+    sft_trajectories: { train: trajectories.TRAIN.count, test: trajectories.TEST.count, skipped },
+  };
+  bytes += await writeWhole(
+    sink,
+    MANIFEST_FILE,
+    JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: count, files: counts }, null, 2) +
+      "\n",
+  );
   return { files: [...sink.files], scenarios: count, rows: count, bytes };
 }

@@ -30,14 +30,28 @@ const SCENARIO_FEATURES = `  - config_name: default
       - name: split
         dtype: string`;
 
-const ENV_FEATURES = ["env_id", "environment_summary", "environment_introduction", "domain", "env_class_name", "env_class_code", "source_hash", "tools", "constraints_rules", "state_space_definition"]
+const ENV_FEATURES = [
+  "env_id",
+  "environment_summary",
+  "environment_introduction",
+  "domain",
+  "env_class_name",
+  "env_class_code",
+  "source_hash",
+  "tools",
+  "constraints_rules",
+  "state_space_definition",
+]
   .map((name) => `      - name: ${name}\n        dtype: string`)
   .concat(["      - name: version\n        dtype: int64"])
   .join("\n");
 
 const yamlString = (s: string) => JSON.stringify(s);
 
-export function datasetCard(input: ExportInput, counts: { train: number; test: number; environments: number }): string {
+export function datasetCard(
+  input: ExportInput,
+  counts: { train: number; test: number; environments: number },
+): string {
   const d = input.dataset;
   const header = [
     "---",
@@ -52,7 +66,12 @@ export function datasetCard(input: ExportInput, counts: { train: number; test: n
     `  - config_name: environments\n    features:\n${ENV_FEATURES}\n    splits:\n      - name: train\n        num_examples: ${counts.environments}`,
     "---",
   ].join("\n");
-  const envList = input.environments.map((e) => `| \`${e.envId}\` | ${e.name.replace(/\|/g, "\\|")} | ${e.domain} | ${e.version} | \`${e.sourceHash.slice(0, 12)}\` | ${e.tools.length} |`).join("\n");
+  const envList = input.environments
+    .map(
+      (e) =>
+        `| \`${e.envId}\` | ${e.name.replace(/\|/g, "\\|")} | ${e.domain} | ${e.version} | \`${e.sourceHash.slice(0, 12)}\` | ${e.tools.length} |`,
+    )
+    .join("\n");
   return `${header}
 
 # ${d.name} (version ${d.version})

@@ -30,9 +30,17 @@ export function toHfRow(s: ExportScenario, env: ExportEnvironment | undefined) {
 
 export function toHfEnvironmentRow(env: ExportEnvironment) {
   return {
-    env_id: env.envId, environment_summary: env.name, environment_introduction: env.description, domain: env.domain,
-    env_class_name: env.className, env_class_code: env.source, source_hash: env.sourceHash, version: env.version,
-    tools: JSON.stringify(env.tools), constraints_rules: JSON.stringify(env.rules), state_space_definition: JSON.stringify(env.stateSchema),
+    env_id: env.envId,
+    environment_summary: env.name,
+    environment_introduction: env.description,
+    domain: env.domain,
+    env_class_name: env.className,
+    env_class_code: env.source,
+    source_hash: env.sourceHash,
+    version: env.version,
+    tools: JSON.stringify(env.tools),
+    constraints_rules: JSON.stringify(env.rules),
+    state_space_definition: JSON.stringify(env.stateSchema),
   };
 }
 
@@ -41,7 +49,10 @@ export async function writeHfDataset(input: ExportInput, sink: Sink): Promise<Ex
   const envFile = openJsonl(sink, "data/environments.jsonl");
   for (const env of input.environments) await envFile.push(toHfEnvironmentRow(env));
   await envFile.close();
-  const files: Record<string, ArrayWriter> = { TRAIN: openJsonl(sink, "data/train.jsonl"), TEST: openJsonl(sink, "data/test.jsonl") };
+  const files: Record<string, ArrayWriter> = {
+    TRAIN: openJsonl(sink, "data/train.jsonl"),
+    TEST: openJsonl(sink, "data/test.jsonl"),
+  };
   let scenarios = 0;
   for await (const s of input.scenarios) {
     input.signal?.throwIfAborted();
@@ -54,7 +65,11 @@ export async function writeHfDataset(input: ExportInput, sink: Sink): Promise<Ex
     await f.close();
     bytes += f.bytes;
   }
-  const counts = { train: files.TRAIN?.count ?? 0, test: files.TEST?.count ?? 0, environments: envFile.count };
+  const counts = {
+    train: files.TRAIN?.count ?? 0,
+    test: files.TEST?.count ?? 0,
+    environments: envFile.count,
+  };
   bytes += await writeWhole(sink, "README.md", datasetCard(input, counts));
   return { files: [...sink.files], scenarios, rows: counts.train + counts.test, bytes };
 }

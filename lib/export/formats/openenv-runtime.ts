@@ -93,4 +93,3 @@ class Episode:
         self.done = True
         return {"success": True, "checks": results}, reward_of(results)
 `;
-

@@ -14,7 +14,8 @@ import { toOpenAiRow } from "./openai-jsonl";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const readJson = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as unknown;
+const readJson = (dir: string, file: string) =>
+  JSON.parse(readFileSync(path.join(dir, file), "utf8")) as unknown;
 
 describe("LlamaFactory parallel tool calls (converter.py, formatter.py FunctionFormatter, template qwen3)", () => {
   const row = toShareGptRow(PARALLEL_MESSAGES, [])!;
@@ -32,12 +33,18 @@ describe("LlamaFactory parallel tool calls (converter.py, formatter.py FunctionF
 
   it("one observation whose results the <tool_response> slot renders as one block each", () => {
     const obs = row.conversations[2]!;
-    expect(obs).toEqual({ from: "observation", value: '{"success": true}\n</tool_response>\n<tool_response>\n{"success": true, "data": 1}' });
+    expect(obs).toEqual({
+      from: "observation",
+      value: '{"success": true}\n</tool_response>\n<tool_response>\n{"success": true, "data": 1}',
+    });
     const rendered = `<|im_start|>user\n<tool_response>\n${obs.value}\n</tool_response><|im_end|>\n`; // qwen3 format_observation
     expect(rendered.match(/<tool_response>\n(.*?)\n<\/tool_response>/g)).toHaveLength(2);
     // Regression: a JSON array of double-encoded strings in a single <tool_response>.
     expect(obs.value.startsWith("[")).toBe(false);
-    expect(obs.value.split(TOOL_RESPONSE_SEPARATOR)).toEqual(['{"success": true}', '{"success": true, "data": 1}']);
+    expect(obs.value.split(TOOL_RESPONSE_SEPARATOR)).toEqual([
+      '{"success": true}',
+      '{"success": true, "data": 1}',
+    ]);
   });
 
   it("keeps the converter's alternation: human/observation at even, gpt/function_call at odd positions", () => {
@@ -66,11 +73,26 @@ describe("EnvScaler SFT trajectories and per-split scenario metadata", () => {
   it("step1 of EnvScaler's SFT scripts reads every exported record and keeps the reasoning", async () => {
     const dir = await exportFixture("ENVSCALER_JSON", fixtureInput());
     dirs.push(dir);
-    type Item = { traj_type: string; task_info: Record<string, string>; steps: number; messages: { role: string; content: string }[] };
+    type Item = {
+      traj_type: string;
+      task_info: Record<string, string>;
+      steps: number;
+      messages: { role: string; content: string }[];
+    };
     const items = runHarness<Item[]>("envscaler_sft_harness.py", [path.join(dir, "sft_traj_train.json")], {});
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ traj_type: "fc", task_info: { env_id: "counter", task_id: "counter-01" }, steps: 2 });
-    expect(items[0]?.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant"]);
+    expect(items[0]).toMatchObject({
+      traj_type: "fc",
+      task_info: { env_id: "counter", task_id: "counter-01" },
+      steps: 2,
+    });
+    expect(items[0]?.messages.map((m) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(items[0]?.messages[2]?.content).toMatch(/^<think>\nI should add 3.\n<\/think>\n\n<tool_call>/);
   });
 
@@ -78,6 +100,8 @@ describe("EnvScaler SFT trajectories and per-split scenario metadata", () => {
     const dir = await exportFixture("ENVSCALER_JSON", clinicInput([clinicScenario("TRAIN")]));
     dirs.push(dir);
     expect(readJson(dir, "sft_traj_train.json")).toEqual([]);
-    expect(readJson(dir, "envstudio_dataset.json")).toMatchObject({ files: { sft_trajectories: { train: 0, skipped: 1 } } });
+    expect(readJson(dir, "envstudio_dataset.json")).toMatchObject({
+      files: { sft_trajectories: { train: 0, skipped: 1 } },
+    });
   });
 });

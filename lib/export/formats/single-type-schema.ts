@@ -51,12 +51,16 @@ function singleTypeProperty(prop: Schema): { schema: Schema; nullable: boolean }
     schema.properties = nested.properties;
     if (Array.isArray(schema.required)) schema.required = nested.required;
   }
-  if (Array.isArray(schema.enum) && schema.enum.includes(null)) schema.enum = schema.enum.filter((v) => v !== null);
+  if (Array.isArray(schema.enum) && schema.enum.includes(null))
+    schema.enum = schema.enum.filter((v) => v !== null);
   delete schema.nullable;
   return { schema, nullable };
 }
 
-function singleTypeProperties(properties: Schema, required: unknown): { properties: Schema; required: string[] } {
+function singleTypeProperties(
+  properties: Schema,
+  required: unknown,
+): { properties: Schema; required: string[] } {
   const out: Schema = {};
   const optional = new Set<string>();
   for (const [name, prop] of Object.entries(properties)) {
@@ -64,28 +68,40 @@ function singleTypeProperties(properties: Schema, required: unknown): { properti
     out[name] = converted.schema;
     if (converted.nullable) optional.add(name);
   }
-  const req = Array.isArray(required) ? required.filter((r): r is string => typeof r === "string" && !optional.has(r)) : [];
+  const req = Array.isArray(required)
+    ? required.filter((r): r is string => typeof r === "string" && !optional.has(r))
+    : [];
   return { properties: out, required: req };
 }
 
-const isNullable = (prop: unknown) => isObject(prop) && (admittedTypes(prop).includes("null") || prop.nullable === true);
+const isNullable = (prop: unknown) =>
+  isObject(prop) && (admittedTypes(prop).includes("null") || prop.nullable === true);
 
 /** Names of the raw schema's properties that are nullable. */
 export function nullableProperties(tool: OpenAiTool): Set<string> {
   const props = isObject(tool.function.parameters.properties) ? tool.function.parameters.properties : {};
-  return new Set(Object.entries(props).filter(([, p]) => isNullable(p)).map(([n]) => n));
+  return new Set(
+    Object.entries(props)
+      .filter(([, p]) => isNullable(p))
+      .map(([n]) => n),
+  );
 }
 
 /** Required and nullable in the raw schema: optional after singleTypeTool, None when omitted. */
 export function nullableRequired(tool: OpenAiTool): string[] {
   const required = tool.function.parameters.required;
   const nullable = nullableProperties(tool);
-  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string" && nullable.has(r)) : [];
+  return Array.isArray(required)
+    ? required.filter((r): r is string => typeof r === "string" && nullable.has(r))
+    : [];
 }
 
 export function singleTypeTool(tool: OpenAiTool): OpenAiTool {
   const params = tool.function.parameters;
   const props = isObject(params.properties) ? params.properties : {};
   const { properties, required } = singleTypeProperties(props, params.required);
-  return { ...tool, function: { ...tool.function, parameters: { ...params, type: "object", properties, required } } };
+  return {
+    ...tool,
+    function: { ...tool.function, parameters: { ...params, type: "object", properties, required } },
+  };
 }

@@ -12,7 +12,13 @@
 import type { OpenAiTool } from "../export.schema";
 import { nullableProperties, nullableRequired, singleTypeTool } from "./single-type-schema";
 
-type Prop = { type?: string; description?: string; enum?: unknown[]; items?: Prop; additionalProperties?: Prop | boolean };
+type Prop = {
+  type?: string;
+  description?: string;
+  enum?: unknown[];
+  items?: Prop;
+  additionalProperties?: Prop | boolean;
+};
 
 const SCALARS: Record<string, string> = { string: "str", integer: "int", number: "float", boolean: "bool" };
 
@@ -25,7 +31,8 @@ function pyLiteral(v: unknown): string {
 /** The Python annotation transformers turns back into this property's JSON schema. */
 export function pyType(prop: Prop): string {
   if (Array.isArray(prop.enum) && prop.enum.length) return `Literal[${prop.enum.map(pyLiteral).join(", ")}]`;
-  if (prop.type === "array") return `list[${prop.items && typeof prop.items === "object" ? pyType(prop.items) : "Any"}]`;
+  if (prop.type === "array")
+    return `list[${prop.items && typeof prop.items === "object" ? pyType(prop.items) : "Any"}]`;
   if (prop.type === "object") {
     const extra = prop.additionalProperties;
     return extra && typeof extra === "object" ? `dict[str, ${pyType(extra)}]` : "dict";
@@ -33,7 +40,8 @@ export function pyType(prop: Prop): string {
   return SCALARS[prop.type ?? ""] ?? "Any";
 }
 
-const docLine = (text: string) => text.replace(/\s+/g, " ").replace(/"""/g, "'''").replace(/\\/g, "\\\\").trim();
+const docLine = (text: string) =>
+  text.replace(/\s+/g, " ").replace(/"""/g, "'''").replace(/\\/g, "\\\\").trim();
 
 export function forwarder(rawTool: OpenAiTool): string {
   const tool = singleTypeTool(rawTool);

@@ -7,7 +7,13 @@
  * `env_metadata.json` / `scenario_metadata.json`, so rows stay small.
  */
 import { fileWriter, parquetWriteRows } from "hyparquet-writer";
-import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary, OpenAiTool } from "../export.schema";
+import type {
+  ExportEnvironment,
+  ExportInput,
+  ExportScenario,
+  ExportSummary,
+  OpenAiTool,
+} from "../export.schema";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
 import { bool, int64, list, root, str, struct } from "../parquet-schema";
 import { type Sink, writeWhole } from "../sink";
@@ -24,20 +30,32 @@ export function collectTools(envs: ExportEnvironment[]): { tools: OpenAiTool[]; 
     for (const tool of env.tools) {
       const seen = byName.get(tool.function.name);
       if (!seen) byName.set(tool.function.name, tool);
-      else if (JSON.stringify(seen) !== JSON.stringify(tool)) conflicts.push(`${env.envId}.${tool.function.name}`);
+      else if (JSON.stringify(seen) !== JSON.stringify(tool))
+        conflicts.push(`${env.envId}.${tool.function.name}`);
     }
   }
-  return { tools: [...byName.values()].sort((a, b) => a.function.name.localeCompare(b.function.name)), conflicts };
+  return {
+    tools: [...byName.values()].sort((a, b) => a.function.name.localeCompare(b.function.name)),
+    conflicts,
+  };
 }
 
 export function verlSchema(toolNames: string[]) {
   const message = (n: string) => struct(n, [str("role"), str("content")]);
   const toolKwargs = (n: string) => struct(n, [struct("create_kwargs", [str("env_id"), str("task_id")])]);
   return root([
-    str("data_source"), str("agent_name"), list("prompt", message), str("ability"),
+    str("data_source"),
+    str("agent_name"),
+    list("prompt", message),
+    str("ability"),
     struct("reward_model", [str("style"), str("ground_truth")]),
     struct("extra_info", [
-      str("split"), int64("index"), str("env_id"), str("task_id"), bool("need_tools_kwargs"), list("tool_selection", str),
+      str("split"),
+      int64("index"),
+      str("env_id"),
+      str("task_id"),
+      bool("need_tools_kwargs"),
+      list("tool_selection", str),
       // A parquet group needs at least one child: a dataset without tools has no tools_kwargs.
       ...(toolNames.length ? [struct("tools_kwargs", toolNames.map(toolKwargs))] : []),
       struct("interaction_kwargs", [str("name"), str("task")]),
@@ -50,12 +68,22 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
   return {
     data_source: `envstudio/${s.envId}`,
     agent_name: "tool_agent",
-    prompt: [{ role: "system", content: systemPrompt(env) }, { role: "user", content: s.task }],
+    prompt: [
+      { role: "system", content: systemPrompt(env) },
+      { role: "user", content: s.task },
+    ],
     ability: "tool_use",
     // compute_score in envstudio_verl.py reads env_id/task_id; the checklist text is for people.
-    reward_model: { style: "rule", ground_truth: JSON.stringify({ env_id: s.envId, task_id: s.taskId, checklist: s.checklist }) },
+    reward_model: {
+      style: "rule",
+      ground_truth: JSON.stringify({ env_id: s.envId, task_id: s.taskId, checklist: s.checklist }),
+    },
     extra_info: {
-      split: s.split.toLowerCase(), index: BigInt(index), env_id: s.envId, task_id: s.taskId, need_tools_kwargs: true,
+      split: s.split.toLowerCase(),
+      index: BigInt(index),
+      env_id: s.envId,
+      task_id: s.taskId,
+      need_tools_kwargs: true,
       // ToolAgentLoop exposes only these tools to this row (a dataset may mix environments).
       tool_selection: env.tools.map((t) => t.function.name),
       tools_kwargs: Object.fromEntries(env.tools.map((t) => [t.function.name, createKwargs])),
@@ -67,12 +95,21 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
 export function toolConfigYaml(tools: OpenAiTool[]): string {
   // JSON is YAML flow syntax: the schemas go in verbatim, no YAML emitter needed.
   // BaseTool receives `config`: null_when_omitted lists the parameters that lost `required` with their null type.
-  const config = (t: OpenAiTool) => JSON.stringify({ type: "native", ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}) });
-  const entries = tools.map((t) => `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`);
+  const config = (t: OpenAiTool) =>
+    JSON.stringify({
+      type: "native",
+      ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}),
+    });
+  const entries = tools.map(
+    (t) =>
+      `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`,
+  );
   return `# verl tool config: actor_rollout_ref.rollout.multi_turn.tool_config_path\ntools:\n${entries.join("\n")}\n`;
 }
 
-const COLUMNS = ["data_source", "agent_name", "prompt", "ability", "reward_model", "extra_info"].map((name) => ({ name }));
+const COLUMNS = ["data_source", "agent_name", "prompt", "ability", "reward_model", "extra_info"].map(
+  (name) => ({ name }),
+);
 
 export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
@@ -81,11 +118,22 @@ export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportS
   const scenarioFile = openJsonArray(sink, SCENARIO_METADATA_FILE);
   // Rows are routed to two parquet files as they stream; each writer flushes one row group at a time.
   const index = { TRAIN: 0, TEST: 0 };
-  const writers = { TRAIN: fileWriter(sink.resolve("data/train.parquet")), TEST: fileWriter(sink.resolve("data/test.parquet")) };
+  const writers = {
+    TRAIN: fileWriter(sink.resolve("data/train.parquet")),
+    TEST: fileWriter(sink.resolve("data/test.parquet")),
+  };
   const channels = { TRAIN: createChannel(), TEST: createChannel() };
   // An async row source makes parquetWriteRows return a promise (typed as void | Promise).
   const done = (["TRAIN", "TEST"] as const).map((split) =>
-    Promise.resolve(parquetWriteRows({ writer: writers[split], rows: channels[split].iterate(), columns: COLUMNS, schema, rowGroupSize: 2000 })),
+    Promise.resolve(
+      parquetWriteRows({
+        writer: writers[split],
+        rows: channels[split].iterate(),
+        columns: COLUMNS,
+        schema,
+        rowGroupSize: 2000,
+      }),
+    ),
   );
   let scenarios = 0;
   for await (const s of input.scenarios) {
@@ -101,10 +149,19 @@ export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportS
   channels.TEST.end();
   await Promise.all(done); // parquetWriteRows writes the footer and closes each file
   await scenarioFile.close();
-  await writeKeyedObject(sink, ENV_METADATA_FILE, input.environments.map((e) => [e.envId, toEnvItem(e)]));
+  await writeKeyedObject(
+    sink,
+    ENV_METADATA_FILE,
+    input.environments.map((e) => [e.envId, toEnvItem(e)]),
+  );
   await writeWhole(sink, "tool_config.yaml", toolConfigYaml(tools));
   await writeWhole(sink, "envstudio_verl.py", VERL_TOOL_PY);
-  await writeWhole(sink, "envstudio_export.json", JSON.stringify({ format: "verl", ...input.dataset, scenarios, tool_name_conflicts: conflicts }, null, 2) + "\n");
+  await writeWhole(
+    sink,
+    "envstudio_export.json",
+    JSON.stringify({ format: "verl", ...input.dataset, scenarios, tool_name_conflicts: conflicts }, null, 2) +
+      "\n",
+  );
   return { files: [...sink.files], scenarios, rows: scenarios, bytes: 0 };
 }
 

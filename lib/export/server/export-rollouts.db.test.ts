@@ -43,20 +43,44 @@ let expected: { task: string; calls: string[]; observations: string[] }[] = [];
 beforeAll(async () => {
   fake = await startFakeOpenAi({ script: createScenarioScript(sample) });
   const { id: projectId } = await createTestProject(t.db, "sft-export");
-  await seedSamples(t.db, { projectId, samples: [sample], toolsFor: async (s) => { const r = await runner.extractTools(s.source, s.meta.env_class_name); if (!r.ok) throw new Error(r.error.message); return r.value; } });
+  await seedSamples(t.db, {
+    projectId,
+    samples: [sample],
+    toolsFor: async (s) => {
+      const r = await runner.extractTools(s.source, s.meta.env_class_name);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    },
+  });
   await acceptAndVerifyScenarios(t.db, projectId);
-  const scenarioIds = (await t.db.scenario.findMany({ where: { environment: { projectId } }, select: { id: true } })).map((s) => s.id);
+  const scenarioIds = (
+    await t.db.scenario.findMany({ where: { environment: { projectId } }, select: { id: true } })
+  ).map((s) => s.id);
   const deps = { sandbox: runner, llmFor: createRunLlmFactory(t.db, { baseUrl: fake.url, apiKey: "test" }) };
   for (const mode of ["non_conversational", "conversational"] as const) {
-    const run = await enqueueRolloutRun(t.db, () => Promise.resolve(null), { projectId, scenarioIds, config: { mode, models: ["m-agent"], k: 1, concurrency: 2 } });
+    const run = await enqueueRolloutRun(t.db, () => Promise.resolve(null), {
+      projectId,
+      scenarioIds,
+      config: { mode, models: ["m-agent"], k: 1, concurrency: 2 },
+    });
     await executeRolloutRun(t.db, run.id, deps);
   }
-  const rows = await t.db.trajectory.findMany({ where: { scenarioId: { in: scenarioIds } }, include: { scenario: { select: { task: true } } } });
+  const rows = await t.db.trajectory.findMany({
+    where: { scenarioId: { in: scenarioIds } },
+    include: { scenario: { select: { task: true } } },
+  });
   expect(rows).toHaveLength(scenarioIds.length * 2);
   expect(rows.every((r) => r.sftPass === true)).toBe(true);
   expected = rows.map((r) => {
-    const calls = z.array(TrajectoryStepSchema).parse(r.steps).filter((s): s is Extract<TrajectoryStep, { type: "tool_call" }> => s.type === "tool_call");
-    return { task: r.scenario.task, calls: calls.map((c) => `${c.name}${canonicalJson(c.arguments)}`), observations: calls.map((c) => canonicalJson(c.observation)) };
+    const calls = z
+      .array(TrajectoryStepSchema)
+      .parse(r.steps)
+      .filter((s): s is Extract<TrajectoryStep, { type: "tool_call" }> => s.type === "tool_call");
+    return {
+      task: r.scenario.task,
+      calls: calls.map((c) => `${c.name}${canonicalJson(c.arguments)}`),
+      observations: calls.map((c) => canonicalJson(c.observation)),
+    };
   });
   versionId = (await createDatasetVersion(t.db, { projectId, name: "sft" })).id;
 }, 300_000);
@@ -74,7 +98,9 @@ describe("SFT exports of real rollouts", () => {
   it("OpenAI JSONL: one row per trajectory with every message, in the openai SDK's message shape", async () => {
     const dir = path.join(work, "openai");
     const summary = await writeDatasetExport(t.db, versionId, "OPENAI_JSONL", dir);
-    const lines = ["train.jsonl", "test.jsonl"].flatMap((f) => readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean));
+    const lines = ["train.jsonl", "test.jsonl"].flatMap((f) =>
+      readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean),
+    );
     expect(summary.rows).toBe(expected.length);
     const rows = lines.map((l) => T.OpenAiFineTuneRowSchema.parse(JSON.parse(l)));
     const got = rows.map((row) => {
@@ -86,7 +112,11 @@ describe("SFT exports of real rollouts", () => {
       const results = row.messages.flatMap((m) => (m.role === "tool" ? [m] : []));
       expect(results.map((r) => r.tool_call_id)).toEqual(calls.map((c) => c.id));
       const task = row.messages.find((m) => m.role === "user")?.content ?? "";
-      return { task, calls: calls.map((c) => `${c.function.name}${canon(c.function.arguments)}`), observations: results.map((r) => canon(r.content)) };
+      return {
+        task,
+        calls: calls.map((c) => `${c.function.name}${canon(c.function.arguments)}`),
+        observations: results.map((r) => canon(r.content)),
+      };
     });
     expect(got.map(signature).sort()).toEqual(expected.map(signature).sort());
   });
@@ -95,17 +125,27 @@ describe("SFT exports of real rollouts", () => {
     const dir = path.join(work, "llamafactory");
     const summary = await writeDatasetExport(t.db, versionId, "LLAMAFACTORY_SHAREGPT", dir);
     expect(summary.rows).toBe(expected.length);
-    const info = T.LlamaFactoryDatasetInfoSchema.parse(JSON.parse(readFileSync(path.join(dir, "dataset_info.json"), "utf8")));
-    const rows = Object.values(info).flatMap((entry) => z.array(T.ShareGptRowSchema).parse(JSON.parse(readFileSync(path.join(dir, entry.file_name), "utf8"))));
+    const info = T.LlamaFactoryDatasetInfoSchema.parse(
+      JSON.parse(readFileSync(path.join(dir, "dataset_info.json"), "utf8")),
+    );
+    const rows = Object.values(info).flatMap((entry) =>
+      z.array(T.ShareGptRowSchema).parse(JSON.parse(readFileSync(path.join(dir, entry.file_name), "utf8"))),
+    );
     const got = rows.map((row) => {
       const turns = row.conversations;
       expect(turns.length % 2).toBe(0);
-      turns.forEach((turn, i) => expect(i % 2 === 0 ? ["human", "observation"] : ["gpt", "function_call"]).toContain(turn.from));
+      turns.forEach((turn, i) =>
+        expect(i % 2 === 0 ? ["human", "observation"] : ["gpt", "function_call"]).toContain(turn.from),
+      );
       expect(row.system.length).toBeGreaterThan(0);
-      const calls = turns.filter((turn) => turn.from === "function_call").flatMap((turn) => {
-        const parsed = JSON.parse(turn.value) as unknown;
-        return z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })).parse(Array.isArray(parsed) ? parsed : [parsed]);
-      });
+      const calls = turns
+        .filter((turn) => turn.from === "function_call")
+        .flatMap((turn) => {
+          const parsed = JSON.parse(turn.value) as unknown;
+          return z
+            .array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }))
+            .parse(Array.isArray(parsed) ? parsed : [parsed]);
+        });
       expect(turns.at(-1)).toEqual({ from: "gpt", value: "Task Completed" });
       return {
         task: turns[0]?.value ?? "",

@@ -11,9 +11,16 @@ export async function findDatasetExports(db: Db, datasetId: string): Promise<Exp
     include: { datasetVersion: { select: { version: true } } },
   });
   return rows.map((r) => ({
-    id: r.id, version: r.datasetVersion.version, format: r.format, status: r.status, processed: r.processed, total: r.total,
+    id: r.id,
+    version: r.datasetVersion.version,
+    format: r.format,
+    status: r.status,
+    processed: r.processed,
+    total: r.total,
     // BigInt does not survive JSON; export folders stay far below 2^53 bytes.
     byteSize: r.byteSize === null ? null : Number(r.byteSize),
-    errorMessage: r.errorMessage, createdAt: r.createdAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null,
+    errorMessage: r.errorMessage,
+    createdAt: r.createdAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
   }));
 }

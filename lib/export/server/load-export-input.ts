@@ -14,29 +14,50 @@ export const EXPORT_BATCH = 500;
 type EnvRow = { versionId: string; env: ExportEnvironment };
 
 export async function loadExportEnvironments(db: Db, datasetVersionId: string): Promise<EnvRow[]> {
-  const pinned = await db.datasetItem.findMany({ where: { datasetVersionId }, distinct: ["environmentVersionId"], select: { environmentVersionId: true } });
+  const pinned = await db.datasetItem.findMany({
+    where: { datasetVersionId },
+    distinct: ["environmentVersionId"],
+    select: { environmentVersionId: true },
+  });
   const versions = await db.environmentVersion.findMany({
     where: { id: { in: pinned.map((p) => p.environmentVersionId) } },
     include: { environment: { select: { slug: true, name: true, description: true, domain: true } } },
   });
   // Two versions of one environment in a dataset keep distinct env ids (older ones get @vN).
   const latest = new Map<string, number>();
-  for (const v of versions) latest.set(v.environment.slug, Math.max(latest.get(v.environment.slug) ?? 0, v.version));
+  for (const v of versions)
+    latest.set(v.environment.slug, Math.max(latest.get(v.environment.slug) ?? 0, v.version));
   return versions
     .map((v) => ({
       versionId: v.id,
       env: {
-        envId: latest.get(v.environment.slug) === v.version ? v.environment.slug : `${v.environment.slug}@v${v.version}`,
-        name: v.environment.name, description: v.environment.description, domain: v.environment.domain,
-        className: v.className, source: v.source, sourceHash: v.sourceHash, version: v.version,
-        tools: v.tools as OpenAiTool[], stateSchema: v.stateSchema, rules: v.rules, operations: v.operations,
+        envId:
+          latest.get(v.environment.slug) === v.version
+            ? v.environment.slug
+            : `${v.environment.slug}@v${v.version}`,
+        name: v.environment.name,
+        description: v.environment.description,
+        domain: v.environment.domain,
+        className: v.className,
+        source: v.source,
+        sourceHash: v.sourceHash,
+        version: v.version,
+        tools: v.tools as OpenAiTool[],
+        stateSchema: v.stateSchema,
+        rules: v.rules,
+        operations: v.operations,
         metadata: (v.metadata ?? {}) as Record<string, unknown>,
       },
     }))
     .sort((a, b) => a.env.envId.localeCompare(b.env.envId));
 }
 
-export async function* streamExportScenarios(db: Db, datasetVersionId: string, envs: EnvRow[], withTrajectories: boolean): AsyncGenerator<ExportScenario> {
+export async function* streamExportScenarios(
+  db: Db,
+  datasetVersionId: string,
+  envs: EnvRow[],
+  withTrajectories: boolean,
+): AsyncGenerator<ExportScenario> {
   for (const { versionId, env } of envs) {
     let after = "";
     for (;;) {
@@ -44,7 +65,21 @@ export async function* streamExportScenarios(db: Db, datasetVersionId: string, e
         where: { datasetVersionId, environmentVersionId: versionId, scenario: { externalId: { gt: after } } },
         orderBy: { scenario: { externalId: "asc" } },
         take: EXPORT_BATCH,
-        select: { split: true, validatorVersionIds: true, environmentVersionId: true, scenario: { select: { id: true, externalId: true, task: true, initialState: true, checklist: true, goldCalls: true } } },
+        select: {
+          split: true,
+          validatorVersionIds: true,
+          environmentVersionId: true,
+          scenario: {
+            select: {
+              id: true,
+              externalId: true,
+              task: true,
+              initialState: true,
+              checklist: true,
+              goldCalls: true,
+            },
+          },
+        },
       });
       if (items.length === 0) break;
       yield* await toExportScenarios(db, env.envId, items, withTrajectories);
@@ -54,10 +89,22 @@ export async function* streamExportScenarios(db: Db, datasetVersionId: string, e
   }
 }
 
-export async function loadDatasetInfo(db: Db, datasetVersionId: string): Promise<ExportDatasetInfo & { total: number }> {
-  const v = await db.datasetVersion.findUniqueOrThrow({ where: { id: datasetVersionId }, include: { dataset: true, _count: { select: { items: true } } } });
+export async function loadDatasetInfo(
+  db: Db,
+  datasetVersionId: string,
+): Promise<ExportDatasetInfo & { total: number }> {
+  const v = await db.datasetVersion.findUniqueOrThrow({
+    where: { id: datasetVersionId },
+    include: { dataset: true, _count: { select: { items: true } } },
+  });
   return {
-    name: v.dataset.name, version: v.version, description: v.dataset.description, seed: v.seed, testRatio: v.testRatio,
-    createdAt: v.createdAt.toISOString(), stats: v.stats, total: v._count.items,
+    name: v.dataset.name,
+    version: v.version,
+    description: v.dataset.description,
+    seed: v.seed,
+    testRatio: v.testRatio,
+    createdAt: v.createdAt.toISOString(),
+    stats: v.stats,
+    total: v._count.items,
   };
 }

@@ -37,8 +37,13 @@ async function finished(format: "ENVSCALER_JSON" | "OPENAI_JSONL") {
 describe("openExportDownload", () => {
   it("is NOT_FOUND for an unknown or unfinished export", async () => {
     await expect(openExportDownload(t.db, "nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
-    const queued = await t.db.export.create({ data: { datasetVersionId: versionId, format: "VERL_PARQUET" } });
-    await expect(openExportDownload(t.db, queued.id)).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("not ready (queued)") as unknown });
+    const queued = await t.db.export.create({
+      data: { datasetVersionId: versionId, format: "VERL_PARQUET" },
+    });
+    await expect(openExportDownload(t.db, queued.id)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("not ready (queued)") as unknown,
+    });
   });
 
   it("streams a multi-file export as a tar named after the dataset, version and format", async () => {
@@ -54,8 +59,12 @@ describe("openExportDownload", () => {
     const id = await finished("ENVSCALER_JSON");
     const d = await openExportDownload(t.db, id, "scenario_metadata_train.json");
     expect(d).toMatchObject({ contentType: "application/json", filename: "scenario_metadata_train.json" });
-    expect(JSON.parse(await text(d.body))).toHaveLength(await t.db.datasetItem.count({ where: { datasetVersionId: versionId, split: "TRAIN" } }));
-    await expect(openExportDownload(t.db, id, "../../etc/passwd")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(JSON.parse(await text(d.body))).toHaveLength(
+      await t.db.datasetItem.count({ where: { datasetVersionId: versionId, split: "TRAIN" } }),
+    );
+    await expect(openExportDownload(t.db, id, "../../etc/passwd")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("lists the dataset's exports newest first with JSON-safe sizes", async () => {

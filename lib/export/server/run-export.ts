@@ -17,17 +17,32 @@ import { readEnv } from "../../env";
 export const exportsDir = () => path.resolve(readEnv("ENVSTUDIO_DATA_DIR"), "exports");
 
 function folderSize(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? folderSize(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) =>
+      sum + (e.isDirectory() ? folderSize(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size),
+    0,
+  );
 }
 
 /** Writes the export into `dir`; used by the job and directly by the CLI. */
-export async function writeDatasetExport(db: Db, datasetVersionId: string, format: Parameters<typeof writeExport>[0], dir: string, onProgress?: (n: number) => Promise<void> | void, signal?: AbortSignal) {
+export async function writeDatasetExport(
+  db: Db,
+  datasetVersionId: string,
+  format: Parameters<typeof writeExport>[0],
+  dir: string,
+  onProgress?: (n: number) => Promise<void> | void,
+  signal?: AbortSignal,
+) {
   const { total, ...dataset } = await loadDatasetInfo(db, datasetVersionId);
   const envs = await loadExportEnvironments(db, datasetVersionId);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const scenarios = streamExportScenarios(db, datasetVersionId, envs, TRAJECTORY_FORMATS.has(format));
-  const summary = await writeExport(format, { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal }, createDirSink(dir));
+  const summary = await writeExport(
+    format,
+    { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal },
+    createDirSink(dir),
+  );
   // Zero rows is a failure with its reason (the job marks the row FAILED; the CLI prints it).
   if (summary.rows === 0) throw new Error(emptyExportReason(format, dataset.version));
   return { ...summary, total, bytes: folderSize(dir) };
@@ -38,7 +53,10 @@ export async function runExport(db: Db, exportId: string, opts: { signal?: Abort
   if (!row) throw new JobError(`export ${exportId} does not exist`, false);
   if (row.status === "SUCCEEDED") return { skipped: true };
   const total = await db.datasetItem.count({ where: { datasetVersionId: row.datasetVersionId } });
-  await db.export.update({ where: { id: exportId }, data: { status: "RUNNING", total, processed: 0, errorMessage: null } });
+  await db.export.update({
+    where: { id: exportId },
+    data: { status: "RUNNING", total, processed: 0, errorMessage: null },
+  });
   const dir = path.join(exportsDir(), exportId);
   let last = 0;
   // Progress writes are throttled: one UPDATE per 250 scenarios or per second, whichever is later.
@@ -48,12 +66,31 @@ export async function runExport(db: Db, exportId: string, opts: { signal?: Abort
     await db.export.update({ where: { id: exportId }, data: { processed } });
   };
   try {
-    const summary = await writeDatasetExport(db, row.datasetVersionId, row.format, dir, onProgress, opts.signal);
-    await db.export.update({ where: { id: exportId }, data: { status: "SUCCEEDED", processed: summary.scenarios, filePath: dir, byteSize: BigInt(summary.bytes), finishedAt: new Date() } });
+    const summary = await writeDatasetExport(
+      db,
+      row.datasetVersionId,
+      row.format,
+      dir,
+      onProgress,
+      opts.signal,
+    );
+    await db.export.update({
+      where: { id: exportId },
+      data: {
+        status: "SUCCEEDED",
+        processed: summary.scenarios,
+        filePath: dir,
+        byteSize: BigInt(summary.bytes),
+        finishedAt: new Date(),
+      },
+    });
     return { files: summary.files.length, scenarios: summary.scenarios };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await db.export.update({ where: { id: exportId }, data: { status: "FAILED", errorMessage: message, finishedAt: new Date() } });
+    await db.export.update({
+      where: { id: exportId },
+      data: { status: "FAILED", errorMessage: message, finishedAt: new Date() },
+    });
     throw new JobError(message, false, { cause: error });
   }
 }

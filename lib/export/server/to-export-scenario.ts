@@ -9,28 +9,49 @@ type Item = {
   split: "TRAIN" | "TEST";
   validatorVersionIds: unknown;
   environmentVersionId: string;
-  scenario: { id: string; externalId: string; task: string; initialState: unknown; checklist: unknown; goldCalls: unknown };
+  scenario: {
+    id: string;
+    externalId: string;
+    task: string;
+    initialState: unknown;
+    checklist: unknown;
+    goldCalls: unknown;
+  };
 };
 
-const ids = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+const ids = (value: unknown) =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-export async function toExportScenarios(db: Db, envId: string, items: Item[], withTrajectories: boolean): Promise<ExportScenario[]> {
+export async function toExportScenarios(
+  db: Db,
+  envId: string,
+  items: Item[],
+  withTrajectories: boolean,
+): Promise<ExportScenario[]> {
   const versions = await db.validatorVersion.findMany({
     where: { id: { in: items.flatMap((i) => ids(i.validatorVersionIds)) } },
     select: { id: true, version: true, code: true, validator: { select: { checkItem: true } } },
   });
   const byId = new Map(versions.map((v) => [v.id, v]));
-  const trajectories = withTrajectories ? await loadSftTrajectories(db, items) : new Map<string, ExportTrajectory[]>();
+  const trajectories = withTrajectories
+    ? await loadSftTrajectories(db, items)
+    : new Map<string, ExportTrajectory[]>();
   return items.map((item) => {
     const checks = ids(item.validatorVersionIds).flatMap((id) => {
       const v = byId.get(id);
       return v ? [{ checkItem: v.validator.checkItem, code: v.code, validatorVersion: v.version }] : [];
     });
     return {
-      envId, taskId: item.scenario.externalId, split: item.split, task: item.scenario.task,
+      envId,
+      taskId: item.scenario.externalId,
+      split: item.split,
+      task: item.scenario.task,
       initialState: (item.scenario.initialState ?? {}) as Record<string, unknown>,
-      checklist: Array.isArray(item.scenario.checklist) ? item.scenario.checklist.map(String) : checks.map((c) => c.checkItem),
-      checks, goldCalls: item.scenario.goldCalls ?? null,
+      checklist: Array.isArray(item.scenario.checklist)
+        ? item.scenario.checklist.map(String)
+        : checks.map((c) => c.checkItem),
+      checks,
+      goldCalls: item.scenario.goldCalls ?? null,
       trajectories: trajectories.get(item.scenario.id) ?? [],
     };
   });
@@ -39,7 +60,10 @@ export async function toExportScenarios(db: Db, envId: string, items: Item[], wi
 /** Trajectories that passed the SFT filter, run against the pinned environment version. */
 async function loadSftTrajectories(db: Db, items: Item[]): Promise<Map<string, ExportTrajectory[]>> {
   const rows = await db.trajectory.findMany({
-    where: { OR: items.map((i) => ({ scenarioId: i.scenario.id, environmentVersionId: i.environmentVersionId })), sftPass: true },
+    where: {
+      OR: items.map((i) => ({ scenarioId: i.scenario.id, environmentVersionId: i.environmentVersionId })),
+      sftPass: true,
+    },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true, scenarioId: true, model: true, mode: true, reward: true, messages: true },
   });

@@ -28,29 +28,59 @@ export const CLINIC_SOURCE = `class Clinic:
         return {"success": True, "data": len(self.appointments)}
 `;
 
-const tool = (name: string, description: string, properties: Record<string, unknown>, required: string[]): OpenAiTool => ({ type: "function", function: { name, description, parameters: { type: "object", properties, required } } });
+const tool = (
+  name: string,
+  description: string,
+  properties: Record<string, unknown>,
+  required: string[],
+): OpenAiTool => ({
+  type: "function",
+  function: { name, description, parameters: { type: "object", properties, required } },
+});
 
 export const CLINIC_TOOLS: OpenAiTool[] = [
-  tool("update_insurance", "Set a patient's insurance.", {
-    patient_id: { type: "string", description: "The patient." },
-    provider: { type: "string", description: "Insurance company." },
-    plan: { type: ["string", "null"], description: "Plan name, if any." },
-  }, ["patient_id", "provider", "plan"]),
-  tool("book_appointment", "Book an appointment; the patient needs insurance on file.", {
-    patient_id: { type: "string", description: "The patient." },
-    slot: { type: "string", enum: ["am", "pm"], description: "Half day." },
-    tags: { type: "array", items: { type: "string" }, description: "Labels for the visit." },
-  }, ["patient_id", "slot"]),
+  tool(
+    "update_insurance",
+    "Set a patient's insurance.",
+    {
+      patient_id: { type: "string", description: "The patient." },
+      provider: { type: "string", description: "Insurance company." },
+      plan: { type: ["string", "null"], description: "Plan name, if any." },
+    },
+    ["patient_id", "provider", "plan"],
+  ),
+  tool(
+    "book_appointment",
+    "Book an appointment; the patient needs insurance on file.",
+    {
+      patient_id: { type: "string", description: "The patient." },
+      slot: { type: "string", enum: ["am", "pm"], description: "Half day." },
+      tags: { type: "array", items: { type: "string" }, description: "Labels for the visit." },
+    },
+    ["patient_id", "slot"],
+  ),
 ];
 
 export const CLINIC_ENV: ExportEnvironment = {
-  envId: "clinic-scheduling", name: "Clinic scheduling", description: "Patients, insurance and appointments.", domain: "health",
-  className: "Clinic", source: CLINIC_SOURCE, sourceHash: "1".repeat(64), version: 1, tools: CLINIC_TOOLS,
-  stateSchema: [{ entity: "Patient", attributes: "insurance", description: "A patient." }], rules: ["Booking needs insurance."],
-  operations: [{ operation_name: "book_appointment", operation_description: "Book.", operation_type: "state_change" }], metadata: {},
+  envId: "clinic-scheduling",
+  name: "Clinic scheduling",
+  description: "Patients, insurance and appointments.",
+  domain: "health",
+  className: "Clinic",
+  source: CLINIC_SOURCE,
+  sourceHash: "1".repeat(64),
+  version: 1,
+  tools: CLINIC_TOOLS,
+  stateSchema: [{ entity: "Patient", attributes: "insurance", description: "A patient." }],
+  rules: ["Booking needs insurance."],
+  operations: [
+    { operation_name: "book_appointment", operation_description: "Book.", operation_type: "state_change" },
+  ],
+  metadata: {},
 };
 
-export const CLINIC_TASK = "Patient p1 now has Acme insurance; record it, then book them an afternoon appointment tagged new.";
+export const CLINIC_TASK =
+  "Patient p1 now has Acme insurance; record it, then book them an afternoon appointment tagged new.";
 
 const CHECKS = [
   'def check_func(final_state):\n    return final_state["patients"]["p1"].get("insurance", {}).get("provider") == "Acme"\n',
@@ -67,10 +97,14 @@ export const CLINIC_GOLD = [
 export const PARALLEL_MESSAGES: ChatMessage[] = [
   { role: "system", content: "You run a clinic." },
   { role: "user", content: CLINIC_TASK },
-  { role: "assistant", content: null, toolCalls: [
-    { id: "c1", name: "update_insurance", arguments: '{"patient_id":"p1","provider":"Acme"}' },
-    { id: "c2", name: "book_appointment", arguments: '{"patient_id":"p1","slot":"pm","tags":["new"]}' },
-  ] },
+  {
+    role: "assistant",
+    content: null,
+    toolCalls: [
+      { id: "c1", name: "update_insurance", arguments: '{"patient_id":"p1","provider":"Acme"}' },
+      { id: "c2", name: "book_appointment", arguments: '{"patient_id":"p1","slot":"pm","tags":["new"]}' },
+    ],
+  },
   { role: "tool", toolCallId: "c1", content: '{"success": true}' },
   { role: "tool", toolCallId: "c2", content: '{"success": true, "data": 1}' },
   { role: "assistant", content: "Task Completed" },
@@ -78,18 +112,34 @@ export const PARALLEL_MESSAGES: ChatMessage[] = [
 
 export function clinicScenario(split: "TRAIN" | "TEST" = "TRAIN", taskId = "clinic-01"): ExportScenario {
   return {
-    envId: CLINIC_ENV.envId, taskId, split, task: CLINIC_TASK,
+    envId: CLINIC_ENV.envId,
+    taskId,
+    split,
+    task: CLINIC_TASK,
     initialState: { patients: { p1: { name: "Ada" } }, appointments: [] },
     checklist: ["Insurance recorded", "Afternoon appointment booked"],
     checks: CHECKS.map((code, i) => ({ checkItem: `check ${i + 1}`, code, validatorVersion: 1 })),
     goldCalls: CLINIC_GOLD,
-    trajectories: [{ id: `t-${taskId}`, model: "m", mode: "non_conversational", reward: 1, messages: PARALLEL_MESSAGES }],
+    trajectories: [
+      { id: `t-${taskId}`, model: "m", mode: "non_conversational", reward: 1, messages: PARALLEL_MESSAGES },
+    ],
   };
 }
 
-export function clinicInput(scenarios: ExportScenario[] = [clinicScenario("TRAIN"), clinicScenario("TEST", "clinic-02")]): ExportInput {
+export function clinicInput(
+  scenarios: ExportScenario[] = [clinicScenario("TRAIN"), clinicScenario("TEST", "clinic-02")],
+): ExportInput {
   return {
-    dataset: { name: "clinic", version: 1, description: "Trainer contract fixture.", seed: 1, testRatio: 0.5, createdAt: "2026-01-01T00:00:00.000Z", stats: {} },
-    environments: [CLINIC_ENV], scenarios: iterate(scenarios),
+    dataset: {
+      name: "clinic",
+      version: 1,
+      description: "Trainer contract fixture.",
+      seed: 1,
+      testRatio: 0.5,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      stats: {},
+    },
+    environments: [CLINIC_ENV],
+    scenarios: iterate(scenarios),
   };
 }

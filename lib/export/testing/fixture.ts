@@ -24,20 +24,46 @@ export const COUNTER_SOURCE = `class Counter:
 `;
 
 export const COUNTER_ENV: ExportEnvironment = {
-  envId: "counter", name: "Counter", description: "A counter that can be read and incremented.", domain: "testing",
-  className: "Counter", source: COUNTER_SOURCE, sourceHash: "0".repeat(64), version: 2,
+  envId: "counter",
+  name: "Counter",
+  description: "A counter that can be read and incremented.",
+  domain: "testing",
+  className: "Counter",
+  source: COUNTER_SOURCE,
+  sourceHash: "0".repeat(64),
+  version: 2,
   tools: [
-    { type: "function", function: { name: "get_count", description: "Return the counter.", parameters: { type: "object", properties: {}, required: [] } } },
     {
       type: "function",
       function: {
-        name: "add", description: "Add to the counter.",
-        parameters: { type: "object", properties: { amount: { type: "integer", description: "How much to add (may be negative)." }, note: { type: "string", description: "Optional note kept in the log." } }, required: ["amount"] },
+        name: "get_count",
+        description: "Return the counter.",
+        parameters: { type: "object", properties: {}, required: [] },
+      },
+    },
+    {
+      type: "function",
+      function: {
+        name: "add",
+        description: "Add to the counter.",
+        parameters: {
+          type: "object",
+          properties: {
+            amount: { type: "integer", description: "How much to add (may be negative)." },
+            note: { type: "string", description: "Optional note kept in the log." },
+          },
+          required: ["amount"],
+        },
       },
     },
   ],
-  stateSchema: [{ entity: "Counter", attributes: "count, log", description: "The count and a log of notes." }],
-  rules: ["The count is an integer."], operations: [{ operation_name: "add", operation_description: "Add to the counter.", operation_type: "state_change" }],
+  stateSchema: [
+    { entity: "Counter", attributes: "count, log", description: "The count and a log of notes." },
+  ],
+  rules: ["The count is an integer."],
+  operations: [
+    { operation_name: "add", operation_description: "Add to the counter.", operation_type: "state_change" },
+  ],
   metadata: { env_id: "counter" },
 };
 
@@ -47,17 +73,29 @@ const CHECK = 'def check_func(final_state):\n    return final_state["count"] == 
 export const TRAJECTORY_MESSAGES: ChatMessage[] = [
   { role: "system", content: "You operate a counter." },
   { role: "user", content: "Add 3 to the counter and tell me the result." },
-  { role: "assistant", content: null, reasoning: "I should add 3.", toolCalls: [{ id: "call_1", name: "add", arguments: '{"amount":3}' }] },
+  {
+    role: "assistant",
+    content: null,
+    reasoning: "I should add 3.",
+    toolCalls: [{ id: "call_1", name: "add", arguments: '{"amount":3}' }],
+  },
   { role: "tool", toolCallId: "call_1", content: '{"success":true,"data":4}' },
   { role: "assistant", content: "Task Completed" },
 ];
 
 export function counterScenario(i: number, split: "TRAIN" | "TEST", withTrajectory = true): ExportScenario {
   return {
-    envId: "counter", taskId: `counter-${String(i).padStart(2, "0")}`, split, task: `Add 3 to the counter (case ${i}) and report the new value.`,
-    initialState: { count: i, log: [] }, checklist: ["Is the count 3 higher?"], checks: [{ checkItem: "Is the count 3 higher?", code: CHECK, validatorVersion: 1 }],
+    envId: "counter",
+    taskId: `counter-${String(i).padStart(2, "0")}`,
+    split,
+    task: `Add 3 to the counter (case ${i}) and report the new value.`,
+    initialState: { count: i, log: [] },
+    checklist: ["Is the count 3 higher?"],
+    checks: [{ checkItem: "Is the count 3 higher?", code: CHECK, validatorVersion: 1 }],
     goldCalls: [{ name: "add", arguments: { amount: 3 } }],
-    trajectories: withTrajectory ? [{ id: `t${i}`, model: "test-model", mode: "fc", reward: 1, messages: TRAJECTORY_MESSAGES }] : [],
+    trajectories: withTrajectory
+      ? [{ id: `t${i}`, model: "test-model", mode: "fc", reward: 1, messages: TRAJECTORY_MESSAGES }]
+      : [],
   };
 }
 
@@ -66,15 +104,34 @@ export function iterate<T>(items: T[]): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator]: () => {
       let i = 0;
-      return { next: () => Promise.resolve(i < items.length ? { value: items[i++] as T, done: false } : { value: undefined, done: true as const }) };
+      return {
+        next: () =>
+          Promise.resolve(
+            i < items.length
+              ? { value: items[i++] as T, done: false }
+              : { value: undefined, done: true as const },
+          ),
+      };
     },
   };
 }
 
 export function fixtureInput(): ExportInput {
   return {
-    dataset: { name: "golden", version: 1, description: "Golden-file fixture.", seed: 7, testRatio: 0.2, createdAt: "2026-01-01T00:00:00.000Z", stats: { scenarios: 3 } },
+    dataset: {
+      name: "golden",
+      version: 1,
+      description: "Golden-file fixture.",
+      seed: 7,
+      testRatio: 0.2,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      stats: { scenarios: 3 },
+    },
     environments: [COUNTER_ENV],
-    scenarios: iterate([counterScenario(1, "TRAIN"), counterScenario(2, "TRAIN"), counterScenario(3, "TEST")]),
+    scenarios: iterate([
+      counterScenario(1, "TRAIN"),
+      counterScenario(2, "TRAIN"),
+      counterScenario(3, "TEST"),
+    ]),
   };
 }

@@ -11,11 +11,19 @@ import { writeExport } from "../write-export";
 export const UPSTREAM = path.join(import.meta.dirname, "upstream");
 
 export function runPython(args: string[], stdin = "", cwd?: string): string {
-  return execFileSync("python3", args, { input: stdin, encoding: "utf8", cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+  return execFileSync("python3", args, {
+    input: stdin,
+    encoding: "utf8",
+    cwd,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+  });
 }
 
 export function runHarness<T>(harness: string, args: string[], job: unknown): T {
-  const out = runPython([path.join(UPSTREAM, harness), ...args], JSON.stringify(job, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v)));
+  const out = runPython(
+    [path.join(UPSTREAM, harness), ...args],
+    JSON.stringify(job, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v)),
+  );
   return JSON.parse(out.trim().split("\n").pop() ?? "null") as T;
 }
 
@@ -27,5 +35,7 @@ export async function exportFixture(format: ExportFormatName, input: ExportInput
 
 export async function readParquet(file: string): Promise<Record<string, unknown>[]> {
   const buffer = readFileSync(file);
-  return parquetReadObjects({ file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) });
+  return parquetReadObjects({
+    file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
+  });
 }

@@ -22,12 +22,26 @@ export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSen
  * `imported`: where each environment landed (its slug, and whether it became a new version of an
  * existing one); `proofRunId`: the PROOF run that proves the imported scenarios (null when none).
  */
-export type ImportSummary = { environments: string[]; scenarios: number; imported: ImportedEnvironment[]; proofRunId: string | null };
+export type ImportSummary = {
+  environments: string[];
+  scenarios: number;
+  imported: ImportedEnvironment[];
+  proofRunId: string | null;
+};
 
 export const importMaxBytes = () => readEnv("ENVSTUDIO_IMPORT_MAX_BYTES");
 
-export async function importFiles(db: Db, deps: ImportDeps, projectId: string, files: ImportFile[], opts: ReadImportOptions & { onExisting?: OnExisting } = {}): Promise<Result<ImportSummary, ImportError>> {
-  const plan = await readImport(files, (source, className) => deps.sandbox.analyze({ source, className }), { maxBytes: importMaxBytes(), ...opts });
+export async function importFiles(
+  db: Db,
+  deps: ImportDeps,
+  projectId: string,
+  files: ImportFile[],
+  opts: ReadImportOptions & { onExisting?: OnExisting } = {},
+): Promise<Result<ImportSummary, ImportError>> {
+  const plan = await readImport(files, (source, className) => deps.sandbox.analyze({ source, className }), {
+    maxBytes: importMaxBytes(),
+    ...opts,
+  });
   if (!plan.ok) return plan;
   let written;
   try {
@@ -35,21 +49,35 @@ export async function importFiles(db: Db, deps: ImportDeps, projectId: string, f
   } catch (error) {
     if (error instanceof ImportConflictError) {
       const source = files.find((f) => /metadata|\.py$/.test(f.name))?.name ?? files[0]?.name ?? "";
-      return err({ file: source, record: error.slug, field: "env_id", message: error.message, existing: true });
+      return err({
+        file: source,
+        record: error.slug,
+        field: "env_id",
+        message: error.message,
+        existing: true,
+      });
     }
     throw error;
   }
   // Gold comes from the files' gold calls only: an import never spends LLM tokens unasked. A
   // scenario without gold fails its proof with that reason and waits for a reviewer's proof run.
   const scenarioIds = [...written.scenarioIds, ...(await reprovedByNewVersions(db, written.imported))];
-  const proof = scenarioIds.length ? await enqueueProofRun(db, deps.send, { projectId, scenarioIds, reason: "imported" }) : null;
-  return ok({ environments: written.environments, scenarios: written.scenarioIds.length, imported: written.imported, proofRunId: proof?.id ?? null });
+  const proof = scenarioIds.length
+    ? await enqueueProofRun(db, deps.send, { projectId, scenarioIds, reason: "imported" })
+    : null;
+  return ok({
+    environments: written.environments,
+    scenarios: written.scenarioIds.length,
+    imported: written.imported,
+    proofRunId: proof?.id ?? null,
+  });
 }
 
 /** Imported as a new version, an environment's existing scenarios were proven against older code: like an edit, their proofs go stale and are re-run. */
 async function reprovedByNewVersions(db: Db, imported: ImportedEnvironment[]): Promise<string[]> {
   const stale: string[] = [];
-  for (const env of imported.filter((i) => i.asNewVersion)) stale.push(...(await findStaleScenarios(db, { environmentId: env.id })));
+  for (const env of imported.filter((i) => i.asNewVersion))
+    stale.push(...(await findStaleScenarios(db, { environmentId: env.id })));
   await markProofsStale(db, stale);
   return stale;
 }

@@ -44,30 +44,63 @@ afterAll(async () => {
 });
 
 const file = (dir: string, name: string) => ({ name, text: readFileSync(path.join(dir, name), "utf8") });
-const counts = async () => [await t.db.environment.count(), await t.db.scenario.count(), await t.db.validatorVersion.count()];
+const counts = async () => [
+  await t.db.environment.count(),
+  await t.db.scenario.count(),
+  await t.db.validatorVersion.count(),
+];
 
 describe("EnvScaler round trip", () => {
   it("export → import → export gives identical env and scenario metadata", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-dst");
     // The whole export folder: the trajectory files beside the scenarios are passed over.
-    const all = ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json", "sft_traj_train.json", "sft_traj_test.json", "envstudio_dataset.json"];
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, all.map((name) => file(exported, name)));
+    const all = [
+      "env_metadata.json",
+      "scenario_metadata_train.json",
+      "scenario_metadata_test.json",
+      "sft_traj_train.json",
+      "sft_traj_test.json",
+      "envstudio_dataset.json",
+    ];
+    const result = await importFiles(
+      t.db,
+      { sandbox, send: noQueue },
+      projectId,
+      all.map((name) => file(exported, name)),
+    );
     expect(result.ok, result.ok ? "" : formatImportError(result.error)).toBe(true);
     // Imports land in review, proof pending: prove them here and accept them as reviewers would.
-    await executeProofRun(t.db, result.ok ? result.value.proofRunId! : "", { sandbox, llmFor: createRunLlmFactory(t.db) });
+    await executeProofRun(t.db, result.ok ? result.value.proofRunId! : "", {
+      sandbox,
+      llmFor: createRunLlmFactory(t.db),
+    });
     await acceptAndVerifyScenarios(t.db, projectId);
     const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
     const second = path.join(work, "second");
     await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", second);
-    for (const name of ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"]) expect(readFileSync(path.join(second, name), "utf8")).toBe(readFileSync(path.join(exported, name), "utf8"));
+    for (const name of ["env_metadata.json", "scenario_metadata_train.json", "scenario_metadata_test.json"])
+      expect(readFileSync(path.join(second, name), "utf8")).toBe(
+        readFileSync(path.join(exported, name), "utf8"),
+      );
   });
 
   it("imports a Python environment folder with its scenario file (setattr convention), for review", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-py");
     const dir = path.join(SAMPLES, "library-lending");
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, ["environment.py", "scenarios.json", "meta.json"].map((n) => ({ name: `library-lending/${n}`, text: readFileSync(path.join(dir, n), "utf8") })));
+    const result = await importFiles(
+      t.db,
+      { sandbox, send: noQueue },
+      projectId,
+      ["environment.py", "scenarios.json", "meta.json"].map((n) => ({
+        name: `library-lending/${n}`,
+        text: readFileSync(path.join(dir, n), "utf8"),
+      })),
+    );
     expect(result.ok && result.value.scenarios).toBeGreaterThan(0);
-    const env = await t.db.environment.findFirstOrThrow({ where: { projectId }, include: { currentVersion: true } });
+    const env = await t.db.environment.findFirstOrThrow({
+      where: { projectId },
+      include: { currentVersion: true },
+    });
     expect(env).toMatchObject({ slug: "sample-library-lending", status: "IN_REVIEW", origin: "IMPORT" });
     expect((env.currentVersion?.tools as unknown[]).length).toBeGreaterThan(5);
     expect(env.currentVersion?.metadata).toMatchObject({ initial_state_convention: "attributes" });
@@ -75,16 +108,47 @@ describe("EnvScaler round trip", () => {
 
   it("imports a class that loads its state with _load_scenario; scenarios may omit env_id", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-load");
-    const source = "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def _load_scenario(self, state):\n        self.notes = dict(state['notes'])\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n";
-    const scenarios = [{ task_id: "n1", init_config: { notes: { a: "x" } }, task: "List the notes.", checklist_with_func: [{ check_item: "Unchanged?", check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n" }] }];
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "notes/environment.py", text: source }, { name: "notes/scenarios.json", text: JSON.stringify(scenarios) }]);
-    expect(result.ok && result.value).toEqual({ environments: ["notes"], scenarios: 1, imported: [expect.objectContaining({ slug: "notes", version: 1, asNewVersion: false })], proofRunId: expect.any(String) as unknown });
+    const source =
+      "class Notes:\n    def __init__(self):\n        self.notes = {}\n\n    def _load_scenario(self, state):\n        self.notes = dict(state['notes'])\n\n    def list_notes(self) -> dict:\n        \"\"\"List notes.\"\"\"\n        return {'success': True, 'data': self.notes}\n";
+    const scenarios = [
+      {
+        task_id: "n1",
+        init_config: { notes: { a: "x" } },
+        task: "List the notes.",
+        checklist_with_func: [
+          {
+            check_item: "Unchanged?",
+            check_func: "def check_func(final_state):\n    return final_state['notes'] == {'a': 'x'}\n",
+          },
+        ],
+      },
+    ];
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [
+      { name: "notes/environment.py", text: source },
+      { name: "notes/scenarios.json", text: JSON.stringify(scenarios) },
+    ]);
+    expect(result.ok && result.value).toEqual({
+      environments: ["notes"],
+      scenarios: 1,
+      imported: [expect.objectContaining({ slug: "notes", version: 1, asNewVersion: false })],
+      proofRunId: expect.any(String) as unknown,
+    });
     const version = await t.db.environmentVersion.findFirstOrThrow({ where: { environment: { projectId } } });
-    expect(version).toMatchObject({ className: "Notes", metadata: { initial_state_convention: "load_scenario" } });
-    const episode = await sandbox.load({ source, className: "Notes", initialState: scenarios[0]?.init_config ?? {} });
+    expect(version).toMatchObject({
+      className: "Notes",
+      metadata: { initial_state_convention: "load_scenario" },
+    });
+    const episode = await sandbox.load({
+      source,
+      className: "Notes",
+      initialState: scenarios[0]?.init_config ?? {},
+    });
     expect(episode.ok).toBe(true);
     if (episode.ok) {
-      expect(await episode.value.step("list_notes")).toMatchObject({ ok: true, value: { observation: { data: { a: "x" } } } });
+      expect(await episode.value.step("list_notes")).toMatchObject({
+        ok: true,
+        value: { observation: { data: { a: "x" } } },
+      });
       await episode.value.close();
     }
   });
@@ -92,17 +156,55 @@ describe("EnvScaler round trip", () => {
 
 describe("malformed imports leave the database unchanged", () => {
   const cases: [string, (envText: string, scenText: string) => { name: string; text: string }[], RegExp][] = [
-    ["not JSON", (e) => [{ name: "env_metadata.json", text: e.slice(0, 200) }], /^env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/],
-    ["wrong shape", (e, s) => [{ name: "env_metadata.json", text: e }, { name: "scenario_metadata.json", text: s.replace('"task_id":', '"task_idx":') }], /^scenario_metadata\.json:2, record 0, field task_id: /],
-    ["code that does not parse", (e, s) => [{ name: "env_metadata.json", text: e.replace(/def [a-z_]+\(self/, "def broken(self,,") }, { name: "scenario_metadata.json", text: s }], /record [a-z-]+, field env_class_code: code does not parse: line \d+/],
-    ["unknown environment", (e, s) => [{ name: "env_metadata.json", text: e }, { name: "scenario_metadata.json", text: s.replace(/"env_id":"[a-z-]+"/, '"env_id":"nope"') }], /record 0, field env_id: unknown environment "nope"/],
-    ["oversized", (e) => [{ name: "env_metadata.json", text: e + " ".repeat(2048) }], /over the import limit of 1024/],
+    [
+      "not JSON",
+      (e) => [{ name: "env_metadata.json", text: e.slice(0, 200) }],
+      /^env_metadata\.json:\d+: not valid JSON \(line \d+, column \d+\)/,
+    ],
+    [
+      "wrong shape",
+      (e, s) => [
+        { name: "env_metadata.json", text: e },
+        { name: "scenario_metadata.json", text: s.replace('"task_id":', '"task_idx":') },
+      ],
+      /^scenario_metadata\.json:2, record 0, field task_id: /,
+    ],
+    [
+      "code that does not parse",
+      (e, s) => [
+        { name: "env_metadata.json", text: e.replace(/def [a-z_]+\(self/, "def broken(self,,") },
+        { name: "scenario_metadata.json", text: s },
+      ],
+      /record [a-z-]+, field env_class_code: code does not parse: line \d+/,
+    ],
+    [
+      "unknown environment",
+      (e, s) => [
+        { name: "env_metadata.json", text: e },
+        { name: "scenario_metadata.json", text: s.replace(/"env_id":"[a-z-]+"/, '"env_id":"nope"') },
+      ],
+      /record 0, field env_id: unknown environment "nope"/,
+    ],
+    [
+      "oversized",
+      (e) => [{ name: "env_metadata.json", text: e + " ".repeat(2048) }],
+      /over the import limit of 1024/,
+    ],
   ];
   it.each(cases)("%s: a located error and no rows", async (_name, make, expected) => {
     const { id: projectId } = await createTestProject(t.db, "bad");
     const before = await counts();
-    const files = make(readFileSync(path.join(exported, "env_metadata.json"), "utf8"), readFileSync(path.join(exported, "scenario_metadata_train.json"), "utf8"));
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, files, _name === "oversized" ? { maxBytes: 1024 } : {});
+    const files = make(
+      readFileSync(path.join(exported, "env_metadata.json"), "utf8"),
+      readFileSync(path.join(exported, "scenario_metadata_train.json"), "utf8"),
+    );
+    const result = await importFiles(
+      t.db,
+      { sandbox, send: noQueue },
+      projectId,
+      files,
+      _name === "oversized" ? { maxBytes: 1024 } : {},
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(formatImportError(result.error)).toMatch(expected);
     expect(await counts()).toEqual(before);
@@ -114,8 +216,14 @@ describe("malformed imports leave the database unchanged", () => {
     const lastSlug = Object.keys(JSON.parse(envText) as object).at(-1) ?? "";
     await t.db.environment.create({ data: { projectId, slug: lastSlug, name: "taken", origin: "MANUAL" } });
     const before = await counts();
-    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [{ name: "env_metadata.json", text: envText }, file(exported, "scenario_metadata_train.json"), file(exported, "scenario_metadata_test.json")]);
-    expect(!result.ok && formatImportError(result.error)).toMatch(new RegExp(`record ${lastSlug}, field env_id: environment "${lastSlug}" already exists`));
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [
+      { name: "env_metadata.json", text: envText },
+      file(exported, "scenario_metadata_train.json"),
+      file(exported, "scenario_metadata_test.json"),
+    ]);
+    expect(!result.ok && formatImportError(result.error)).toMatch(
+      new RegExp(`record ${lastSlug}, field env_id: environment "${lastSlug}" already exists`),
+    );
     expect(await counts()).toEqual(before);
   });
 });

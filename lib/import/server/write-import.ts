@@ -13,7 +13,9 @@ import type { ImportPlan, ImportedEnvironment, OnExisting } from "../import.sche
 
 export class ImportConflictError extends Error {
   constructor(readonly slug: string) {
-    super(`environment "${slug}" already exists in this project: import it under a new name or as a new version of "${slug}"`);
+    super(
+      `environment "${slug}" already exists in this project: import it under a new name or as a new version of "${slug}"`,
+    );
   }
 }
 
@@ -26,67 +28,170 @@ type Written = { environmentId: string; versionId: string; imported: ImportedEnv
 async function freeSlug(tx: Tx, projectId: string, slug: string): Promise<string> {
   for (let n = 2; ; n++) {
     const candidate = `${slug}-${n}`;
-    if (!(await tx.environment.findUnique({ where: { projectId_slug: { projectId, slug: candidate } }, select: { id: true } }))) return candidate;
+    if (
+      !(await tx.environment.findUnique({
+        where: { projectId_slug: { projectId, slug: candidate } },
+        select: { id: true },
+      }))
+    )
+      return candidate;
   }
 }
 
 /** The imported code becomes the next version; an accepted environment remembers what was accepted. */
-async function appendVersion(tx: Tx, existing: { id: string; status: string; currentVersionId: string | null; acceptedVersionId: string | null }, env: PlanEnv): Promise<Written> {
-  const latest = await tx.environmentVersion.aggregate({ where: { environmentId: existing.id }, _max: { version: true } });
+async function appendVersion(
+  tx: Tx,
+  existing: { id: string; status: string; currentVersionId: string | null; acceptedVersionId: string | null },
+  env: PlanEnv,
+): Promise<Written> {
+  const latest = await tx.environmentVersion.aggregate({
+    where: { environmentId: existing.id },
+    _max: { version: true },
+  });
   const version = await tx.environmentVersion.create({
     data: {
-      environmentId: existing.id, version: (latest._max.version ?? 0) + 1, className: env.className, source: env.source, sourceHash: sha256(env.source),
-      tools: json(env.tools), stateSchema: json(env.stateSchema), rules: json(env.rules), operations: json(env.operations), metadata: json(env.metadata),
-      producedBy: "import", message: "Imported as a new version", parentVersionId: existing.currentVersionId,
+      environmentId: existing.id,
+      version: (latest._max.version ?? 0) + 1,
+      className: env.className,
+      source: env.source,
+      sourceHash: sha256(env.source),
+      tools: json(env.tools),
+      stateSchema: json(env.stateSchema),
+      rules: json(env.rules),
+      operations: json(env.operations),
+      metadata: json(env.metadata),
+      producedBy: "import",
+      message: "Imported as a new version",
+      parentVersionId: existing.currentVersionId,
     },
   });
-  const accepted = existing.status === "ACCEPTED" ? existing.currentVersionId : existing.status === "REJECTED" ? null : existing.acceptedVersionId;
-  await tx.environment.update({ where: { id: existing.id }, data: { currentVersionId: version.id, toolCount: env.tools.length, status: "IN_REVIEW", acceptedVersionId: accepted } });
-  return { environmentId: existing.id, versionId: version.id, imported: { slug: env.slug, id: existing.id, version: version.version, asNewVersion: true } };
+  const accepted =
+    existing.status === "ACCEPTED"
+      ? existing.currentVersionId
+      : existing.status === "REJECTED"
+        ? null
+        : existing.acceptedVersionId;
+  await tx.environment.update({
+    where: { id: existing.id },
+    data: {
+      currentVersionId: version.id,
+      toolCount: env.tools.length,
+      status: "IN_REVIEW",
+      acceptedVersionId: accepted,
+    },
+  });
+  return {
+    environmentId: existing.id,
+    versionId: version.id,
+    imported: { slug: env.slug, id: existing.id, version: version.version, asNewVersion: true },
+  };
 }
 
-async function writeEnvironment(tx: Tx, projectId: string, env: PlanEnv, onExisting: OnExisting): Promise<Written> {
-  const existing = await tx.environment.findUnique({ where: { projectId_slug: { projectId, slug: env.slug } } });
+async function writeEnvironment(
+  tx: Tx,
+  projectId: string,
+  env: PlanEnv,
+  onExisting: OnExisting,
+): Promise<Written> {
+  const existing = await tx.environment.findUnique({
+    where: { projectId_slug: { projectId, slug: env.slug } },
+  });
   if (existing && onExisting === "refuse") throw new ImportConflictError(env.slug);
   if (existing && onExisting === "new-version") return appendVersion(tx, existing, env);
   const slug = existing ? await freeSlug(tx, projectId, env.slug) : env.slug;
   const created = await tx.environment.create({
-    data: { projectId, slug, name: env.name, description: env.description, domain: env.domain, status: "IN_REVIEW", origin: "IMPORT", toolCount: env.tools.length },
+    data: {
+      projectId,
+      slug,
+      name: env.name,
+      description: env.description,
+      domain: env.domain,
+      status: "IN_REVIEW",
+      origin: "IMPORT",
+      toolCount: env.tools.length,
+    },
   });
   const version = await tx.environmentVersion.create({
     data: {
-      environmentId: created.id, version: env.version, className: env.className, source: env.source, sourceHash: sha256(env.source),
-      tools: json(env.tools), stateSchema: json(env.stateSchema), rules: json(env.rules), operations: json(env.operations), metadata: json(env.metadata),
-      producedBy: "import", message: "Imported",
+      environmentId: created.id,
+      version: env.version,
+      className: env.className,
+      source: env.source,
+      sourceHash: sha256(env.source),
+      tools: json(env.tools),
+      stateSchema: json(env.stateSchema),
+      rules: json(env.rules),
+      operations: json(env.operations),
+      metadata: json(env.metadata),
+      producedBy: "import",
+      message: "Imported",
     },
   });
   await tx.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
-  return { environmentId: created.id, versionId: version.id, imported: { slug, id: created.id, version: version.version, asNewVersion: false } };
+  return {
+    environmentId: created.id,
+    versionId: version.id,
+    imported: { slug, id: created.id, version: version.version, asNewVersion: false },
+  };
 }
 
-async function writeScenario(tx: Tx, env: { environmentId: string; versionId: string }, s: ImportPlan["scenarios"][number]): Promise<string | null> {
+async function writeScenario(
+  tx: Tx,
+  env: { environmentId: string; versionId: string },
+  s: ImportPlan["scenarios"][number],
+): Promise<string | null> {
   // A new version keeps the environment's scenarios; only scenarios it does not have yet are added.
-  if (await tx.scenario.findUnique({ where: { environmentId_externalId: { environmentId: env.environmentId, externalId: s.externalId } }, select: { id: true } })) return null;
+  if (
+    await tx.scenario.findUnique({
+      where: { environmentId_externalId: { environmentId: env.environmentId, externalId: s.externalId } },
+      select: { id: true },
+    })
+  )
+    return null;
   const row = await tx.scenario.create({
     data: {
-      environmentId: env.environmentId, environmentVersionId: env.versionId, externalId: s.externalId, initialState: json(s.initialState),
-      task: s.task, taskHash: taskHash(s.task), checklist: json(s.checklist), goldCalls: s.goldCalls === null ? undefined : json(s.goldCalls),
-      status: "IN_REVIEW", proofStatus: "PENDING", origin: "IMPORT",
+      environmentId: env.environmentId,
+      environmentVersionId: env.versionId,
+      externalId: s.externalId,
+      initialState: json(s.initialState),
+      task: s.task,
+      taskHash: taskHash(s.task),
+      checklist: json(s.checklist),
+      goldCalls: s.goldCalls === null ? undefined : json(s.goldCalls),
+      status: "IN_REVIEW",
+      proofStatus: "PENDING",
+      origin: "IMPORT",
     },
   });
   for (const [position, check] of s.checks.entries()) {
-    const validator = await tx.validator.create({ data: { scenarioId: row.id, position, checkItem: check.checkItem } });
-    const version = await tx.validatorVersion.create({ data: { validatorId: validator.id, version: check.version, code: check.code, producedBy: "import", message: "Imported" } });
+    const validator = await tx.validator.create({
+      data: { scenarioId: row.id, position, checkItem: check.checkItem },
+    });
+    const version = await tx.validatorVersion.create({
+      data: {
+        validatorId: validator.id,
+        version: check.version,
+        code: check.code,
+        producedBy: "import",
+        message: "Imported",
+      },
+    });
     await tx.validator.update({ where: { id: validator.id }, data: { currentVersionId: version.id } });
   }
   return row.id;
 }
 
-export async function writeImportPlan(db: Db, projectId: string, plan: ImportPlan, onExisting: OnExisting = "refuse") {
+export async function writeImportPlan(
+  db: Db,
+  projectId: string,
+  plan: ImportPlan,
+  onExisting: OnExisting = "refuse",
+) {
   return db.$transaction(
     async (tx) => {
       const envs = new Map<string, Written>();
-      for (const env of plan.environments) envs.set(env.slug, await writeEnvironment(tx, projectId, env, onExisting));
+      for (const env of plan.environments)
+        envs.set(env.slug, await writeEnvironment(tx, projectId, env, onExisting));
       const scenarioIds: string[] = [];
       for (const s of plan.scenarios) {
         const env = envs.get(s.envSlug);

@@ -7,7 +7,11 @@ export const HEARTBEAT_STALE_MS = 30_000;
 
 export async function recordHeartbeat(db: Db, workerId: string): Promise<void> {
   const value = { workerId, at: new Date().toISOString() };
-  await db.setting.upsert({ where: { key: PREFIX + workerId }, update: { value }, create: { key: PREFIX + workerId, value } });
+  await db.setting.upsert({
+    where: { key: PREFIX + workerId },
+    update: { value },
+    create: { key: PREFIX + workerId, value },
+  });
 }
 
 export async function findLiveWorkers(db: Db, now = new Date()): Promise<string[]> {

@@ -11,7 +11,9 @@ import type { LlmCache } from "../client";
 export function createDbCache(db: Db): LlmCache {
   return {
     async get(key) {
-      const rows = await db.$queryRaw<{ response: unknown }[]>`SELECT response FROM "LlmCacheEntry" WHERE "cacheKey" = ${key}`;
+      const rows = await db.$queryRaw<
+        { response: unknown }[]
+      >`SELECT response FROM "LlmCacheEntry" WHERE "cacheKey" = ${key}`;
       return rows[0]?.response ?? undefined;
     },
     async put(key, model, response) {

@@ -11,27 +11,53 @@ type Run = { id: string; projectId: string };
 export type ChainStart = { subjectKey: string; topic: Topic };
 
 export const slugify = (text: string) =>
-  text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48) || "environment";
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48) || "environment";
 
-const chainSlug = (run: Run, c: ChainStart) => `${slugify(c.topic.summary)}-${run.id.slice(-6)}-${c.subjectKey.replace(/[^a-z0-9]/gi, "")}`.toLowerCase();
+const chainSlug = (run: Run, c: ChainStart) =>
+  `${slugify(c.topic.summary)}-${run.id.slice(-6)}-${c.subjectKey.replace(/[^a-z0-9]/gi, "")}`.toLowerCase();
 
 /**
  * The environments and first steps of many chains in three statements, whatever their number (one
  * upsert and one insert per chain made a 20-idea run wait ~40 round trips before its first job).
  * Returns the environment id per subject key; chains that already exist are kept as they are.
  */
-export async function createChainStarts(tx: Tx, run: Run, chains: ChainStart[]): Promise<Map<string, string>> {
+export async function createChainStarts(
+  tx: Tx,
+  run: Run,
+  chains: ChainStart[],
+): Promise<Map<string, string>> {
   if (chains.length === 0) return new Map();
   const slugs = chains.map((c) => chainSlug(run, c));
   await tx.environment.createMany({
-    data: chains.map((c, i) => ({ projectId: run.projectId, slug: slugs[i]!, name: c.topic.summary, description: c.topic.introduction, status: "GENERATING" as const, origin: "PIPELINE" as const, runId: run.id })),
+    data: chains.map((c, i) => ({
+      projectId: run.projectId,
+      slug: slugs[i]!,
+      name: c.topic.summary,
+      description: c.topic.introduction,
+      status: "GENERATING" as const,
+      origin: "PIPELINE" as const,
+      runId: run.id,
+    })),
     skipDuplicates: true,
   });
-  const rows = await tx.environment.findMany({ where: { projectId: run.projectId, slug: { in: slugs } }, select: { id: true, slug: true } });
+  const rows = await tx.environment.findMany({
+    where: { projectId: run.projectId, slug: { in: slugs } },
+    select: { id: true, slug: true },
+  });
   const idBySlug = new Map(rows.map((r) => [r.slug, r.id]));
   const ids = new Map(chains.map((c, i) => [c.subjectKey, idBySlug.get(slugs[i]!)!]));
   await tx.pipelineStep.createMany({
-    data: chains.map((c) => ({ runId: run.id, subjectKey: c.subjectKey, stage: ENV_CHAIN[0]!, environmentId: ids.get(c.subjectKey)!, input: { topic: c.topic, environmentId: ids.get(c.subjectKey)! } })),
+    data: chains.map((c) => ({
+      runId: run.id,
+      subjectKey: c.subjectKey,
+      stage: ENV_CHAIN[0]!,
+      environmentId: ids.get(c.subjectKey)!,
+      input: { topic: c.topic, environmentId: ids.get(c.subjectKey)! },
+    })),
     skipDuplicates: true,
   });
   return ids;

@@ -4,7 +4,15 @@ import "server-only";
  * limiter, the Postgres cache, a recorder bound to the step, and the process's sandbox runner.
  */
 import type { Db } from "@/lib/db";
-import { type LlmClient, type Transport, createLlmClient, createOpenAiTransport, getEndpointLimiter, getLlmConfig, realSleep } from "@/lib/llm";
+import {
+  type LlmClient,
+  type Transport,
+  createLlmClient,
+  createOpenAiTransport,
+  getEndpointLimiter,
+  getLlmConfig,
+  realSleep,
+} from "@/lib/llm";
 import { createDbCache } from "@/lib/llm/server/db-cache";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
@@ -15,14 +23,27 @@ let transport: { key: string; value: Transport } | null = null;
 /** One SDK client per endpoint and process (building one per step cost ~1 ms of CPU each time). */
 function sharedTransport(baseUrl: string, env: { apiKey: string; timeoutMs: number }): Transport {
   const key = JSON.stringify([baseUrl, env.apiKey, env.timeoutMs]);
-  if (transport?.key !== key) transport = { key, value: createOpenAiTransport({ baseUrl, apiKey: env.apiKey, timeoutMs: env.timeoutMs }) };
+  if (transport?.key !== key)
+    transport = {
+      key,
+      value: createOpenAiTransport({ baseUrl, apiKey: env.apiKey, timeoutMs: env.timeoutMs }),
+    };
   return transport.value;
 }
 
-export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, signal?: AbortSignal): LlmClient {
+export function createStepLlm(
+  db: Db,
+  ids: { runId: string; stepId: string },
+  config: RunConfig,
+  signal?: AbortSignal,
+): LlmClient {
   const env = getLlmConfig();
   if (!env.baseUrl) {
-    const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };
+    const missing = {
+      code: "NOT_CONFIGURED" as const,
+      message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint",
+      retryable: false,
+    };
     const fail = () => Promise.resolve({ ok: false as const, error: missing });
     return { chat: fail, ask: fail, embed: fail };
   }
@@ -38,6 +59,17 @@ export function createStepLlm(db: Db, ids: { runId: string; stepId: string }, co
   });
 }
 
-export function createStageDeps(db: Db, ids: { runId: string; stepId: string }, config: RunConfig, opts: { cacheSalt?: string; signal?: AbortSignal } = {}): StageDeps {
-  return { llm: createStepLlm(db, ids, config, opts.signal), sandbox: getSandboxRunner(), models: config.models, cacheSalt: opts.cacheSalt, maxReasks: config.maxReasks };
+export function createStageDeps(
+  db: Db,
+  ids: { runId: string; stepId: string },
+  config: RunConfig,
+  opts: { cacheSalt?: string; signal?: AbortSignal } = {},
+): StageDeps {
+  return {
+    llm: createStepLlm(db, ids, config, opts.signal),
+    sandbox: getSandboxRunner(),
+    models: config.models,
+    cacheSalt: opts.cacheSalt,
+    maxReasks: config.maxReasks,
+  };
 }

@@ -5,18 +5,37 @@ import "server-only";
  */
 import type { z } from "zod";
 import type { Db } from "@/lib/db";
-import { AssembledSchema, MethodsSchema, OperationsSchema, type Stage, StateCodeSchema, StateSpaceSchema, TestStateSchema, TopicSchema } from "../pipeline.schema";
+import {
+  AssembledSchema,
+  MethodsSchema,
+  OperationsSchema,
+  type Stage,
+  StateCodeSchema,
+  StateSpaceSchema,
+  TestStateSchema,
+  TopicSchema,
+} from "../pipeline.schema";
 
 export class MissingInputError extends Error {}
 
 export async function chainOutputs(db: Db, runId: string, subjectKey: string): Promise<Map<string, unknown>> {
-  const rows = await db.pipelineStep.findMany({ where: { runId, subjectKey, status: "SUCCEEDED" }, select: { stage: true, output: true } });
+  const rows = await db.pipelineStep.findMany({
+    where: { runId, subjectKey, status: "SUCCEEDED" },
+    select: { stage: true, output: true },
+  });
   return new Map(rows.map((r) => [r.stage, r.output]));
 }
 
-export function need<S extends z.ZodType>(outputs: Map<string, unknown>, stage: Stage, schema: S): z.infer<S> {
+export function need<S extends z.ZodType>(
+  outputs: Map<string, unknown>,
+  stage: Stage,
+  schema: S,
+): z.infer<S> {
   const parsed = schema.safeParse(outputs.get(stage));
-  if (!parsed.success) throw new MissingInputError(`the ${stage} step has no usable output: ${parsed.error.issues[0]?.message ?? "missing"}`);
+  if (!parsed.success)
+    throw new MissingInputError(
+      `the ${stage} step has no usable output: ${parsed.error.issues[0]?.message ?? "missing"}`,
+    );
   return parsed.data;
 }
 

@@ -14,9 +14,14 @@ Given the full source of a Python environment class, produce ONE initial state t
 Rules: match the structure, field names, nesting and types exactly; respect the constraints in the methods and docstrings (valid status values, required fields, references must point to existing entities); give each main container 3-5 distinct entries covering different states and value ranges; use natural fictional names, ISO dates and unique ids; no real personal data.
 Answer with the JSON object only.`;
 
-const StateObjectSchema = z.record(z.string(), z.unknown()).refine((o) => Object.keys(o).length > 0, "the state must have at least one attribute");
+const StateObjectSchema = z
+  .record(z.string(), z.unknown())
+  .refine((o) => Object.keys(o).length > 0, "the state must have at least one attribute");
 
-export async function generateTestState(input: { assembled: Assembled; state: StateSpace }, deps: StageDeps): StageResult<{ initialState: Record<string, unknown> }> {
+export async function generateTestState(
+  input: { assembled: Assembled; state: StateSpace },
+  deps: StageDeps,
+): StageResult<{ initialState: Record<string, unknown> }> {
   const { source, className } = input.assembled;
   const reply = await chatParsed(
     deps.llm,
@@ -27,14 +32,18 @@ export async function generateTestState(input: { assembled: Assembled; state: St
       cacheSalt: deps.cacheSalt,
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `# Entities\n${input.state.entities.map((e) => `- ${e.entity}: ${e.attributes.join(", ")}`).join("\n")}\n\n# Class Source\n\`\`\`python\n${source}\`\`\`` },
+        {
+          role: "user",
+          content: `# Entities\n${input.state.entities.map((e) => `- ${e.entity}: ${e.attributes.join(", ")}`).join("\n")}\n\n# Class Source\n\`\`\`python\n${source}\`\`\``,
+        },
       ],
     },
     async (r) => {
       const parsed = parseJsonWith(StateObjectSchema, r.content);
       if (!parsed.ok) return parsed;
       const episode = await deps.sandbox.load({ source, className, initialState: parsed.value, tools: [] });
-      if (!episode.ok) return err(`the environment could not be created with this state: ${episode.error.message}`);
+      if (!episode.ok)
+        return err(`the environment could not be created with this state: ${episode.error.message}`);
       await episode.value.close();
       return ok(parsed.value);
     },
@@ -43,4 +52,3 @@ export async function generateTestState(input: { assembled: Assembled; state: St
   if (!reply.ok) return reply;
   return ok({ initialState: reply.value.value });
 }
-

@@ -5,7 +5,13 @@
  */
 import { err, ok } from "../../core/result";
 import { chatParsed, parseJsonWith } from "../../llm";
-import { type Operation, OperationsSchema, type StateCode, type StateSpace, type Topic } from "../pipeline.schema";
+import {
+  type Operation,
+  OperationsSchema,
+  type StateCode,
+  type StateSpace,
+  type Topic,
+} from "../pipeline.schema";
 import { type StageDeps, type StageResult, reasksFor, stageTag } from "./deps";
 import { describeTopic } from "./infer-state";
 import { describeState } from "./write-state-code";
@@ -16,7 +22,10 @@ Answer with one JSON object:
 {"analysis": "<which operations the tasks need and how the rules constrain them>",
  "operations": [{"name": "get_order", "description": "<what it does>", "type": "query" | "state_change"}]}`;
 
-export async function inferOperations(input: { topic: Topic; state: StateSpace; stateCode: StateCode }, deps: StageDeps): StageResult<{ operations: Operation[] }> {
+export async function inferOperations(
+  input: { topic: Topic; state: StateSpace; stateCode: StateCode },
+  deps: StageDeps,
+): StageResult<{ operations: Operation[] }> {
   const reply = await chatParsed(
     deps.llm,
     {
@@ -25,7 +34,10 @@ export async function inferOperations(input: { topic: Topic; state: StateSpace; 
       cacheSalt: deps.cacheSalt,
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `${describeTopic(input.topic)}\n\n${describeState(input.state)}\n\n# Class Definition\n\`\`\`python\n${input.stateCode.code}\`\`\`` },
+        {
+          role: "user",
+          content: `${describeTopic(input.topic)}\n\n${describeState(input.state)}\n\n# Class Definition\n\`\`\`python\n${input.stateCode.code}\`\`\``,
+        },
       ],
     },
     (r) => {
@@ -33,7 +45,8 @@ export async function inferOperations(input: { topic: Topic; state: StateSpace; 
       if (!parsed.ok) return parsed;
       const names = parsed.value.operations.map((o) => o.name);
       const dupes = names.filter((n, i) => names.indexOf(n) !== i);
-      if (dupes.length) return err(`operation names must be unique; repeated: ${[...new Set(dupes)].join(", ")}`);
+      if (dupes.length)
+        return err(`operation names must be unique; repeated: ${[...new Set(dupes)].join(", ")}`);
       return ok(parsed.value.operations);
     },
     reasksFor(deps, "operations"),

@@ -22,7 +22,8 @@ const EXAMPLE_USER = "Task:\nDelete every file whose name contains 'draft' under
 const EXAMPLE_ASSISTANT = JSON.stringify({
   analysis: "Files and directories with names and parents; deletion changes the tree.",
   summary: "Linux filesystem",
-  introduction: "A hierarchical file system of directories and files with owners, sizes and timestamps. It keeps the tree and file metadata, and supports listing, searching, creating, moving and deleting entries. Paths are unique.",
+  introduction:
+    "A hierarchical file system of directories and files with owners, sizes and timestamps. It keeps the tree and file metadata, and supports listing, searching, creating, moving and deleting entries. Paths are unique.",
   usefulness: 9,
   modelability: 8,
 });
@@ -60,5 +61,12 @@ export async function inferTopic(input: { task: string }, deps: StageDeps): Stag
 export function topicFromIdea(idea: string): Topic {
   const text = idea.trim();
   const firstLine = text.split("\n")[0]?.trim() ?? text;
-  return { task: text, summary: firstLine.slice(0, 120), introduction: text, usefulness: 10, modelability: 10, analysis: "typed by a user (direct start)" };
+  return {
+    task: text,
+    summary: firstLine.slice(0, 120),
+    introduction: text,
+    usefulness: 10,
+    modelability: 10,
+    analysis: "typed by a user (direct start)",
+  };
 }

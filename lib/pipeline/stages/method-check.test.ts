@@ -20,7 +20,8 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const method = (name: string, body = 'return {"success": True}') => `def ${name}(self) -> dict:\n    """${name}."""\n    ${body}\n`;
+const method = (name: string, body = 'return {"success": True}') =>
+  `def ${name}(self) -> dict:\n    """${name}."""\n    ${body}\n`;
 const UNCLOSED = 'return {"success": """oops}';
 
 /** Checks methods written at the same time, as writeMethods does: every one begins, then replies come. */
@@ -41,7 +42,12 @@ async function checkAll(codes: string[]) {
 describe("method syntax checks in the sandbox", () => {
   it("checks methods waiting together in one sandbox call", async () => {
     analyses = [];
-    expect(await checkAll([method("a"), method("b"), method("c"), method("d")])).toEqual([null, null, null, null]);
+    expect(await checkAll([method("a"), method("b"), method("c"), method("d")])).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(analyses).toHaveLength(1);
     expect(analyses[0]).toMatch(/def a\(self\)[\s\S]*def d\(self\)/);
   });

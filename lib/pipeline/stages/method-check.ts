@@ -12,7 +12,11 @@ import type { StageDeps } from "./deps";
 
 type Pending = { code: string; resolve: (problem: string | null) => void };
 
-const indent = (code: string) => code.split("\n").map((l) => (l ? `    ${l}` : l)).join("\n");
+const indent = (code: string) =>
+  code
+    .split("\n")
+    .map((l) => (l ? `    ${l}` : l))
+    .join("\n");
 const stubOf = (codes: string[]) => `class _MethodCheck:\n${codes.map(indent).join("\n\n")}\n`;
 
 async function checkAlone(code: string, deps: Pick<StageDeps, "sandbox">): Promise<string | null> {
@@ -20,12 +24,17 @@ async function checkAlone(code: string, deps: Pick<StageDeps, "sandbox">): Promi
   if (!analysis.ok) return `the sandbox could not parse the method: ${analysis.error.message}`;
   const [syntax] = analysis.value.syntaxErrors;
   // Line 1 of the stub is the class line.
-  return syntax ? `SyntaxError at line ${Math.max(1, syntax.line - 1)} of your method: ${syntax.message}` : null;
+  return syntax
+    ? `SyntaxError at line ${Math.max(1, syntax.line - 1)} of your method: ${syntax.message}`
+    : null;
 }
 
 async function checkTogether(batch: Pending[], deps: Pick<StageDeps, "sandbox">) {
   if (batch.length > 1) {
-    const together = await deps.sandbox.analyze({ source: stubOf(batch.map((p) => p.code)), className: "_MethodCheck" });
+    const together = await deps.sandbox.analyze({
+      source: stubOf(batch.map((p) => p.code)),
+      className: "_MethodCheck",
+    });
     if (together.ok && together.value.syntaxErrors.length === 0) return batch.forEach((p) => p.resolve(null));
   }
   // A stub that does not parse says only where the parser gave up, which may lie in the method
@@ -45,7 +54,9 @@ export function createMethodChecker(deps: Pick<StageDeps, "sandbox">): MethodChe
     if (pending.length === 0 || pending.length < writing) return;
     const batch = pending;
     pending = [];
-    void checkTogether(batch, deps).catch((error: unknown) => batch.forEach((p) => p.resolve(`the sandbox could not parse the method: ${String(error)}`)));
+    void checkTogether(batch, deps).catch((error: unknown) =>
+      batch.forEach((p) => p.resolve(`the sandbox could not parse the method: ${String(error)}`)),
+    );
   };
   return {
     begin() {

@@ -41,29 +41,52 @@ You are an experienced tester doing exploratory testing of the tool methods of a
 Mix positive cases (valid inputs that should succeed) and negative cases (wrong types, non-existent ids, out-of-range, empty or extreme values, rule violations that must be refused). Cover all tools with balanced counts; prefer untested tools and the under-represented case type; never exceed 10 tests per tool. Argument names must be the tool's parameter names; values may be invalid on purpose.
 Call propose_test_call, or answer with the same JSON object: {"thought", "tool", "arguments", "case_type"}.`;
 
-export type ToolStats = Record<string, { total: number; positive: number; negative: number; PASS: number; WARNING: number; FAIL: number }>;
+export type ToolStats = Record<
+  string,
+  { total: number; positive: number; negative: number; PASS: number; WARNING: number; FAIL: number }
+>;
 
 function statsTable(stats: ToolStats): string {
-  const rows = Object.entries(stats).map(([n, s]) => `| ${n} | ${s.total} | ${s.negative} | ${s.positive} | ${s.PASS} | ${s.WARNING} | ${s.FAIL} |`);
-  return ["| Tool | Total | Negative | Positive | Pass | Warning | Fail |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+  const rows = Object.entries(stats).map(
+    ([n, s]) =>
+      `| ${n} | ${s.total} | ${s.negative} | ${s.positive} | ${s.PASS} | ${s.WARNING} | ${s.FAIL} |`,
+  );
+  return [
+    "| Tool | Total | Negative | Positive | Pass | Warning | Fail |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }
 
-const clip = (text: string, max = 12_000) => (text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text);
+const clip = (text: string, max = 12_000) =>
+  text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
 
 export function parseProposal(reply: ChatResult, tools: Tool[]) {
   const call = reply.toolCalls.find((c) => c.name === "propose_test_call");
   const parsed = parseJsonWith(ProposalSchema, call ? call.arguments : reply.content);
   if (!parsed.ok) return parsed;
   const tool = tools.find((t) => t.function.name === parsed.value.tool);
-  if (!tool) return err(`'${parsed.value.tool}' is not a tool of this environment; choose one of: ${tools.map((t) => t.function.name).join(", ")}`);
+  if (!tool)
+    return err(
+      `'${parsed.value.tool}' is not a tool of this environment; choose one of: ${tools.map((t) => t.function.name).join(", ")}`,
+    );
   const known = Object.keys(tool.function.parameters.properties);
   const unknown = Object.keys(parsed.value.arguments).filter((k) => !known.includes(k));
-  if (unknown.length) return err(`${tool.function.name} has no parameter(s) ${unknown.join(", ")}; its parameters are: ${known.join(", ") || "(none)"}`);
+  if (unknown.length)
+    return err(
+      `${tool.function.name} has no parameter(s) ${unknown.join(", ")}; its parameters are: ${known.join(", ") || "(none)"}`,
+    );
   return ok(parsed.value);
 }
 
-export async function proposeCall(input: { introduction: string; tools: Tool[]; stats: ToolStats; state: unknown }, deps: StageDeps) {
-  const signatures = input.tools.map((t) => `${t.function.name}(${Object.keys(t.function.parameters.properties).join(", ")}): ${t.function.description.split("\n")[0] ?? ""}`);
+export async function proposeCall(
+  input: { introduction: string; tools: Tool[]; stats: ToolStats; state: unknown },
+  deps: StageDeps,
+) {
+  const signatures = input.tools.map(
+    (t) =>
+      `${t.function.name}(${Object.keys(t.function.parameters.properties).join(", ")}): ${t.function.description.split("\n")[0] ?? ""}`,
+  );
   return chatParsed(
     deps.llm,
     {
@@ -74,8 +97,14 @@ export async function proposeCall(input: { introduction: string; tools: Tool[]; 
       tools: [PROPOSE_TOOL],
       toolChoice: "auto",
       messages: [
-        { role: "system", content: `${TESTER_SYSTEM}\n\n# Environment\n${input.introduction}\n\n# Tools\n${JSON.stringify(input.tools.map((t) => t.function))}` },
-        { role: "user", content: `# Test statistics\n${statsTable(input.stats)}\n\n# Current state\n${clip(JSON.stringify(input.state))}\n\n# Signatures\n${signatures.join("\n")}\n\nPropose the next call.` },
+        {
+          role: "system",
+          content: `${TESTER_SYSTEM}\n\n# Environment\n${input.introduction}\n\n# Tools\n${JSON.stringify(input.tools.map((t) => t.function))}`,
+        },
+        {
+          role: "user",
+          content: `# Test statistics\n${statsTable(input.stats)}\n\n# Current state\n${clip(JSON.stringify(input.state))}\n\n# Signatures\n${signatures.join("\n")}\n\nPropose the next call.`,
+        },
       ],
     },
     (r) => parseProposal(r, input.tools),
@@ -90,7 +119,10 @@ Answer with one JSON object: {"analysis": "<reasoning>", "verdict": "PASS" | "WA
 
 const JudgmentSchema = z.object({
   analysis: z.string().default(""),
-  verdict: z.string().transform((v) => v.trim().toUpperCase()).pipe(z.enum(["PASS", "WARNING", "FAIL"])),
+  verdict: z
+    .string()
+    .transform((v) => v.trim().toUpperCase())
+    .pipe(z.enum(["PASS", "WARNING", "FAIL"])),
   error_reason: z.string().default(""),
 });
 
@@ -117,7 +149,16 @@ export async function judgeCall(input: JudgeCallInput, deps: StageDeps) {
   ].join("\n\n");
   const reply = await chatParsed(
     deps.llm,
-    { model: deps.models.judge, temperature: 0, purpose: "judge: grade the call", cacheSalt: deps.cacheSalt, messages: [{ role: "system", content: JUDGE_SYSTEM }, { role: "user", content: body }] },
+    {
+      model: deps.models.judge,
+      temperature: 0,
+      purpose: "judge: grade the call",
+      cacheSalt: deps.cacheSalt,
+      messages: [
+        { role: "system", content: JUDGE_SYSTEM },
+        { role: "user", content: body },
+      ],
+    },
     (r) => parseJsonWith(JudgmentSchema, r.content),
     reasksFor(deps, "judge_call"),
   );

@@ -6,7 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatBody, type FakeOpenAi, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { TEST_MODELS, createTestLlm } from "@/tests/fake-openai/test-llm";
-import { expectEveryRouteBlocked, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
+import {
+  expectEveryRouteBlocked,
+  payloadEnvironment,
+  useCanary,
+  useUnjailedProductSandbox,
+} from "@/tests/network-canary";
 import { runQualityCheck } from "./quality-check";
 
 const canary = useCanary();
@@ -15,10 +20,15 @@ let fake: FakeOpenAi;
 
 /** Tester: reach_out, add, reach_out (the recorded requests include this one); judge: PASS. */
 function script(body: ChatBody) {
-  if (stageOf(body) === "judge_call") return { content: JSON.stringify({ analysis: "ok", verdict: "PASS", error_reason: "No error" }) };
+  if (stageOf(body) === "judge_call")
+    return { content: JSON.stringify({ analysis: "ok", verdict: "PASS", error_reason: "No error" }) };
   const round = fake.chatRequests().filter((r) => stageOf(r.body as ChatBody) === "tester").length;
   const call = round === 2 ? { tool: "add", arguments: { amount: 1 } } : { tool: "reach_out", arguments: {} };
-  return { toolCalls: [{ name: "propose_test_call", arguments: { thought: "probe", case_type: "positive", ...call } }] };
+  return {
+    toolCalls: [
+      { name: "propose_test_call", arguments: { thought: "probe", case_type: "positive", ...call } },
+    ],
+  };
 }
 
 beforeAll(async () => {
@@ -31,11 +41,30 @@ describe("quality check: network payload (host not jailed)", () => {
     const source = payloadEnvironment(canary.port);
     const tools = await sandbox().extractTools(source, "Counter");
     if (!tools.ok) throw new Error(tools.error.message);
-    const topic = { task: "Count things", summary: "Counter", introduction: "A counter that can look things up.", usefulness: 8, modelability: 8, analysis: "" };
-    const state = { analysis: "", entities: [{ entity: "counter", attributes: ["count"], description: "the count" }], rules: ["count only grows"] };
-    const assembled = { className: "Counter", source, tools: tools.value, publicMethods: ["add", "reach_out"] };
+    const topic = {
+      task: "Count things",
+      summary: "Counter",
+      introduction: "A counter that can look things up.",
+      usefulness: 8,
+      modelability: 8,
+      analysis: "",
+    };
+    const state = {
+      analysis: "",
+      entities: [{ entity: "counter", attributes: ["count"], description: "the count" }],
+      rules: ["count only grows"],
+    };
+    const assembled = {
+      className: "Counter",
+      source,
+      tools: tools.value,
+      publicMethods: ["add", "reach_out"],
+    };
     const deps = { llm: createTestLlm(fake.url).llm, sandbox: sandbox(), models: TEST_MODELS };
-    const quality = await runQualityCheck({ topic, state, assembled, methods: [], initialState: { count: 0 }, rounds: 3, threshold: 0.85 }, deps);
+    const quality = await runQualityCheck(
+      { topic, state, assembled, methods: [], initialState: { count: 0 }, rounds: 3, threshold: 0.85 },
+      deps,
+    );
     if (!quality.ok) throw new Error(quality.error.message);
     expect(quality.value).toMatchObject({ passed: true, passCount: 3, roundErrors: [] });
     expect(quality.value.probes.map((p) => p.toolName)).toEqual(["reach_out", "add", "reach_out"]);

@@ -26,7 +26,9 @@ export function minhashSignature(text: string): number[] {
   const hashes = [...shingles(text)].map(fnv1a);
   if (hashes.length === 0) return new Array<number>(HASHES).fill(-1);
   // BigInt keeps (a*x + b) exact; 64 hashes × a few dozen shingles per topic is cheap.
-  return COEFFS.map(([a, b]) => Math.min(...hashes.map((x) => Number((BigInt(a) * BigInt(x) + BigInt(b)) % BigInt(PRIME)))));
+  return COEFFS.map(([a, b]) =>
+    Math.min(...hashes.map((x) => Number((BigInt(a) * BigInt(x) + BigInt(b)) % BigInt(PRIME)))),
+  );
 }
 
 export function jaccardEstimate(a: number[], b: number[]): number {

@@ -16,7 +16,9 @@ import { runQualityCheck } from "./quality-check";
 import { writeMethods } from "./write-methods";
 import { writeStateCode } from "./write-state-code";
 
-const library = loadSampleEnv("library-lending", { operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"] });
+const library = loadSampleEnv("library-lending", {
+  operations: ["get_member", "list_member_loans", "renew_loan", "pay_fines"],
+});
 let fake: FakeOpenAi;
 let sandbox: SandboxRunner;
 beforeAll(async () => {
@@ -53,9 +55,19 @@ describe("SkelBuilder stages against the scripted endpoint and the real sandbox"
     const { methods, skipped } = must(await writeMethods({ topic, state, stateCode, operations }, d));
     expect(skipped).toEqual([]);
     const assembled = must(await assembleClass({ stateCode, methods, operations }, d));
-    expect(assembled.tools.map((t) => (t as { function: { name: string } }).function.name).sort()).toEqual(["get_member", "list_member_loans", "pay_fines", "renew_loan"]);
+    expect(assembled.tools.map((t) => (t as { function: { name: string } }).function.name).sort()).toEqual([
+      "get_member",
+      "list_member_loans",
+      "pay_fines",
+      "renew_loan",
+    ]);
     const { initialState } = must(await generateTestState({ assembled, state }, d));
-    const quality = must(await runQualityCheck({ topic, state, assembled, methods, initialState, rounds: 6, threshold: 0.85 }, d));
+    const quality = must(
+      await runQualityCheck(
+        { topic, state, assembled, methods, initialState, rounds: 6, threshold: 0.85 },
+        d,
+      ),
+    );
     expect(quality.probes).toHaveLength(6);
     expect(quality.probes.filter((p) => p.kind === "negative").length).toBe(2);
     expect(quality.notFailRate).toBe(1);
@@ -72,7 +84,11 @@ describe("SkelBuilder stages against the scripted endpoint and the real sandbox"
     fake.setScript(
       withFaults(createPipelineScript([library]), (body, stage) => {
         const text = promptText(body);
-        if (stage === "methods" && text.includes("name: pay_fines")) return { content: "```python\ndef pay_fines(self, member_id: str, amount: float) -> dict:\n    return {\n```" };
+        if (stage === "methods" && text.includes("name: pay_fines"))
+          return {
+            content:
+              "```python\ndef pay_fines(self, member_id: str, amount: float) -> dict:\n    return {\n```",
+          };
         if (stage === "methods" && text.includes("name: renew_loan") && !brokenOnce) {
           brokenOnce = true;
           return { content: "```python\ndef renew_loan(self, loan_id):\n    if loan_id ==\n```" };
@@ -83,7 +99,12 @@ describe("SkelBuilder stages against the scripted endpoint and the real sandbox"
     const { methods, skipped } = must(await writeMethods({ topic, state, stateCode, operations }, d));
     fake.setScript(createPipelineScript([library], { statelessWord: "weather" }));
     expect(methods.map((m) => m.name).sort()).toEqual(["get_member", "list_member_loans", "renew_loan"]);
-    expect(skipped).toEqual([{ name: "pay_fines", error: expect.stringMatching(/did not parse after 3 tries: SyntaxError/) as unknown }]);
+    expect(skipped).toEqual([
+      {
+        name: "pay_fines",
+        error: expect.stringMatching(/did not parse after 3 tries: SyntaxError/) as unknown,
+      },
+    ]);
   });
 
   it("records a tool that raises as an observation the judge sees", async () => {
@@ -91,18 +112,41 @@ describe("SkelBuilder stages against the scripted endpoint and the real sandbox"
     const topic = topicFromIdea("A library lending desk");
     const state = must(await inferState({ topic }, d));
     const stateCode = must(await writeStateCode({ topic, state }, d));
-    const raising = { name: "get_member", code: 'def get_member(self, member_id: str) -> dict:\n    """Get."""\n    raise ValueError("boom")\n' };
+    const raising = {
+      name: "get_member",
+      code: 'def get_member(self, member_id: str) -> dict:\n    """Get."""\n    raise ValueError("boom")\n',
+    };
     const operations = [{ name: "get_member", description: "get", type: "query" as const }];
     const assembled = must(await assembleClass({ stateCode, methods: [raising], operations }, d));
     fake.setScript(createPipelineScript([loadSampleEnv("library-lending", { operations: ["get_member"] })]));
-    const quality = must(await runQualityCheck({ topic, state, assembled, methods: [raising], initialState: library.initialState, rounds: 2, threshold: 0.85 }, d));
+    const quality = must(
+      await runQualityCheck(
+        {
+          topic,
+          state,
+          assembled,
+          methods: [raising],
+          initialState: library.initialState,
+          rounds: 2,
+          threshold: 0.85,
+        },
+        d,
+      ),
+    );
     expect(quality.probes[0]?.observation).toMatchObject({ success: false });
     expect(JSON.stringify(quality.probes[0]?.observation)).toMatch(/boom/);
     fake.setScript(createPipelineScript([library], { statelessWord: "weather" }));
   });
 
   it("selects topics by score and merges near-duplicates (MinHash)", async () => {
-    const t = (summary: string, u = 8, m = 8) => ({ task: summary, summary, introduction: `${summary} keeps records and supports lookups and updates.`, usefulness: u, modelability: m, analysis: "" });
+    const t = (summary: string, u = 8, m = 8) => ({
+      task: summary,
+      summary,
+      introduction: `${summary} keeps records and supports lookups and updates.`,
+      usefulness: u,
+      modelability: m,
+      analysis: "",
+    });
     const out = must(
       await selectTopics(
         {
@@ -121,7 +165,12 @@ describe("SkelBuilder stages against the scripted endpoint and the real sandbox"
       ),
     );
     expect(out.method).toBe("minhash");
-    expect(out.topics.filter((x) => x.kept).map((x) => x.key).sort()).toEqual(["b", "c"]);
+    expect(
+      out.topics
+        .filter((x) => x.kept)
+        .map((x) => x.key)
+        .sort(),
+    ).toEqual(["b", "c"]);
     expect(out.topics.find((x) => x.key === "a")).toMatchObject({ clusterKey: "b", kept: false });
     expect(out.topics.find((x) => x.key === "d")).toMatchObject({ passedThreshold: false, kept: false });
   });

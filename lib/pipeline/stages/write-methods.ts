@@ -40,7 +40,12 @@ export function checkMethodShape(code: string, name: string): string | null {
   return null;
 }
 
-async function writeOne(op: Operation, context: string, deps: StageDeps, checker: MethodChecker): Promise<{ ok: true; value: Method } | { ok: false; error: LlmError }> {
+async function writeOne(
+  op: Operation,
+  context: string,
+  deps: StageDeps,
+  checker: MethodChecker,
+): Promise<{ ok: true; value: Method } | { ok: false; error: LlmError }> {
   const { check, done } = checker.begin();
   try {
     const reply = await chatParsed(
@@ -51,7 +56,10 @@ async function writeOne(op: Operation, context: string, deps: StageDeps, checker
         cacheSalt: deps.cacheSalt,
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: `${context}\n\n# Target Operation\nname: ${op.name}\ntype: ${op.type}\ndescription: ${op.description}` },
+          {
+            role: "user",
+            content: `${context}\n\n# Target Operation\nname: ${op.name}\ntype: ${op.type}\ndescription: ${op.description}`,
+          },
         ],
       },
       async (r) => {
@@ -71,16 +79,28 @@ async function writeOne(op: Operation, context: string, deps: StageDeps, checker
   }
 }
 
-export async function writeMethods(input: { topic: Topic; state: StateSpace; stateCode: StateCode; operations: Operation[] }, deps: StageDeps): StageResult<WriteMethodsOutput> {
+export async function writeMethods(
+  input: { topic: Topic; state: StateSpace; stateCode: StateCode; operations: Operation[] },
+  deps: StageDeps,
+): StageResult<WriteMethodsOutput> {
   const context = `${describeTopic(input.topic)}\n\n${describeState(input.state)}\n\n# Class Definition\n\`\`\`python\n${input.stateCode.code}\`\`\`\n\n# Operation List\n${input.operations.map((o) => o.name).join(", ")}`;
   const checker = createMethodChecker(deps);
   const results = await Promise.all(input.operations.map((op) => writeOne(op, context, deps, checker)));
   // A transient failure (or a spent budget) fails the step so the job layer can retry or stop;
   // the cache makes methods already written free on the retry.
-  const blocking = results.find((r) => !r.ok && (r.error.retryable || r.error.code === "BUDGET_EXCEEDED" || r.error.code === "CANCELLED"));
+  const blocking = results.find(
+    (r) => !r.ok && (r.error.retryable || r.error.code === "BUDGET_EXCEEDED" || r.error.code === "CANCELLED"),
+  );
   if (blocking && !blocking.ok) return blocking;
   const methods = results.flatMap((r) => (r.ok ? [r.value] : []));
-  const skipped = results.flatMap((r, i) => (r.ok ? [] : [{ name: input.operations[i]?.name ?? "?", error: r.error.message }]));
-  if (methods.length === 0) return err({ code: "NO_METHODS", message: `no method could be written: ${skipped.map((s) => `${s.name}: ${s.error}`).join("; ")}`, retryable: false });
+  const skipped = results.flatMap((r, i) =>
+    r.ok ? [] : [{ name: input.operations[i]?.name ?? "?", error: r.error.message }],
+  );
+  if (methods.length === 0)
+    return err({
+      code: "NO_METHODS",
+      message: `no method could be written: ${skipped.map((s) => `${s.name}: ${s.error}`).join("; ")}`,
+      retryable: false,
+    });
   return ok({ methods, skipped });
 }

@@ -26,7 +26,10 @@ export function describeState(state: StateSpace): string {
   return `# State Space Definition\n${JSON.stringify(state.entities, null, 2)}\n\n# Constraints & Rules\n${state.rules.map((r) => `- ${r}`).join("\n")}`;
 }
 
-export async function writeStateCode(input: { topic: Topic; state: StateSpace }, deps: StageDeps): StageResult<StateCode> {
+export async function writeStateCode(
+  input: { topic: Topic; state: StateSpace },
+  deps: StageDeps,
+): StageResult<StateCode> {
   const reply = await chatParsed(
     deps.llm,
     {
@@ -56,14 +59,20 @@ export async function writeStateCode(input: { topic: Topic; state: StateSpace },
   return ok(reply.value.value);
 }
 
-type AnalysisLike = { syntaxErrors: { message: string; line: number }[]; classFound: boolean; forbiddenImports: { module: string; line: number }[]; hasAsync: boolean };
+type AnalysisLike = {
+  syntaxErrors: { message: string; line: number }[];
+  classFound: boolean;
+  forbiddenImports: { module: string; line: number }[];
+  hasAsync: boolean;
+};
 
 /** The structural checks shared by the state code and the assembled class. */
 export function structuralProblem(a: AnalysisLike, className?: string): string | null {
   const [syntax] = a.syntaxErrors;
   if (syntax) return `SyntaxError at line ${syntax.line}: ${syntax.message}`;
   if (!a.classFound) return `class ${className ?? ""} is not defined at the top level`.replace("  ", " ");
-  if (a.forbiddenImports.length) return `forbidden imports: ${a.forbiddenImports.map((i) => `${i.module} (line ${i.line})`).join(", ")}`;
+  if (a.forbiddenImports.length)
+    return `forbidden imports: ${a.forbiddenImports.map((i) => `${i.module} (line ${i.line})`).join(", ")}`;
   if (a.hasAsync) return "async code is not allowed (environments are synchronous)";
   return null;
 }

@@ -5,7 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { createEnvironment, createTestProject } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
-import { expectEveryRouteBlocked, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
+import {
+  expectEveryRouteBlocked,
+  payloadEnvironment,
+  useCanary,
+  useUnjailedProductSandbox,
+} from "@/tests/network-canary";
 import { runPlaygroundTool } from "./run-tool";
 
 const t = useTestDatabase();
@@ -17,11 +22,24 @@ describe("playground: network payload (host not jailed)", () => {
     const project = await createTestProject(t.db);
     const env = await createEnvironment(t.db, project.id, { source: payloadEnvironment(canary.port) });
     const base = { environmentId: env.id, versionId: env.currentVersionId!, initialState: { count: 1 } };
-    const step = await runPlaygroundTool(t.db, { ...base, history: [{ name: "reach_out", args: {} }], call: { name: "reach_out", args: {} } }, sandbox());
-    expect(step).toMatchObject({ isError: false, observation: { success: true }, state: { count: 1 }, divergedAt: null });
+    const step = await runPlaygroundTool(
+      t.db,
+      { ...base, history: [{ name: "reach_out", args: {} }], call: { name: "reach_out", args: {} } },
+      sandbox(),
+    );
+    expect(step).toMatchObject({
+      isError: false,
+      observation: { success: true },
+      state: { count: 1 },
+      divergedAt: null,
+    });
     expectEveryRouteBlocked((step.observation as { data: unknown }).data);
     // The environment still works in the same episode after the attempts.
-    const after = await runPlaygroundTool(t.db, { ...base, history: [{ name: "reach_out", args: {} }], call: { name: "add", args: { amount: 2 } } }, sandbox());
+    const after = await runPlaygroundTool(
+      t.db,
+      { ...base, history: [{ name: "reach_out", args: {} }], call: { name: "add", args: { amount: 2 } } },
+      sandbox(),
+    );
     expect(after).toMatchObject({ isError: false, state: { count: 3 } });
     expect(await canary.settle()).toBe(0);
   }, 60_000);

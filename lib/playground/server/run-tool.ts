@@ -17,24 +17,59 @@ import type { PlaygroundStep, RunToolInput } from "../playground.schema";
 
 const stable = (v: unknown) => JSON.stringify(v);
 
-export async function runPlaygroundTool(db: Db, input: RunToolInput, sandbox: Pick<SandboxRunner, "load">): Promise<PlaygroundStep> {
-  const version = await db.environmentVersion.findFirst({ where: { id: input.versionId, environmentId: input.environmentId }, select: { source: true, className: true } });
+export async function runPlaygroundTool(
+  db: Db,
+  input: RunToolInput,
+  sandbox: Pick<SandboxRunner, "load">,
+): Promise<PlaygroundStep> {
+  const version = await db.environmentVersion.findFirst({
+    where: { id: input.versionId, environmentId: input.environmentId },
+    select: { source: true, className: true },
+  });
   if (!version) throw new AppError("NOT_FOUND", "That environment version was not found.");
-  const loaded = await sandbox.load({ source: version.source, className: version.className, initialState: input.initialState });
-  if (!loaded.ok) throw new AppError("INVALID_INPUT", `The environment did not load: ${loaded.error.message}`, { retryable: loaded.error.retryable });
+  const loaded = await sandbox.load({
+    source: version.source,
+    className: version.className,
+    initialState: input.initialState,
+  });
+  if (!loaded.ok)
+    throw new AppError("INVALID_INPUT", `The environment did not load: ${loaded.error.message}`, {
+      retryable: loaded.error.retryable,
+    });
   const episode = loaded.value;
   try {
     let divergedAt: number | null = null;
     for (const [i, past] of input.history.entries()) {
       const replayed = await episode.step(past.name, past.args);
-      if (!replayed.ok) throw new AppError("UNAVAILABLE", `Replaying call ${i + 1} (${past.name}) failed: ${replayed.error.message}`, { retryable: replayed.error.retryable });
-      if (divergedAt === null && past.observation !== undefined && stable(replayed.value.observation) !== stable(past.observation)) divergedAt = i;
+      if (!replayed.ok)
+        throw new AppError(
+          "UNAVAILABLE",
+          `Replaying call ${i + 1} (${past.name}) failed: ${replayed.error.message}`,
+          { retryable: replayed.error.retryable },
+        );
+      if (
+        divergedAt === null &&
+        past.observation !== undefined &&
+        stable(replayed.value.observation) !== stable(past.observation)
+      )
+        divergedAt = i;
     }
     const step = await episode.step(input.call.name, input.call.args);
-    if (!step.ok) throw new AppError("UNAVAILABLE", `The call failed in the sandbox: ${step.error.message}`, { retryable: step.error.retryable });
+    if (!step.ok)
+      throw new AppError("UNAVAILABLE", `The call failed in the sandbox: ${step.error.message}`, {
+        retryable: step.error.retryable,
+      });
     const state = await episode.state();
     if (!state.ok) throw new AppError("UNAVAILABLE", `Reading the state failed: ${state.error.message}`);
-    return { call: input.call, observation: step.value.observation, isError: step.value.isError, diff: step.value.diff, state: state.value, stdout: step.value.stdout, divergedAt };
+    return {
+      call: input.call,
+      observation: step.value.observation,
+      isError: step.value.isError,
+      diff: step.value.diff,
+      state: state.value,
+      stdout: step.value.stdout,
+      divergedAt,
+    };
   } finally {
     await episode.close();
   }

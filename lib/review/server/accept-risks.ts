@@ -16,13 +16,18 @@ const PROOF_RISK: Record<string, string | undefined> = {
   STALE: "its validator proof is stale (code or checks changed since)",
 };
 
-export const proofRisks = (proofStatus: string): string[] => (PROOF_RISK[proofStatus] ? [PROOF_RISK[proofStatus]] : []);
+export const proofRisks = (proofStatus: string): string[] =>
+  PROOF_RISK[proofStatus] ? [PROOF_RISK[proofStatus]] : [];
 
 /** The latest check on the version, recomputed with reviewer overrides (lib/review/quality-summary.ts). */
 export function qualityRisks(latest: QualityInput | undefined): string[] {
   if (!latest) return [];
   const q = qualitySummary(latest);
-  return q.passed ? [] : [`its quality check is below the threshold (not-fail rate ${Math.round(q.rate * 100)} % < ${Math.round(q.threshold * 100)} %)`];
+  return q.passed
+    ? []
+    : [
+        `its quality check is below the threshold (not-fail rate ${Math.round(q.rate * 100)} % < ${Math.round(q.threshold * 100)} %)`,
+      ];
 }
 
 export async function acceptRisks(db: Reader, kind: ReviewKind, id: string): Promise<string[]> {
@@ -34,7 +39,8 @@ export async function acceptRisks(db: Reader, kind: ReviewKind, id: string): Pro
     const env = await db.environment.findUnique({ where: { id }, select: { currentVersionId: true } });
     if (!env?.currentVersionId) return [];
     const latest = await db.qualityCheck.findFirst({
-      where: { environmentVersionId: env.currentVersionId }, orderBy: { createdAt: "desc" },
+      where: { environmentVersionId: env.currentVersionId },
+      orderBy: { createdAt: "desc" },
       select: { threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
     });
     return qualityRisks(latest ?? undefined);

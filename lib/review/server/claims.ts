@@ -12,7 +12,12 @@ import { CLAIM_TTL_MS, type ClaimInput, TARGET_OF } from "../review.schema";
 
 export type ClaimResult = { claimed: true; expiresAt: string } | { claimed: false; heldBy: string };
 
-export async function claimItem(db: Db, input: ClaimInput, actor: SessionUser, now = new Date()): Promise<ClaimResult> {
+export async function claimItem(
+  db: Db,
+  input: ClaimInput,
+  actor: SessionUser,
+  now = new Date(),
+): Promise<ClaimResult> {
   if (!actor.id) throw new AppError("INVALID_INPUT", "Sign in to claim review items.");
   const expiresAt = new Date(now.getTime() + CLAIM_TTL_MS);
   const rows = await db.$queryRaw<{ userId: string }[]>`
@@ -31,6 +36,8 @@ export async function claimItem(db: Db, input: ClaimInput, actor: SessionUser, n
 
 export async function releaseClaim(db: Db, input: ClaimInput, actor: SessionUser) {
   if (!actor.id) return { released: 0 };
-  const { count } = await db.reviewClaim.deleteMany({ where: { targetType: TARGET_OF[input.kind], targetId: input.id, userId: actor.id } });
+  const { count } = await db.reviewClaim.deleteMany({
+    where: { targetType: TARGET_OF[input.kind], targetId: input.id, userId: actor.id },
+  });
   return { released: count };
 }

@@ -12,7 +12,6 @@ import { proofRisks, qualityRisks } from "./accept-risks";
 
 export type { QueueItem } from "../review.schema";
 
-
 export type ReviewQueue = {
   items: QueueItem[];
   counts: Record<ReviewKind, number>;
@@ -25,16 +24,35 @@ const LIMIT = 200;
 const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
 const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 
-export async function findReviewQueue(db: Db, projectId: string, filter: QueueFilter, me: { id: string | null }, now = new Date()): Promise<ReviewQueue> {
-  const claims = await db.reviewClaim.findMany({ where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) }, select: { targetId: true } });
+export async function findReviewQueue(
+  db: Db,
+  projectId: string,
+  filter: QueueFilter,
+  me: { id: string | null },
+  now = new Date(),
+): Promise<ReviewQueue> {
+  const claims = await db.reviewClaim.findMany({
+    where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) },
+    select: { targetId: true },
+  });
   const taken = claims.map((c) => c.targetId);
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
   const envWhere: Prisma.EnvironmentWhereInput = {
-    projectId, status: "IN_REVIEW", ...(filter.domain ? { domain: filter.domain } : {}), ...(filter.runId ? { runId: filter.runId } : {}),
+    projectId,
+    status: "IN_REVIEW",
+    ...(filter.domain ? { domain: filter.domain } : {}),
+    ...(filter.runId ? { runId: filter.runId } : {}),
   };
   const scenarioWhere: Prisma.ScenarioWhereInput = {
-    environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}), ...(filter.runId ? { runId: filter.runId } : {}) },
-    status: filter.status && (SCENARIO_WAITING as readonly string[]).includes(filter.status) ? (filter.status as "DRAFT") : { in: [...SCENARIO_WAITING] },
+    environment: {
+      projectId,
+      ...(filter.domain ? { domain: filter.domain } : {}),
+      ...(filter.runId ? { runId: filter.runId } : {}),
+    },
+    status:
+      filter.status && (SCENARIO_WAITING as readonly string[]).includes(filter.status)
+        ? (filter.status as "DRAFT")
+        : { in: [...SCENARIO_WAITING] },
   };
   const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
@@ -42,17 +60,46 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
     scenario: { environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) } },
     ...(filter.runId ? { runId: filter.runId } : {}),
   });
-  const statusFilterFor = (k: ReviewKind) => !filter.status || (k === "environment" ? filter.status === "IN_REVIEW" : k === "scenario" ? (SCENARIO_WAITING as readonly string[]).includes(filter.status) : false);
+  const statusFilterFor = (k: ReviewKind) =>
+    !filter.status ||
+    (k === "environment"
+      ? filter.status === "IN_REVIEW"
+      : k === "scenario"
+        ? (SCENARIO_WAITING as readonly string[]).includes(filter.status)
+        : false);
   const tw = await trajWhere();
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
     want("environment") && statusFilterFor("environment") && !filter.flagReason
-      ? db.environment.findMany({ where: { ...envWhere, id: { notIn: taken } }, orderBy: { updatedAt: "asc" }, take: LIMIT, include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } } })
+      ? db.environment.findMany({
+          where: { ...envWhere, id: { notIn: taken } },
+          orderBy: { updatedAt: "asc" },
+          take: LIMIT,
+          include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } },
+        })
       : [],
     want("scenario") && statusFilterFor("scenario") && !filter.flagReason
-      ? db.scenario.findMany({ where: { ...scenarioWhere, id: { notIn: taken } }, orderBy: { createdAt: "asc" }, take: LIMIT, include: { environment: { select: { name: true, domain: true, runId: true } } } })
+      ? db.scenario.findMany({
+          where: { ...scenarioWhere, id: { notIn: taken } },
+          orderBy: { createdAt: "asc" },
+          take: LIMIT,
+          include: { environment: { select: { name: true, domain: true, runId: true } } },
+        })
       : [],
     want("trajectory") && (!filter.status || filter.status === "FLAGGED")
-      ? db.trajectory.findMany({ where: { ...tw, id: { notIn: taken } }, orderBy: { createdAt: "asc" }, take: LIMIT, include: { scenario: { select: { externalId: true, environmentId: true, environment: { select: { domain: true, name: true } } } } } })
+      ? db.trajectory.findMany({
+          where: { ...tw, id: { notIn: taken } },
+          orderBy: { createdAt: "asc" },
+          take: LIMIT,
+          include: {
+            scenario: {
+              select: {
+                externalId: true,
+                environmentId: true,
+                environment: { select: { domain: true, name: true } },
+              },
+            },
+          },
+        })
       : [],
     db.environment.count({ where: envWhere }),
     db.scenario.count({ where: scenarioWhere }),
@@ -61,51 +108,116 @@ export async function findReviewQueue(db: Db, projectId: string, filter: QueueFi
   const envFacts = await environmentFacts(db, envs);
   // Held by others *within this view*: the counter sits beside the filtered queue's own counts.
   const heldHere = await Promise.all([
-    want("environment") && statusFilterFor("environment") && !filter.flagReason ? db.environment.count({ where: { ...envWhere, id: { in: taken } } }) : 0,
-    want("scenario") && statusFilterFor("scenario") && !filter.flagReason ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } }) : 0,
-    want("trajectory") && (!filter.status || filter.status === "FLAGGED") ? db.trajectory.count({ where: { ...tw, id: { in: taken } } }) : 0,
+    want("environment") && statusFilterFor("environment") && !filter.flagReason
+      ? db.environment.count({ where: { ...envWhere, id: { in: taken } } })
+      : 0,
+    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
+      ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } })
+      : 0,
+    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
+      ? db.trajectory.count({ where: { ...tw, id: { in: taken } } })
+      : 0,
   ]);
   const items: QueueItem[] = [
     ...envs.map((e) => ({
-      kind: "environment" as const, id: e.id, title: e.name, detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`, status: e.status, domain: e.domain,
-      reasons: [], runId: e.runId, environmentId: e.id, versionId: e.currentVersionId, href: `/environments/${e.id}/quality`, editHref: `/environments/${e.id}/edit`,
-      risks: envFacts.risks.get(e.id) ?? [], changed: envFacts.changed.get(e.id) ?? null,
+      kind: "environment" as const,
+      id: e.id,
+      title: e.name,
+      detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`,
+      status: e.status,
+      domain: e.domain,
+      reasons: [],
+      runId: e.runId,
+      environmentId: e.id,
+      versionId: e.currentVersionId,
+      href: `/environments/${e.id}/quality`,
+      editHref: `/environments/${e.id}/edit`,
+      risks: envFacts.risks.get(e.id) ?? [],
+      changed: envFacts.changed.get(e.id) ?? null,
     })),
     ...scenarios.map((s) => ({
-      kind: "scenario" as const, id: s.id, title: shortTitle(s.task), detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`, status: s.status,
-      domain: s.environment.domain, reasons: reasonsOf(s.proofReasons), runId: s.environment.runId, environmentId: s.environmentId, versionId: s.environmentVersionId,
-      href: `/scenarios/${s.id}`, editHref: `/scenarios/${s.id}`, risks: proofRisks(s.proofStatus),
-      changed: s.acceptedValidatorVersionIds !== null ? { text: "changed since accepted: its checks or proof changed after a reviewer accepted it", href: `/scenarios/${s.id}` } : null,
+      kind: "scenario" as const,
+      id: s.id,
+      title: shortTitle(s.task),
+      detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`,
+      status: s.status,
+      domain: s.environment.domain,
+      reasons: reasonsOf(s.proofReasons),
+      runId: s.environment.runId,
+      environmentId: s.environmentId,
+      versionId: s.environmentVersionId,
+      href: `/scenarios/${s.id}`,
+      editHref: `/scenarios/${s.id}`,
+      risks: proofRisks(s.proofStatus),
+      changed:
+        s.acceptedValidatorVersionIds !== null
+          ? {
+              text: "changed since accepted: its checks or proof changed after a reviewer accepted it",
+              href: `/scenarios/${s.id}`,
+            }
+          : null,
     })),
     ...trajectories.map((t) => ({
-      kind: "trajectory" as const, id: t.id, title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`, detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
-      status: "FLAGGED", domain: t.scenario.environment.domain, reasons: t.flagReason ? [reasonSentence(t.flagReason)] : [], runId: t.runId, environmentId: t.scenario.environmentId,
-      versionId: t.environmentVersionId, href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`, risks: [], changed: null,
+      kind: "trajectory" as const,
+      id: t.id,
+      title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`,
+      detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
+      status: "FLAGGED",
+      domain: t.scenario.environment.domain,
+      reasons: t.flagReason ? [reasonSentence(t.flagReason)] : [],
+      runId: t.runId,
+      environmentId: t.scenario.environmentId,
+      versionId: t.environmentVersionId,
+      href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
+      editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
+      risks: [],
+      changed: null,
     })),
   ];
-  return { items, counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount }, claimedByOthers: heldHere.reduce((a, b) => a + b, 0), decidedToday: await decidedToday(db, projectId, me.id, now), facets: await facets(db, projectId) };
+  return {
+    items,
+    counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount },
+    claimedByOthers: heldHere.reduce((a, b) => a + b, 0),
+    decidedToday: await decidedToday(db, projectId, me.id, now),
+    facets: await facets(db, projectId),
+  };
 }
 
 /** Trajectories whose latest accept/reject was not undone: the log is their review state. */
 async function decidedTrajectoryIds(db: Db, projectId: string): Promise<string[]> {
   const rows = await db.reviewDecision.findMany({
-    where: { projectId, targetType: "TRAJECTORY", decision: { in: ["ACCEPT", "REJECT", "UNDO"] } }, orderBy: { createdAt: "asc" }, select: { targetId: true, decision: true },
+    where: { projectId, targetType: "TRAJECTORY", decision: { in: ["ACCEPT", "REJECT", "UNDO"] } },
+    orderBy: { createdAt: "asc" },
+    select: { targetId: true, decision: true },
   });
   const latest = new Map(rows.map((r) => [r.targetId, r.decision]));
   return [...latest].filter(([, d]) => d !== "UNDO").map(([id]) => id);
 }
 
-type EnvRow = { id: string; currentVersionId: string | null; acceptedVersionId: string | null; currentVersion: { version: number } | null };
+type EnvRow = {
+  id: string;
+  currentVersionId: string | null;
+  acceptedVersionId: string | null;
+  currentVersion: { version: number } | null;
+};
 
 /** Per environment: why accepting needs an override (quality), and "changed since accepted vN". */
 async function environmentFacts(db: Db, envs: EnvRow[]) {
   const current = envs.flatMap((e) => (e.currentVersionId ? [e.currentVersionId] : []));
   const [checks, accepted] = await Promise.all([
     db.qualityCheck.findMany({
-      where: { environmentVersionId: { in: current } }, orderBy: { createdAt: "desc" },
-      select: { environmentVersionId: true, threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
+      where: { environmentVersionId: { in: current } },
+      orderBy: { createdAt: "desc" },
+      select: {
+        environmentVersionId: true,
+        threshold: true,
+        probes: { select: { verdict: true, reviewerVerdict: true } },
+      },
     }),
-    db.environmentVersion.findMany({ where: { id: { in: envs.flatMap((e) => (e.acceptedVersionId ? [e.acceptedVersionId] : [])) } }, select: { id: true, version: true } }),
+    db.environmentVersion.findMany({
+      where: { id: { in: envs.flatMap((e) => (e.acceptedVersionId ? [e.acceptedVersionId] : [])) } },
+      select: { id: true, version: true },
+    }),
   ]);
   const acceptedNumber = new Map(accepted.map((v) => [v.id, v.version]));
   const risks = new Map<string, string[]>();
@@ -114,7 +226,10 @@ async function environmentFacts(db: Db, envs: EnvRow[]) {
     risks.set(e.id, qualityRisks(checks.find((c) => c.environmentVersionId === e.currentVersionId)));
     const from = e.acceptedVersionId ? acceptedNumber.get(e.acceptedVersionId) : undefined;
     if (from !== undefined && e.acceptedVersionId !== e.currentVersionId && e.currentVersion) {
-      changed.set(e.id, { text: `changed since accepted: v${from} was accepted, the code is now v${e.currentVersion.version}`, href: `/environments/${e.id}/versions?a=${from}&b=${e.currentVersion.version}` });
+      changed.set(e.id, {
+        text: `changed since accepted: v${from} was accepted, the code is now v${e.currentVersion.version}`,
+        href: `/environments/${e.id}/versions?a=${from}&b=${e.currentVersion.version}`,
+      });
     }
   }
   return { risks, changed };
@@ -123,16 +238,38 @@ async function environmentFacts(db: Db, envs: EnvRow[]) {
 async function decidedToday(db: Db, projectId: string, meId: string | null, now: Date) {
   const since = new Date(now);
   since.setUTCHours(0, 0, 0, 0);
-  const where = { projectId, createdAt: { gte: since }, decision: { in: ["ACCEPT", "REJECT"] as ("ACCEPT" | "REJECT")[] } };
-  const [all, mine] = await Promise.all([db.reviewDecision.count({ where }), meId ? db.reviewDecision.count({ where: { ...where, actorId: meId } }) : 0]);
+  const where = {
+    projectId,
+    createdAt: { gte: since },
+    decision: { in: ["ACCEPT", "REJECT"] as ("ACCEPT" | "REJECT")[] },
+  };
+  const [all, mine] = await Promise.all([
+    db.reviewDecision.count({ where }),
+    meId ? db.reviewDecision.count({ where: { ...where, actorId: meId } }) : 0,
+  ]);
   return { all, mine };
 }
 
 async function facets(db: Db, projectId: string) {
   const [domains, flags, runs] = await Promise.all([
-    db.environment.findMany({ where: { projectId }, distinct: ["domain"], select: { domain: true }, orderBy: { domain: "asc" } }),
-    db.trajectory.findMany({ where: { flagReason: { not: null }, scenario: { environment: { projectId } } }, distinct: ["flagReason"], select: { flagReason: true }, take: 50 }),
-    db.pipelineRun.findMany({ where: { projectId }, orderBy: { createdAt: "desc" }, take: 50, select: { id: true, name: true, kind: true } }),
+    db.environment.findMany({
+      where: { projectId },
+      distinct: ["domain"],
+      select: { domain: true },
+      orderBy: { domain: "asc" },
+    }),
+    db.trajectory.findMany({
+      where: { flagReason: { not: null }, scenario: { environment: { projectId } } },
+      distinct: ["flagReason"],
+      select: { flagReason: true },
+      take: 50,
+    }),
+    db.pipelineRun.findMany({
+      where: { projectId },
+      orderBy: { createdAt: "desc" },
+      take: 50,
+      select: { id: true, name: true, kind: true },
+    }),
   ]);
   return {
     domains: domains.map((d) => d.domain),

@@ -10,7 +10,9 @@ export async function getQualityReview(db: Db, projectId: string, environmentId:
     include: { probes: { orderBy: { index: "asc" } } },
   });
   const versionsWithChecks = await db.environmentVersion.findMany({
-    where: { environmentId, qualityChecks: { some: {} } }, orderBy: { version: "desc" }, select: { id: true, version: true },
+    where: { environmentId, qualityChecks: { some: {} } },
+    orderBy: { version: "desc" },
+    select: { id: true, version: true },
   });
   const probeIds = checks.flatMap((c) => c.probes.map((p) => p.id));
   const audit = await findAuditLog(db, projectId, [

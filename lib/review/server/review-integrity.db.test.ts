@@ -8,7 +8,14 @@ import { ok } from "@/lib/core/result";
 import { saveEnvironmentVersion, type AnalyzeDeps } from "@/lib/environments/server/save-environment-version";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
 import type { Analysis } from "@/lib/sandbox";
-import { createEnvironment, createQualityCheck, createScenario, createTestProject, createTrajectory, createUser } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createQualityCheck,
+  createScenario,
+  createTestProject,
+  createTrajectory,
+  createUser,
+} from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { claimItem, releaseClaim } from "./claims";
 import { decideItem } from "./decide-item";
@@ -17,7 +24,18 @@ import { undoLastDecision } from "./undo-decision";
 
 const t = useTestDatabase();
 const sandbox: AnalyzeDeps = {
-  analyze: () => Promise.resolve(ok<Analysis>({ syntaxErrors: [], classFound: true, classes: ["Counter"], publicMethods: [], forbiddenImports: [], hasAsync: false, tools: [] })),
+  analyze: () =>
+    Promise.resolve(
+      ok<Analysis>({
+        syntaxErrors: [],
+        classFound: true,
+        classes: ["Counter"],
+        publicMethods: [],
+        forbiddenImports: [],
+        hasAsync: false,
+        tools: [],
+      }),
+    ),
 };
 
 async function world() {
@@ -31,12 +49,35 @@ describe("acceptance belongs to a version", () => {
   it("records the version, and an edit after acceptance is back in the queue as changed since accepted", async () => {
     const { project, actor } = await world();
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
-    const { decisionId } = await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: env.currentVersionId! }, actor);
-    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({ version: 1, versionId: env.currentVersionId });
-    await saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: env.currentVersionId!, source: "class Counter:\n    pass\n", message: "after acceptance" }, actor, sandbox);
-    expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({ status: "IN_REVIEW", acceptedVersionId: env.currentVersionId });
+    const { decisionId } = await decideItem(
+      t.db,
+      { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: env.currentVersionId! },
+      actor,
+    );
+    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
+      version: 1,
+      versionId: env.currentVersionId,
+    });
+    await saveEnvironmentVersion(
+      t.db,
+      {
+        environmentId: env.id,
+        baseVersionId: env.currentVersionId!,
+        source: "class Counter:\n    pass\n",
+        message: "after acceptance",
+      },
+      actor,
+      sandbox,
+    );
+    expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({
+      status: "IN_REVIEW",
+      acceptedVersionId: env.currentVersionId,
+    });
     const item = (await findReviewQueue(t.db, project.id, {}, actor)).items.find((i) => i.id === env.id);
-    expect(item?.changed).toEqual({ text: "changed since accepted: v1 was accepted, the code is now v2", href: `/environments/${env.id}/versions?a=1&b=2` });
+    expect(item?.changed).toEqual({
+      text: "changed since accepted: v1 was accepted, the code is now v2",
+      href: `/environments/${env.id}/versions?a=1&b=2`,
+    });
   });
 
   it("a validator edit after acceptance sends the scenario back to review, remembering the accepted checks", async () => {
@@ -46,8 +87,22 @@ describe("acceptance belongs to a version", () => {
     await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "VERIFIED" } });
     await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor);
     const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
-    await saveValidatorVersion(t.db, { validatorId: validator.id, baseVersionId: validator.currentVersionId!, code: "def check_func(final_state):\n    return True\n", message: "loosen" }, actor, sandbox);
-    expect(await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).toMatchObject({ status: "IN_REVIEW", proofStatus: "STALE", acceptedValidatorVersionIds: [validator.currentVersionId] });
+    await saveValidatorVersion(
+      t.db,
+      {
+        validatorId: validator.id,
+        baseVersionId: validator.currentVersionId!,
+        code: "def check_func(final_state):\n    return True\n",
+        message: "loosen",
+      },
+      actor,
+      sandbox,
+    );
+    expect(await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).toMatchObject({
+      status: "IN_REVIEW",
+      proofStatus: "STALE",
+      acceptedValidatorVersionIds: [validator.currentVersionId],
+    });
     const item = (await findReviewQueue(t.db, project.id, {}, actor)).items.find((i) => i.id === scenario.id);
     expect(item?.changed?.text).toContain("changed since accepted");
   });
@@ -62,12 +117,27 @@ describe("decisions that are hard to get wrong", () => {
     await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
     const queue = await findReviewQueue(t.db, project.id, {}, actor);
     expect(queue.items.find((i) => i.id === scenario.id)?.risks).toEqual(["its validator proof failed"]);
-    expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual(["its quality check is below the threshold (not-fail rate 33 % < 85 %)"]);
-    await expect(decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("its validator proof failed") as unknown });
-    await expect(decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual([
+      "its quality check is below the threshold (not-fail rate 33 % < 85 %)",
+    ]);
+    await expect(
+      decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor),
+    ).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("its validator proof failed") as unknown,
+    });
+    await expect(
+      decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).status).toBe("IN_REVIEW");
-    const { decisionId } = await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "check 2 is wrong, fixed separately" }, actor);
-    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({ overridden: ["its validator proof failed"] });
+    const { decisionId } = await decideItem(
+      t.db,
+      { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "check 2 is wrong, fixed separately" },
+      actor,
+    );
+    expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
+      overridden: ["its validator proof failed"],
+    });
   });
 
   it("undoes the last decision as a logged decision, once, and only while the item is unchanged", async () => {
@@ -75,7 +145,11 @@ describe("decisions that are hard to get wrong", () => {
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
     const scenario = await createScenario(t.db, env.id, { status: "DRAFT" });
     const flagged = await createTrajectory(t.db, scenario.id, { flagReason: "low reward" });
-    await decideItem(t.db, { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" }, actor);
+    await decideItem(
+      t.db,
+      { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" },
+      actor,
+    );
     expect((await findReviewQueue(t.db, project.id, {}, actor)).counts.trajectory).toBe(0);
     const undone = await undoLastDecision(t.db, project.id, actor);
     expect(undone).toMatchObject({ kind: "trajectory", id: flagged.id, undone: { decision: "REJECT" } });
@@ -84,12 +158,29 @@ describe("decisions that are hard to get wrong", () => {
 
     await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
     await undoLastDecision(t.db, project.id, actor);
-    expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({ status: "IN_REVIEW", acceptedVersionId: null });
-    const log = await t.db.reviewDecision.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "asc" }, select: { decision: true } });
+    expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({
+      status: "IN_REVIEW",
+      acceptedVersionId: null,
+    });
+    const log = await t.db.reviewDecision.findMany({
+      where: { projectId: project.id },
+      orderBy: { createdAt: "asc" },
+      select: { decision: true },
+    });
     expect(log.map((l) => l.decision)).toEqual(["REJECT", "UNDO", "ACCEPT", "UNDO"]);
 
     await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
-    await saveEnvironmentVersion(t.db, { environmentId: env.id, baseVersionId: env.currentVersionId!, source: "class Counter:\n    x = 1\n", message: "edit" }, actor, sandbox);
+    await saveEnvironmentVersion(
+      t.db,
+      {
+        environmentId: env.id,
+        baseVersionId: env.currentVersionId!,
+        source: "class Counter:\n    x = 1\n",
+        message: "edit",
+      },
+      actor,
+      sandbox,
+    );
     await expect(undoLastDecision(t.db, project.id, actor)).rejects.toMatchObject({ code: "CONFLICT" });
   });
 

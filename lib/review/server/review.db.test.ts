@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import { createEnvironment, createQualityCheck, createScenario, createTestProject, createTrajectory, createUser } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createQualityCheck,
+  createScenario,
+  createTestProject,
+  createTrajectory,
+  createUser,
+} from "@/prisma/seed/factories";
 import { claimItem } from "./claims";
 import { decideItem } from "./decide-item";
 import { findAuditLog } from "./find-audit-log";
@@ -8,7 +15,12 @@ import { findReviewQueue } from "./find-review-queue";
 import { reviewQualityProbe } from "./review-quality-probe";
 
 const t = useTestDatabase();
-const actorOf = (u: { id: string; email: string; name: string; role: "ADMIN" | "REVIEWER" | "VIEWER" }) => ({ id: u.id, email: u.email, name: u.name, role: u.role });
+const actorOf = (u: { id: string; email: string; name: string; role: "ADMIN" | "REVIEWER" | "VIEWER" }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+});
 
 async function world() {
   const project = await createTestProject(t.db);
@@ -23,46 +35,104 @@ describe("quality review and the audit log", () => {
     const { project, env, alice } = await world();
     const check = await createQualityCheck(t.db, env.currentVersionId!, ["PASS", "FAIL"]);
     const [p0, p1] = check.probes;
-    expect(await reviewQualityProbe(t.db, { probeId: p0!.id, verdict: "PASS" }, alice)).toMatchObject({ decision: "CONFIRM" });
-    expect(await reviewQualityProbe(t.db, { probeId: p1!.id, verdict: "PASS" }, alice)).toMatchObject({ decision: "OVERRIDE" });
-    expect((await t.db.qualityProbe.findUniqueOrThrow({ where: { id: p1!.id } })).reviewerVerdict).toBe("PASS");
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "probe 1 was a judge error", versionId: env.currentVersionId! }, alice);
+    expect(await reviewQualityProbe(t.db, { probeId: p0!.id, verdict: "PASS" }, alice)).toMatchObject({
+      decision: "CONFIRM",
+    });
+    expect(await reviewQualityProbe(t.db, { probeId: p1!.id, verdict: "PASS" }, alice)).toMatchObject({
+      decision: "OVERRIDE",
+    });
+    expect((await t.db.qualityProbe.findUniqueOrThrow({ where: { id: p1!.id } })).reviewerVerdict).toBe(
+      "PASS",
+    );
+    await decideItem(
+      t.db,
+      {
+        kind: "environment",
+        id: env.id,
+        decision: "ACCEPT",
+        reason: "probe 1 was a judge error",
+        versionId: env.currentVersionId!,
+      },
+      alice,
+    );
     expect((await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).status).toBe("ACCEPTED");
-    const log = await findAuditLog(t.db, project.id, [{ targetType: "ENVIRONMENT_VERSION", targetIds: [env.currentVersionId!] }, { targetType: "QUALITY_PROBE", targetIds: [p0!.id, p1!.id] }]);
+    const log = await findAuditLog(t.db, project.id, [
+      { targetType: "ENVIRONMENT_VERSION", targetIds: [env.currentVersionId!] },
+      { targetType: "QUALITY_PROBE", targetIds: [p0!.id, p1!.id] },
+    ]);
     expect(log.map((l) => l.decision)).toEqual(["ACCEPT", "OVERRIDE", "CONFIRM"]);
-    expect(log[0]).toMatchObject({ reason: "probe 1 was a judge error", before: { status: "IN_REVIEW" }, after: { status: "ACCEPTED" } });
+    expect(log[0]).toMatchObject({
+      reason: "probe 1 was a judge error",
+      before: { status: "IN_REVIEW" },
+      after: { status: "ACCEPTED" },
+    });
     expect(log[0]?.actor).toContain(alice.email);
-    expect(log[1]).toMatchObject({ before: { judgeVerdict: "FAIL", reviewerVerdict: null }, after: { reviewerVerdict: "PASS" } });
+    expect(log[1]).toMatchObject({
+      before: { judgeVerdict: "FAIL", reviewerVerdict: null },
+      after: { reviewerVerdict: "PASS" },
+    });
   });
 
   it("is append-only: the database refuses UPDATE and DELETE", async () => {
     const { env, alice } = await world();
-    const { decisionId } = await decideItem(t.db, { kind: "environment", id: env.id, decision: "REJECT", reason: "tools leak state" }, alice);
-    await expect(t.db.reviewDecision.update({ where: { id: decisionId }, data: { reason: "rewritten" } })).rejects.toThrow(/append-only/);
+    const { decisionId } = await decideItem(
+      t.db,
+      { kind: "environment", id: env.id, decision: "REJECT", reason: "tools leak state" },
+      alice,
+    );
+    await expect(
+      t.db.reviewDecision.update({ where: { id: decisionId }, data: { reason: "rewritten" } }),
+    ).rejects.toThrow(/append-only/);
     await expect(t.db.reviewDecision.delete({ where: { id: decisionId } })).rejects.toThrow(/append-only/);
   });
 
   it("refuses a decision on a version the reviewer did not see", async () => {
     const { env, alice } = await world();
-    await expect(decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: "an-older-version" }, alice)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      decideItem(
+        t.db,
+        { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: "an-older-version" },
+        alice,
+      ),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
 
 describe("review queue and claims", () => {
   it("lists environments, unverified scenarios and flagged trajectories, with filters and counts", async () => {
     const { project, env, alice } = await world();
-    const scenario = await createScenario(t.db, env.id, { status: "DRAFT", proofReasons: ["gold run fails check 2"] });
+    const scenario = await createScenario(t.db, env.id, {
+      status: "DRAFT",
+      proofReasons: ["gold run fails check 2"],
+    });
     await createScenario(t.db, env.id, { status: "VERIFIED" });
     const flagged = await createTrajectory(t.db, scenario.id, { flagReason: "reward disagrees with judge" });
     await createTrajectory(t.db, scenario.id, { flagReason: null });
     const queue = await findReviewQueue(t.db, project.id, {}, alice);
     expect(queue.counts).toEqual({ environment: 1, scenario: 1, trajectory: 1 });
     expect(queue.items.find((i) => i.kind === "scenario")?.reasons).toEqual(["Gold run fails check 2."]);
-    expect((await findReviewQueue(t.db, project.id, { kind: "trajectory", flagReason: "reward disagrees with judge" }, alice)).items.map((i) => i.id)).toEqual([flagged.id]);
+    expect(
+      (
+        await findReviewQueue(
+          t.db,
+          project.id,
+          { kind: "trajectory", flagReason: "reward disagrees with judge" },
+          alice,
+        )
+      ).items.map((i) => i.id),
+    ).toEqual([flagged.id]);
     expect((await findReviewQueue(t.db, project.id, { domain: "other" }, alice)).items).toEqual([]);
     // Deciding a trajectory takes it off the queue (the log is its review state).
-    await decideItem(t.db, { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" }, alice);
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "checked the gold run by hand" }, alice);
+    await decideItem(
+      t.db,
+      { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" },
+      alice,
+    );
+    await decideItem(
+      t.db,
+      { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "checked the gold run by hand" },
+      alice,
+    );
     const after = await findReviewQueue(t.db, project.id, {}, alice);
     expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0 });
     expect(after.decidedToday.mine).toBe(2);
@@ -70,16 +140,25 @@ describe("review queue and claims", () => {
 
   it("gives an item to exactly one of two racing reviewers, hides it from the other, and frees it on expiry", async () => {
     const { project, env, alice, bob } = await world();
-    const results = await Promise.all([claimItem(t.db, { kind: "environment", id: env.id }, alice), claimItem(t.db, { kind: "environment", id: env.id }, bob)]);
+    const results = await Promise.all([
+      claimItem(t.db, { kind: "environment", id: env.id }, alice),
+      claimItem(t.db, { kind: "environment", id: env.id }, bob),
+    ]);
     expect(results.filter((r) => r.claimed)).toHaveLength(1);
     const winner = results[0].claimed ? alice : bob;
     const loser = winner === alice ? bob : alice;
     expect((await findReviewQueue(t.db, project.id, {}, loser)).items.map((i) => i.id)).not.toContain(env.id);
     expect((await findReviewQueue(t.db, project.id, {}, winner)).items.map((i) => i.id)).toContain(env.id);
-    await expect(decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, loser)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, loser),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     // Re-claiming one's own item extends it; after expiry the other reviewer may take it.
-    expect(await claimItem(t.db, { kind: "environment", id: env.id }, winner)).toMatchObject({ claimed: true });
+    expect(await claimItem(t.db, { kind: "environment", id: env.id }, winner)).toMatchObject({
+      claimed: true,
+    });
     const later = new Date(Date.now() + 11 * 60 * 1000);
-    expect(await claimItem(t.db, { kind: "environment", id: env.id }, loser, later)).toMatchObject({ claimed: true });
+    expect(await claimItem(t.db, { kind: "environment", id: env.id }, loser, later)).toMatchObject({
+      claimed: true,
+    });
   });
 });

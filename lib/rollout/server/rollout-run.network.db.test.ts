@@ -10,7 +10,13 @@ import { createEnvironment, createScenario, createTestProject } from "@/prisma/s
 import { useTestDatabase } from "@/tests/db";
 import { agentReply } from "@/tests/fake-openai/rollout-script";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
-import { expectEveryRouteBlocked, payloadCheck, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
+import {
+  expectEveryRouteBlocked,
+  payloadCheck,
+  payloadEnvironment,
+  useCanary,
+  useUnjailedProductSandbox,
+} from "@/tests/network-canary";
 import { enqueueRolloutRun, executeRolloutRun } from "./rollout-run";
 
 const t = useTestDatabase();
@@ -29,15 +35,41 @@ describe("rollout run: network payload (host not jailed)", () => {
     const tools = await sandbox().extractTools(source, "Counter");
     if (!tools.ok) throw new Error(tools.error.message);
     const env = await createEnvironment(t.db, project.id, { source, tools: tools.value });
-    const scenario = await createScenario(t.db, env.id, { checks: [payloadCheck(canary.port, "final_state['count'] == initial_state['count'] + 1")], initialState: { count: 0 } });
-    fake.setScript((body) => agentReply(body, [{ name: "reach_out", arguments: {} }, { name: "add", arguments: { amount: 1 } }]));
-    const run = await enqueueRolloutRun(t.db, () => Promise.resolve(null), { projectId: project.id, scenarioIds: [scenario.id], config: { models: ["m-agent"], k: 1, concurrency: 1 } });
-    await executeRolloutRun(t.db, run.id, { sandbox: sandbox(), llmFor: createRunLlmFactory(t.db, { baseUrl: fake.url, apiKey: "test" }) });
+    const scenario = await createScenario(t.db, env.id, {
+      checks: [payloadCheck(canary.port, "final_state['count'] == initial_state['count'] + 1")],
+      initialState: { count: 0 },
+    });
+    fake.setScript((body) =>
+      agentReply(body, [
+        { name: "reach_out", arguments: {} },
+        { name: "add", arguments: { amount: 1 } },
+      ]),
+    );
+    const run = await enqueueRolloutRun(t.db, () => Promise.resolve(null), {
+      projectId: project.id,
+      scenarioIds: [scenario.id],
+      config: { models: ["m-agent"], k: 1, concurrency: 1 },
+    });
+    await executeRolloutRun(t.db, run.id, {
+      sandbox: sandbox(),
+      llmFor: createRunLlmFactory(t.db, { baseUrl: fake.url, apiKey: "test" }),
+    });
 
-    expect(await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "SUCCEEDED" });
+    expect(await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: "SUCCEEDED",
+    });
     const trajectory = await t.db.trajectory.findFirstOrThrow({ where: { runId: run.id } });
-    expect(trajectory).toMatchObject({ status: "COMPLETED", reward: 1, finalState: { count: 1 }, checkResults: [{ passed: true }] });
-    const [reach, add] = trajectory.steps as { name: string; isError: boolean; observation: { success: boolean; data: unknown } }[];
+    expect(trajectory).toMatchObject({
+      status: "COMPLETED",
+      reward: 1,
+      finalState: { count: 1 },
+      checkResults: [{ passed: true }],
+    });
+    const [reach, add] = trajectory.steps as {
+      name: string;
+      isError: boolean;
+      observation: { success: boolean; data: unknown };
+    }[];
     expect(reach).toMatchObject({ name: "reach_out", isError: false, observation: { success: true } });
     expectEveryRouteBlocked(reach!.observation.data);
     expect(add).toMatchObject({ name: "add", isError: false, observation: { success: true, data: 1 } });

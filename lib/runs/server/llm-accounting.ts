@@ -9,7 +9,14 @@ import "server-only";
  */
 import type { Db } from "@/lib/db";
 
-export type EndpointQuality = { model: string; attempts: number; errors: number; errorRate: number; p95LatencyMs: number | null; causes: { code: string; count: number }[] };
+export type EndpointQuality = {
+  model: string;
+  attempts: number;
+  errors: number;
+  errorRate: number;
+  p95LatencyMs: number | null;
+  causes: { code: string; count: number }[];
+};
 
 export type LlmAccounting = {
   requestsSent: number;
@@ -25,11 +32,31 @@ export type LlmAccounting = {
 };
 
 export type LlmProblem = {
-  id: string; stepId: string | null; purpose: string; model: string; status: string; cached: boolean; attempts: number;
-  rejection: string | null; errorMessage: string | null; rawReply: string | null; attemptLog: unknown; createdAt: Date;
+  id: string;
+  stepId: string | null;
+  purpose: string;
+  model: string;
+  status: string;
+  cached: boolean;
+  attempts: number;
+  rejection: string | null;
+  errorMessage: string | null;
+  rawReply: string | null;
+  attemptLog: unknown;
+  createdAt: Date;
 };
 
-type Totals = { sent: number; used: number; rejected: number; errors: number; lost: number; inflight: number; hits: number; cost: string; lostcost: string };
+type Totals = {
+  sent: number;
+  used: number;
+  rejected: number;
+  errors: number;
+  lost: number;
+  inflight: number;
+  hits: number;
+  cost: string;
+  lostcost: string;
+};
 
 export async function getLlmAccounting(db: Db, runId: string): Promise<LlmAccounting> {
   // Failed attempts per call come from its attempt log (written before each retry and at the end).
@@ -50,8 +77,15 @@ export async function getLlmAccounting(db: Db, runId: string): Promise<LlmAccoun
       COALESCE(sum("costUsd") FILTER (WHERE status = 'LOST'), 0)::text AS lostcost
     FROM c`;
   return {
-    requestsSent: t?.sent ?? 0, answersUsed: t?.used ?? 0, answersRejected: t?.rejected ?? 0, errorResponses: t?.errors ?? 0,
-    answersLost: t?.lost ?? 0, inFlight: t?.inflight ?? 0, cacheHits: t?.hits ?? 0, costUsd: Number(t?.cost ?? 0), lostCostUsd: Number(t?.lostcost ?? 0),
+    requestsSent: t?.sent ?? 0,
+    answersUsed: t?.used ?? 0,
+    answersRejected: t?.rejected ?? 0,
+    errorResponses: t?.errors ?? 0,
+    answersLost: t?.lost ?? 0,
+    inFlight: t?.inflight ?? 0,
+    cacheHits: t?.hits ?? 0,
+    costUsd: Number(t?.cost ?? 0),
+    lostCostUsd: Number(t?.lostcost ?? 0),
     endpoints: await endpointQuality(db, runId),
   };
 }
@@ -67,8 +101,12 @@ async function endpointQuality(db: Db, runId: string): Promise<EndpointQuality[]
     FROM "LlmCall" c CROSS JOIN LATERAL jsonb_array_elements(c."attemptLog") e
     WHERE c."runId" = ${runId} AND NOT c.cached AND (e->>'ok') = 'false' GROUP BY 1, 2 ORDER BY 3 DESC`;
   return rows.map((r) => ({
-    model: r.model, attempts: r.attempts, errors: r.errors, errorRate: r.attempts ? r.errors / r.attempts : 0,
-    p95LatencyMs: r.p95 === null ? null : Math.round(r.p95), causes: causes.filter((c) => c.model === r.model).map(({ code, count }) => ({ code, count })),
+    model: r.model,
+    attempts: r.attempts,
+    errors: r.errors,
+    errorRate: r.attempts ? r.errors / r.attempts : 0,
+    p95LatencyMs: r.p95 === null ? null : Math.round(r.p95),
+    causes: causes.filter((c) => c.model === r.model).map(({ code, count }) => ({ code, count })),
   }));
 }
 
@@ -76,8 +114,22 @@ async function endpointQuality(db: Db, runId: string): Promise<EndpointQuality[]
 export async function getLlmProblems(db: Db, runId: string, take = 50): Promise<LlmProblem[]> {
   const calls = await db.llmCall.findMany({
     where: { runId, OR: [{ status: { in: ["REJECTED", "FAILED", "LOST"] } }, { attempts: { gt: 1 } }] },
-    orderBy: { createdAt: "desc" }, take,
-    select: { id: true, stepId: true, purpose: true, model: true, status: true, cached: true, attempts: true, rejection: true, errorMessage: true, response: true, attemptLog: true, createdAt: true },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: {
+      id: true,
+      stepId: true,
+      purpose: true,
+      model: true,
+      status: true,
+      cached: true,
+      attempts: true,
+      rejection: true,
+      errorMessage: true,
+      response: true,
+      attemptLog: true,
+      createdAt: true,
+    },
   });
   return calls.map(({ response, ...c }) => ({ ...c, rawReply: rawText(response) }));
 }

@@ -24,6 +24,8 @@ export async function markStepCallsLost(db: Db, stepId: string): Promise<number>
 
 /** At the end of a run, every call still PENDING is lost. */
 export async function markRunCallsLost(db: Db, runId: string): Promise<void> {
-  const steps = await db.$queryRaw<{ stepId: string }[]>`SELECT DISTINCT "stepId" FROM "LlmCall" WHERE "runId" = ${runId} AND status = 'PENDING' AND "stepId" IS NOT NULL`;
+  const steps = await db.$queryRaw<
+    { stepId: string }[]
+  >`SELECT DISTINCT "stepId" FROM "LlmCall" WHERE "runId" = ${runId} AND status = 'PENDING' AND "stepId" IS NOT NULL`;
   for (const s of steps) await markStepCallsLost(db, s.stepId);
 }

@@ -21,17 +21,26 @@ import { createDbCache } from "@/lib/llm/server/db-cache";
 import { createStepRecorder } from "./step-recorder";
 
 export type RunLlmFactory = (ids: { runId: string; stepId: string }) => LlmClient;
-export type RunLlmOverrides = Partial<Pick<LlmConfig, "baseUrl" | "apiKey" | "timeoutMs" | "concurrency" | "prices">> & { retry?: RetryPolicy; signal?: AbortSignal };
+export type RunLlmOverrides = Partial<
+  Pick<LlmConfig, "baseUrl" | "apiKey" | "timeoutMs" | "concurrency" | "prices">
+> & { retry?: RetryPolicy; signal?: AbortSignal };
 
 let envConfig: LlmConfig | null = null;
 
 /** Step-bound clients on the configured endpoint (tests and benchmarks override the endpoint). */
 export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): RunLlmFactory {
   envConfig ??= readLlmConfig();
-  const config = { ...envConfig, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
+  const config = {
+    ...envConfig,
+    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
+  };
   const baseUrl = config.baseUrl;
   if (!baseUrl) {
-    const missing = { code: "NOT_CONFIGURED" as const, message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint", retryable: false };
+    const missing = {
+      code: "NOT_CONFIGURED" as const,
+      message: "OPENAI_BASE_URL is not set: configure an OpenAI-compatible endpoint",
+      retryable: false,
+    };
     const fail = () => Promise.resolve(err(missing));
     return () => ({ chat: fail, ask: fail, embed: fail });
   }
@@ -40,7 +49,12 @@ export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): Ru
   const limiter = getEndpointLimiter(baseUrl, config.concurrency);
   return (ids) =>
     createLlmClient({
-      transport, cache, limiter, prices: config.prices, retry: overrides.retry ?? config.retry, persist: config.persist,
+      transport,
+      cache,
+      limiter,
+      prices: config.prices,
+      retry: overrides.retry ?? config.retry,
+      persist: config.persist,
       recorder: createStepRecorder(db, ids),
       retryDeps: { sleep: realSleep, random: Math.random, signal: overrides.signal },
     });

@@ -12,7 +12,14 @@ import type { Db, Prisma, RunStatus } from "@/lib/db";
 import { err, ok } from "@/lib/core/result";
 import type { LlmRecorder } from "@/lib/llm";
 
-type BudgetRow = { status: RunStatus; promptTokens: number; completionTokens: number; costUsd: Prisma.Decimal; maxTokens: number | null; maxCostUsd: Prisma.Decimal | null };
+type BudgetRow = {
+  status: RunStatus;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: Prisma.Decimal;
+  maxTokens: number | null;
+  maxCostUsd: Prisma.Decimal | null;
+};
 
 const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -59,12 +66,25 @@ export function createStepRecorder(db: Db, ids: { runId: string; stepId: string 
     },
     async checkBudget() {
       // Raw: it runs before every paid call, and a model query costs about twice the CPU.
-      const [run] = await db.$queryRaw<BudgetRow[]>`SELECT status, "promptTokens", "completionTokens", "costUsd", "maxTokens", "maxCostUsd" FROM "PipelineRun" WHERE id = ${ids.runId}`;
+      const [run] = await db.$queryRaw<
+        BudgetRow[]
+      >`SELECT status, "promptTokens", "completionTokens", "costUsd", "maxTokens", "maxCostUsd" FROM "PipelineRun" WHERE id = ${ids.runId}`;
       if (!run) return err({ code: "CANCELLED", message: "the run no longer exists", retryable: false });
-      if (run.status === "CANCELLING" || run.status === "CANCELLED") return err({ code: "CANCELLED", message: "the run was cancelled", retryable: false });
+      if (run.status === "CANCELLING" || run.status === "CANCELLED")
+        return err({ code: "CANCELLED", message: "the run was cancelled", retryable: false });
       const tokens = run.promptTokens + run.completionTokens;
-      if (run.maxTokens !== null && tokens >= run.maxTokens) return err({ code: "BUDGET_EXCEEDED", message: `token budget spent (${tokens} of ${run.maxTokens})`, retryable: false });
-      if (run.maxCostUsd !== null && run.costUsd.gte(run.maxCostUsd)) return err({ code: "BUDGET_EXCEEDED", message: `cost budget spent ($${run.costUsd.toFixed(4)} of $${run.maxCostUsd.toFixed(4)})`, retryable: false });
+      if (run.maxTokens !== null && tokens >= run.maxTokens)
+        return err({
+          code: "BUDGET_EXCEEDED",
+          message: `token budget spent (${tokens} of ${run.maxTokens})`,
+          retryable: false,
+        });
+      if (run.maxCostUsd !== null && run.costUsd.gte(run.maxCostUsd))
+        return err({
+          code: "BUDGET_EXCEEDED",
+          message: `cost budget spent ($${run.costUsd.toFixed(4)} of $${run.maxCostUsd.toFixed(4)})`,
+          retryable: false,
+        });
       return ok(undefined);
     },
   };

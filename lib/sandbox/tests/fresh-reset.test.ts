@@ -54,7 +54,10 @@ for (const { backend, hostInBwrap } of MODES) {
       if (!loaded.ok) throw new Error(loaded.error.message);
       expect(loaded.value.tools().map((t) => t.function.name)).toEqual(["mutate"]);
       const bad = await loaded.value.step("mutate", { tag: 7 });
-      expect(bad).toMatchObject({ ok: true, value: { isError: true, observation: { error_type: "invalid_arguments" } } });
+      expect(bad).toMatchObject({
+        ok: true,
+        value: { isError: true, observation: { error_type: "invalid_arguments" } },
+      });
       const step = await loaded.value.step("mutate", { tag });
       await loaded.value.close();
       if (!step.ok) throw new Error(step.error.message);

@@ -9,8 +9,15 @@ export async function getScenarioBenchOrThrow(db: Db, projectId: string, id: str
     where: { id, environment: { projectId } },
     include: {
       environment: { select: { id: true, name: true } },
-      validators: { orderBy: { position: "asc" }, include: { currentVersion: { select: { id: true, version: true, code: true } } } },
-      trajectories: { orderBy: { createdAt: "desc" }, take: 100, select: { id: true, model: true, reward: true, flagReason: true, createdAt: true } },
+      validators: {
+        orderBy: { position: "asc" },
+        include: { currentVersion: { select: { id: true, version: true, code: true } } },
+      },
+      trajectories: {
+        orderBy: { createdAt: "desc" },
+        take: 100,
+        select: { id: true, model: true, reward: true, flagReason: true, createdAt: true },
+      },
     },
   });
   if (!scenario) throw new AppError("NOT_FOUND", `Scenario "${id}" was not found.`);

@@ -8,20 +8,54 @@ export async function getScenarioOrThrow(db: Db, projectId: string, id: string) 
     where: { id, environment: { projectId } },
     include: {
       environment: { select: { id: true, name: true, slug: true, currentVersionId: true } },
-      validators: { orderBy: { position: "asc" }, include: { currentVersion: { select: { id: true, version: true, code: true } } } },
+      validators: {
+        orderBy: { position: "asc" },
+        include: { currentVersion: { select: { id: true, version: true, code: true } } },
+      },
       proofs: { orderBy: { createdAt: "desc" }, take: 1 },
-      trajectories: { orderBy: { createdAt: "desc" }, take: 50, select: { id: true, model: true, mode: true, reward: true, status: true, stepCount: true, sftPass: true, createdAt: true, rolloutIndex: true } },
+      trajectories: {
+        orderBy: { createdAt: "desc" },
+        take: 50,
+        select: {
+          id: true,
+          model: true,
+          mode: true,
+          reward: true,
+          status: true,
+          stepCount: true,
+          sftPass: true,
+          createdAt: true,
+          rolloutIndex: true,
+        },
+      },
     },
   });
   if (!scenario) throw new AppError("NOT_FOUND", `Scenario "${id}" was not found.`);
   return scenario;
 }
 
-export async function findScenarios(db: Db, projectId: string, filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number }) {
+export async function findScenarios(
+  db: Db,
+  projectId: string,
+  filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number },
+) {
   return db.scenario.findMany({
-    where: { environment: { projectId }, ...(filter.proofStatus ? { proofStatus: filter.proofStatus } : {}), ...(filter.environmentId ? { environmentId: filter.environmentId } : {}) },
+    where: {
+      environment: { projectId },
+      ...(filter.proofStatus ? { proofStatus: filter.proofStatus } : {}),
+      ...(filter.environmentId ? { environmentId: filter.environmentId } : {}),
+    },
     orderBy: [{ updatedAt: "desc" }],
     take: filter.take ?? 200,
-    select: { id: true, externalId: true, task: true, status: true, proofStatus: true, proofReasons: true, environment: { select: { id: true, name: true } }, _count: { select: { validators: true, trajectories: true } } },
+    select: {
+      id: true,
+      externalId: true,
+      task: true,
+      status: true,
+      proofStatus: true,
+      proofReasons: true,
+      environment: { select: { id: true, name: true } },
+      _count: { select: { validators: true, trajectories: true } },
+    },
   });
 }

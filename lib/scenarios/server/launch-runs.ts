@@ -21,32 +21,99 @@ async function environmentOrThrow(db: Db, projectId: string, environmentId: stri
   return env;
 }
 
-export async function launchScenarioGeneration(db: Db, send: JobSender, projectId: string, input: LaunchGeneration, actor: Actor) {
+export async function launchScenarioGeneration(
+  db: Db,
+  send: JobSender,
+  projectId: string,
+  input: LaunchGeneration,
+  actor: Actor,
+) {
   const env = await environmentOrThrow(db, projectId, input.environmentId);
-  if (env.status !== "ACCEPTED" || !env.currentVersionId) throw new AppError("CONFLICT", "Scenarios are generated for accepted environments with code; accept this environment first.");
+  if (env.status !== "ACCEPTED" || !env.currentVersionId)
+    throw new AppError(
+      "CONFLICT",
+      "Scenarios are generated for accepted environments with code; accept this environment first.",
+    );
   const llm = readLlmConfig();
-  const run = await enqueueGenerationRun(db, send, { projectId, environmentId: env.id, environmentVersionId: env.currentVersionId, config: { count: input.count, model: input.model ?? llm.defaultModel, goldModel: llm.baseUrl ? llm.defaultModel : null }, createdById: actor.id });
+  const run = await enqueueGenerationRun(db, send, {
+    projectId,
+    environmentId: env.id,
+    environmentVersionId: env.currentVersionId,
+    config: {
+      count: input.count,
+      model: input.model ?? llm.defaultModel,
+      goldModel: llm.baseUrl ? llm.defaultModel : null,
+    },
+    createdById: actor.id,
+  });
   return { runId: run.id };
 }
 
-export async function launchRollouts(db: Db, send: JobSender, projectId: string, input: LaunchRollouts, actor: Actor) {
+export async function launchRollouts(
+  db: Db,
+  send: JobSender,
+  projectId: string,
+  input: LaunchRollouts,
+  actor: Actor,
+) {
   const env = await environmentOrThrow(db, projectId, input.environmentId);
-  const scenarios = await db.scenario.findMany({ where: { environmentId: env.id, status: { not: "REJECTED" }, ...(input.verifiedOnly ? { proofStatus: "VERIFIED" } : {}) }, select: { id: true }, orderBy: { createdAt: "asc" } });
-  if (scenarios.length === 0) throw new AppError("CONFLICT", input.verifiedOnly ? "No verified scenarios yet: run the validator proof first, or include unverified scenarios." : "This environment has no scenarios yet.");
-  const run = await enqueueRolloutRun(db, send, { projectId, scenarioIds: scenarios.map((s) => s.id), environmentId: env.id, config: { models: input.models, k: input.k, mode: input.mode, userModel: input.userModel }, createdById: actor.id });
+  const scenarios = await db.scenario.findMany({
+    where: {
+      environmentId: env.id,
+      status: { not: "REJECTED" },
+      ...(input.verifiedOnly ? { proofStatus: "VERIFIED" } : {}),
+    },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+  });
+  if (scenarios.length === 0)
+    throw new AppError(
+      "CONFLICT",
+      input.verifiedOnly
+        ? "No verified scenarios yet: run the validator proof first, or include unverified scenarios."
+        : "This environment has no scenarios yet.",
+    );
+  const run = await enqueueRolloutRun(db, send, {
+    projectId,
+    scenarioIds: scenarios.map((s) => s.id),
+    environmentId: env.id,
+    config: { models: input.models, k: input.k, mode: input.mode, userModel: input.userModel },
+    createdById: actor.id,
+  });
   return { runId: run.id };
 }
 
-export async function launchProof(db: Db, send: JobSender, projectId: string, environmentId: string, actor: Actor) {
+export async function launchProof(
+  db: Db,
+  send: JobSender,
+  projectId: string,
+  environmentId: string,
+  actor: Actor,
+) {
   const env = await environmentOrThrow(db, projectId, environmentId);
-  const scenarios = await db.scenario.findMany({ where: { environmentId: env.id, status: { not: "REJECTED" } }, select: { id: true } });
+  const scenarios = await db.scenario.findMany({
+    where: { environmentId: env.id, status: { not: "REJECTED" } },
+    select: { id: true },
+  });
   if (scenarios.length === 0) throw new AppError("CONFLICT", "This environment has no scenarios to prove.");
   const llm = readLlmConfig();
-  const run = await enqueueProofRun(db, send, { projectId, scenarioIds: scenarios.map((s) => s.id), environmentId: env.id, config: { goldModel: llm.baseUrl ? llm.defaultModel : null }, createdById: actor.id, reason: "requested" });
+  const run = await enqueueProofRun(db, send, {
+    projectId,
+    scenarioIds: scenarios.map((s) => s.id),
+    environmentId: env.id,
+    config: { goldModel: llm.baseUrl ? llm.defaultModel : null },
+    createdById: actor.id,
+    reason: "requested",
+  });
   return { runId: run.id };
 }
 
 /** The latest runs launched from an environment page (all kinds), newest first. */
 export async function findEnvironmentRuns(db: Db, environmentId: string, take = 5) {
-  return db.pipelineRun.findMany({ where: { input: { path: ["environmentId"], equals: environmentId } }, orderBy: { createdAt: "desc" }, take, select: { id: true, kind: true, status: true, name: true, createdAt: true } });
+  return db.pipelineRun.findMany({
+    where: { input: { path: ["environmentId"], equals: environmentId } },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, kind: true, status: true, name: true, createdAt: true },
+  });
 }

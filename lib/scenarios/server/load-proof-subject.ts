@@ -35,7 +35,18 @@ export async function loadScenarioSubject(db: Db, scenarioId: string): Promise<S
   });
   const version = scenario?.environment.currentVersion;
   if (!scenario || !version) return null;
-  const checks = scenario.validators.flatMap((v) => (v.currentVersion ? [{ position: v.position, item: v.checkItem, code: v.currentVersion.code, validatorVersionId: v.currentVersion.id }] : []));
+  const checks = scenario.validators.flatMap((v) =>
+    v.currentVersion
+      ? [
+          {
+            position: v.position,
+            item: v.checkItem,
+            code: v.currentVersion.code,
+            validatorVersionId: v.currentVersion.id,
+          },
+        ]
+      : [],
+  );
   const gold = GoldCallsSchema.safeParse(scenario.goldCalls);
   return {
     scenarioId: scenario.id,

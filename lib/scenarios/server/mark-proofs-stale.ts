@@ -12,14 +12,22 @@ import { enqueueProofRun } from "./proof-run";
 
 const IdsSchema = z.array(z.string()).catch([]);
 
-export async function findStaleScenarios(db: Db, where: { environmentId: string } | { scenarioIds: string[] }): Promise<string[]> {
+export async function findStaleScenarios(
+  db: Db,
+  where: { environmentId: string } | { scenarioIds: string[] },
+): Promise<string[]> {
   const scenarios = await db.scenario.findMany({
-    where: "environmentId" in where ? { environmentId: where.environmentId } : { id: { in: where.scenarioIds } },
+    where:
+      "environmentId" in where ? { environmentId: where.environmentId } : { id: { in: where.scenarioIds } },
     select: {
       id: true,
       environment: { select: { currentVersionId: true } },
       validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
-      proofs: { orderBy: { createdAt: "desc" }, take: 1, select: { environmentVersionId: true, validatorVersionIds: true } },
+      proofs: {
+        orderBy: { createdAt: "desc" },
+        take: 1,
+        select: { environmentVersionId: true, validatorVersionIds: true },
+      },
     },
   });
   return scenarios.flatMap((s) => {
@@ -27,7 +35,10 @@ export async function findStaleScenarios(db: Db, where: { environmentId: string 
     if (!latest) return [];
     const pinned = IdsSchema.parse(latest.validatorVersionIds);
     const current = s.validators.map((v) => v.currentVersionId ?? "");
-    const same = latest.environmentVersionId === s.environment.currentVersionId && pinned.length === current.length && pinned.every((id, i) => id === current[i]);
+    const same =
+      latest.environmentVersionId === s.environment.currentVersionId &&
+      pinned.length === current.length &&
+      pinned.every((id, i) => id === current[i]);
     return same ? [] : [s.id];
   });
 }
@@ -35,7 +46,10 @@ export async function findStaleScenarios(db: Db, where: { environmentId: string 
 /** Marks proofs STALE (the scenario keeps its review status; the queue shows "re-proving"). */
 export async function markProofsStale(db: Db, scenarioIds: string[]): Promise<number> {
   if (scenarioIds.length === 0) return 0;
-  const { count } = await db.scenario.updateMany({ where: { id: { in: scenarioIds }, proofStatus: { in: ["VERIFIED", "FAILED"] } }, data: { proofStatus: "STALE" } });
+  const { count } = await db.scenario.updateMany({
+    where: { id: { in: scenarioIds }, proofStatus: { in: ["VERIFIED", "FAILED"] } },
+    data: { proofStatus: "STALE" },
+  });
   return count;
 }
 
@@ -44,10 +58,20 @@ export async function markProofsStale(db: Db, scenarioIds: string[]): Promise<nu
  * whose proof no longer matches the current code or validators, mark them STALE and enqueue one
  * proof run for them. Returns the run id, or null when nothing was stale.
  */
-export async function requeueStaleProofs(db: Db, send: JobSender, input: { projectId: string; environmentId: string; createdById?: string | null }): Promise<string | null> {
+export async function requeueStaleProofs(
+  db: Db,
+  send: JobSender,
+  input: { projectId: string; environmentId: string; createdById?: string | null },
+): Promise<string | null> {
   const stale = await findStaleScenarios(db, { environmentId: input.environmentId });
   if (stale.length === 0) return null;
   await markProofsStale(db, stale);
-  const run = await enqueueProofRun(db, send, { projectId: input.projectId, scenarioIds: stale, environmentId: input.environmentId, createdById: input.createdById, reason: "code or validators changed" });
+  const run = await enqueueProofRun(db, send, {
+    projectId: input.projectId,
+    scenarioIds: stale,
+    environmentId: input.environmentId,
+    createdById: input.createdById,
+    reason: "code or validators changed",
+  });
   return run.id;
 }

@@ -26,7 +26,10 @@ export const ProofRunInputSchema = z.object({
   environmentId: z.string().optional(),
 });
 
-export type ProofRunDeps = { sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">; llmFor: RunLlmFactory };
+export type ProofRunDeps = {
+  sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">;
+  llmFor: RunLlmFactory;
+};
 
 export async function enqueueProofRun(
   db: Db,

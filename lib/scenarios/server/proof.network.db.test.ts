@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { createEnvironment, createScenario, createTestProject } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
-import { payloadCheck, payloadEnvironment, useCanary, useUnjailedProductSandbox } from "@/tests/network-canary";
+import {
+  payloadCheck,
+  payloadEnvironment,
+  useCanary,
+  useUnjailedProductSandbox,
+} from "@/tests/network-canary";
 import { enqueueProofRun, executeProofRun } from "./proof-run";
 
 const t = useTestDatabase();
@@ -22,12 +27,26 @@ describe("validator proof: network payload (host not jailed)", () => {
     const scenario = await createScenario(t.db, env.id, {
       checks: [payloadCheck(canary.port, "final_state['count'] == initial_state['count'] + 1")],
       initialState: { count: 0 },
-      goldCalls: [{ name: "reach_out", arguments: {} }, { name: "add", arguments: { amount: 1 } }],
+      goldCalls: [
+        { name: "reach_out", arguments: {} },
+        { name: "add", arguments: { amount: 1 } },
+      ],
     });
-    const run = await enqueueProofRun(t.db, () => Promise.resolve(null), { projectId: project.id, scenarioIds: [scenario.id] });
-    await executeProofRun(t.db, run.id, { sandbox: sandbox(), llmFor: createRunLlmFactory(t.db, { baseUrl: null }) });
-    expect(await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "SUCCEEDED" });
-    const proven = await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id }, include: { proofs: true } });
+    const run = await enqueueProofRun(t.db, () => Promise.resolve(null), {
+      projectId: project.id,
+      scenarioIds: [scenario.id],
+    });
+    await executeProofRun(t.db, run.id, {
+      sandbox: sandbox(),
+      llmFor: createRunLlmFactory(t.db, { baseUrl: null }),
+    });
+    expect(await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: "SUCCEEDED",
+    });
+    const proven = await t.db.scenario.findUniqueOrThrow({
+      where: { id: scenario.id },
+      include: { proofs: true },
+    });
     expect(proven).toMatchObject({ status: "VERIFIED", proofStatus: "VERIFIED", proofReasons: [] });
     expect(proven.proofs).toHaveLength(1);
     expect(proven.proofs[0]!.gold).toMatchObject({ finalState: { count: 1 }, results: [{ passed: true }] });

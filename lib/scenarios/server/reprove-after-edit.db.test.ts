@@ -14,13 +14,31 @@ afterAll(() => runner.close());
 
 async function provenScenarioWithEditedCheck() {
   const project = await createTestProject(t.db, "reprove");
-  await seedSamples(t.db, { projectId: project.id, samples: [sample], toolsFor: async (s) => { const r = await runner.extractTools(s.source, s.meta.env_class_name); if (!r.ok) throw new Error(r.error.message); return r.value; } });
+  await seedSamples(t.db, {
+    projectId: project.id,
+    samples: [sample],
+    toolsFor: async (s) => {
+      const r = await runner.extractTools(s.source, s.meta.env_class_name);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    },
+  });
   const env = await t.db.environment.findFirstOrThrow({ where: { projectId: project.id } });
-  const scenario = await t.db.scenario.findFirstOrThrow({ where: { environmentId: env.id }, include: { validators: { orderBy: { position: "asc" } } } });
+  const scenario = await t.db.scenario.findFirstOrThrow({
+    where: { environmentId: env.id },
+    include: { validators: { orderBy: { position: "asc" } } },
+  });
   const proven = await runValidatorProof(t.db, { scenarioId: scenario.id }, { sandbox: runner });
   expect(proven.ok && proven.value.status).toBe("VERIFIED");
   const validator = scenario.validators[0]!;
-  const v2 = await t.db.validatorVersion.create({ data: { validatorId: validator.id, version: 2, code: "def check_func(final_state):\n    return True\n", producedBy: "user" } });
+  const v2 = await t.db.validatorVersion.create({
+    data: {
+      validatorId: validator.id,
+      version: 2,
+      code: "def check_func(final_state):\n    return True\n",
+      producedBy: "user",
+    },
+  });
   await t.db.validator.update({ where: { id: validator.id }, data: { currentVersionId: v2.id } });
   return { env, scenario };
 }
@@ -29,10 +47,14 @@ describe("reproveAfterEdit (called by the code and validator editors after a sav
   it("marks the edited scenario's proof stale and enqueues one proof run for it", async () => {
     const { env, scenario } = await provenScenarioWithEditedCheck();
     const sent: string[] = [];
-    const result = await reproveAfterEdit(t.db, { environmentId: env.id, actorId: null }, (def, _payload, key) => {
-      sent.push(`${def.name} ${key}`);
-      return Promise.resolve("job-1");
-    });
+    const result = await reproveAfterEdit(
+      t.db,
+      { environmentId: env.id, actorId: null },
+      (def, _payload, key) => {
+        sent.push(`${def.name} ${key}`);
+        return Promise.resolve("job-1");
+      },
+    );
     expect(result.proofRunId).toBeTruthy();
     expect(sent).toEqual([`scenarios.proof run:${result.proofRunId}`]);
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).proofStatus).toBe("STALE");
@@ -42,7 +64,9 @@ describe("reproveAfterEdit (called by the code and validator editors after a sav
 
   it("reports a queue failure instead of failing the save, leaving the scenario stale for a retry", async () => {
     const { env, scenario } = await provenScenarioWithEditedCheck();
-    const result = await reproveAfterEdit(t.db, { environmentId: env.id, actorId: null }, () => Promise.reject(new Error("queue unreachable")));
+    const result = await reproveAfterEdit(t.db, { environmentId: env.id, actorId: null }, () =>
+      Promise.reject(new Error("queue unreachable")),
+    );
     expect(result.proofRunId).toBeNull();
     expect(result.error).toMatch(/could not be re-queued: queue unreachable/);
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).proofStatus).toBe("STALE");
@@ -50,8 +74,12 @@ describe("reproveAfterEdit (called by the code and validator editors after a sav
 
   it("does nothing when no proof is out of date", async () => {
     const project = await createTestProject(t.db, "reprove-none");
-    const env = await t.db.environment.create({ data: { projectId: project.id, slug: "none", name: "none", origin: "MANUAL" } });
-    const result = await reproveAfterEdit(t.db, { environmentId: env.id, actorId: null }, () => Promise.reject(new Error("must not be called")));
+    const env = await t.db.environment.create({
+      data: { projectId: project.id, slug: "none", name: "none", origin: "MANUAL" },
+    });
+    const result = await reproveAfterEdit(t.db, { environmentId: env.id, actorId: null }, () =>
+      Promise.reject(new Error("must not be called")),
+    );
     expect(result).toEqual({ proofRunId: null });
   });
 });

@@ -11,13 +11,27 @@ import { requeueStaleProofs } from "./mark-proofs-stale";
 
 export type ReproveResult = { proofRunId: string | null; error?: string };
 
-export async function reproveAfterEdit(db: Db, input: { environmentId: string; actorId: string | null }, send: JobSender = sendJob): Promise<ReproveResult> {
-  const env = await db.environment.findUnique({ where: { id: input.environmentId }, select: { projectId: true } });
+export async function reproveAfterEdit(
+  db: Db,
+  input: { environmentId: string; actorId: string | null },
+  send: JobSender = sendJob,
+): Promise<ReproveResult> {
+  const env = await db.environment.findUnique({
+    where: { id: input.environmentId },
+    select: { projectId: true },
+  });
   if (!env) return { proofRunId: null };
   try {
-    const proofRunId = await requeueStaleProofs(db, send, { projectId: env.projectId, environmentId: input.environmentId, createdById: input.actorId });
+    const proofRunId = await requeueStaleProofs(db, send, {
+      projectId: env.projectId,
+      environmentId: input.environmentId,
+      createdById: input.actorId,
+    });
     return { proofRunId };
   } catch (error) {
-    return { proofRunId: null, error: `Saved, but the proof could not be re-queued: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      proofRunId: null,
+      error: `Saved, but the proof could not be re-queued: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

@@ -28,23 +28,38 @@ def check_func(final_state):
 
 const SIGNATURE = /^def check_func\(\s*final_state\s*\)\s*(->\s*bool\s*)?:/m;
 
-export async function verifyCheckFunc(code: string, initialState: JsonObject, deps: Pick<ScenStageDeps, "sandbox">): Promise<Result<string, string>> {
-  if (!SIGNATURE.test(code)) return err("the code must define exactly `def check_func(final_state):` at the top level");
+export async function verifyCheckFunc(
+  code: string,
+  initialState: JsonObject,
+  deps: Pick<ScenStageDeps, "sandbox">,
+): Promise<Result<string, string>> {
+  if (!SIGNATURE.test(code))
+    return err("the code must define exactly `def check_func(final_state):` at the top level");
   const run = await deps.sandbox.runChecks({ checks: [code], initialState, finalState: initialState });
   if (!run.ok) return err(`running the function failed: ${run.error.code}: ${run.error.message}`);
   const [result] = run.value;
-  if (result && "error" in result) return err(`on the initial state the function raised or misbehaved: ${result.error}`);
+  if (result && "error" in result)
+    return err(`on the initial state the function raised or misbehaved: ${result.error}`);
   return ok(code);
 }
 
-export async function generateCheckFunc(input: { env: EnvironmentContext; initialState: JsonObject; task: string; item: string }, deps: ScenStageDeps): ScenStageResult<string> {
+export async function generateCheckFunc(
+  input: { env: EnvironmentContext; initialState: JsonObject; task: string; item: string },
+  deps: ScenStageDeps,
+): ScenStageResult<string> {
   const reply = await chatParsed(
     deps.llm,
     {
-      model: deps.model, temperature: 0, cacheSalt: deps.cacheSalt, purpose: `check function: ${input.item.slice(0, 60)}`,
+      model: deps.model,
+      temperature: 0,
+      cacheSalt: deps.cacheSalt,
+      purpose: `check function: ${input.item.slice(0, 60)}`,
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `# Environment\n${input.env.introduction}\n\n# Initial state (schema reference and the state before any change)\n${pretty(input.initialState)}\n\n# Task\n${input.task}\n\n# Check item\n${input.item}` },
+        {
+          role: "user",
+          content: `# Environment\n${input.env.introduction}\n\n# Initial state (schema reference and the state before any change)\n${pretty(input.initialState)}\n\n# Task\n${input.task}\n\n# Check item\n${input.item}`,
+        },
       ],
     },
     async (r) => {

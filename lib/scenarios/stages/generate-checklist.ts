@@ -20,23 +20,38 @@ Answer in two sections:
 - Has …
 - Has …`;
 
-export function parseChecklist(text: string | null): { ok: true; value: string[] } | { ok: false; error: string } {
+export function parseChecklist(
+  text: string | null,
+): { ok: true; value: string[] } | { ok: false; error: string } {
   const section = extractSection(text ?? "", "CheckList");
   if (section === null) return err('no "# CheckList" section in the answer');
-  const items = section.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2).trim()).filter(Boolean);
+  const items = section
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2).trim())
+    .filter(Boolean);
   if (items.length === 0) return err("the checklist is empty");
   const bad = items.filter((i) => !/^Has\b/.test(i));
   return bad.length ? err(`every item must start with "Has"; these do not: ${bad.join(" | ")}`) : ok(items);
 }
 
-export async function generateChecklist(input: { env: EnvironmentContext; initialState: JsonObject; task: string }, deps: ScenStageDeps): ScenStageResult<string[]> {
+export async function generateChecklist(
+  input: { env: EnvironmentContext; initialState: JsonObject; task: string },
+  deps: ScenStageDeps,
+): ScenStageResult<string[]> {
   const reply = await chatParsed(
     deps.llm,
     {
-      model: deps.model, temperature: 0, cacheSalt: deps.cacheSalt, purpose: "checklist",
+      model: deps.model,
+      temperature: 0,
+      cacheSalt: deps.cacheSalt,
+      purpose: "checklist",
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `# Environment\n${input.env.introduction}\n\n# Initial state\n${pretty(input.initialState)}\n\n# Task\n${input.task}` },
+        {
+          role: "user",
+          content: `# Environment\n${input.env.introduction}\n\n# Initial state\n${pretty(input.initialState)}\n\n# Task\n${input.task}`,
+        },
       ],
     },
     (r) => parseChecklist(r.content),

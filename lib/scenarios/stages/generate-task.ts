@@ -21,23 +21,38 @@ Answer in two sections:
 # Task
 <the task text only>`;
 
-export async function generateTask(input: { env: EnvironmentContext; initialState: JsonObject; minWords: number }, deps: ScenStageDeps): ScenStageResult<string> {
+export async function generateTask(
+  input: { env: EnvironmentContext; initialState: JsonObject; minWords: number },
+  deps: ScenStageDeps,
+): ScenStageResult<string> {
   const { env } = input;
-  const ops = env.operations.map((o, i) => `${i + 1}. ${o.operation_name} (${o.operation_type}): ${o.operation_description}`).join("\n");
+  const ops = env.operations
+    .map((o, i) => `${i + 1}. ${o.operation_name} (${o.operation_type}): ${o.operation_description}`)
+    .join("\n");
   const reply = await chatParsed(
     deps.llm,
     {
-      model: deps.model, temperature: 0.7, cacheSalt: deps.cacheSalt, purpose: "scenario task",
+      model: deps.model,
+      temperature: 0.7,
+      cacheSalt: deps.cacheSalt,
+      purpose: "scenario task",
       messages: [
         { role: "system", content: SYSTEM },
-        { role: "user", content: `# Environment\n${env.introduction}\n\n# State definition\n${pretty(env.stateSchema)}\n\n# Operations\n${ops}\n\n# Rules\n${env.rules.map((r) => `- ${r}`).join("\n")}\n\n# Initial state\n${pretty(input.initialState)}` },
+        {
+          role: "user",
+          content: `# Environment\n${env.introduction}\n\n# State definition\n${pretty(env.stateSchema)}\n\n# Operations\n${ops}\n\n# Rules\n${env.rules.map((r) => `- ${r}`).join("\n")}\n\n# Initial state\n${pretty(input.initialState)}`,
+        },
       ],
     },
     (r) => {
-      const task = extractSection(r.content ?? "", "Task")?.replace(/^\*+|\*+$/g, "").trim();
+      const task = extractSection(r.content ?? "", "Task")
+        ?.replace(/^\*+|\*+$/g, "")
+        .trim();
       if (!task) return err('no "# Task" section in the answer');
       const words = task.split(/\s+/).length;
-      return words < input.minWords ? err(`the task has ${words} words; write at least ${input.minWords}`) : ok(task);
+      return words < input.minWords
+        ? err(`the task has ${words} words; write at least ${input.minWords}`)
+        : ok(task);
     },
   );
   return reply.ok ? ok(reply.value.value) : reply;

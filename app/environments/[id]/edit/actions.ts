@@ -20,6 +20,8 @@ export async function saveEnvironmentVersionAction(raw: unknown) {
 /** Parses in the sandbox process (never executes the code); reviewers only, one call per user at a time, as it costs sandbox time. */
 export async function analyzeSourceAction(raw: unknown) {
   return runAction(raw, AnalyzeSourceInputSchema, "REVIEWER", (input, user) =>
-    userSandboxSlots().run(user.id ?? user.email, () => analyzeEnvironmentSource(getDb(), input, getSandboxRunner())),
+    userSandboxSlots().run(user.id ?? user.email, () =>
+      analyzeEnvironmentSource(getDb(), input, getSandboxRunner()),
+    ),
   );
 }

@@ -16,13 +16,23 @@ export default async function EditEnvironmentPage({ params }: { params: Promise<
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/environments/${env.id}`} className="text-sm text-indigo-700 hover:underline">← {env.name}</Link>
-        <h1 className="mt-1 text-2xl font-semibold tracking-tight">Edit <code>{head.className}</code></h1>
-        <p className="text-sm text-slate-500">Saving creates version {head.version + 1}; earlier versions never change.</p>
+        <Link href={`/environments/${env.id}`} className="text-sm text-indigo-700 hover:underline">
+          ← {env.name}
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">
+          Edit <code>{head.className}</code>
+        </h1>
+        <p className="text-sm text-slate-500">
+          Saving creates version {head.version + 1}; earlier versions never change.
+        </p>
       </div>
       <EnvironmentEditor
-        environmentId={env.id} baseVersionId={head.id} baseVersion={head.version} source={head.source}
-        tools={parseTools(head.tools)} canEdit={roleAtLeast(user.role, "REVIEWER")}
+        environmentId={env.id}
+        baseVersionId={head.id}
+        baseVersion={head.version}
+        source={head.source}
+        tools={parseTools(head.tools)}
+        canEdit={roleAtLeast(user.role, "REVIEWER")}
       />
     </div>
   );

@@ -8,6 +8,8 @@ import { getSandboxRunner, userSandboxSlots } from "@/lib/sandbox";
 /** Changes nothing stored, but runs code in the sandbox: reviewers and admins only, one call per user at a time. */
 export async function runToolAction(raw: unknown) {
   return runAction(raw, RunToolInputSchema, "REVIEWER", (input, user) =>
-    userSandboxSlots().run(user.id ?? user.email, () => runPlaygroundTool(getDb(), input, getSandboxRunner())),
+    userSandboxSlots().run(user.id ?? user.email, () =>
+      runPlaygroundTool(getDb(), input, getSandboxRunner()),
+    ),
   );
 }
