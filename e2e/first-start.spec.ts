@@ -51,6 +51,8 @@ test("first start with login required: one-time password from the log, admin sig
     await logIn(page, email, "reviewer-password-1", studio.base);
     await expect(page.getByTestId("current-user")).toContainText("reviewer");
   } finally {
+    // Leave the studio's pages first: a poll that fires after the studio stopped would fail to load.
+    await page.goto("about:blank");
     await studio.stop();
     await e2eDb().$executeRawUnsafe(`drop database if exists "${database}" with (force)`);
   }
