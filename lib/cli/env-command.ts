@@ -4,7 +4,7 @@
  */
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { type SandboxRunner, createSandboxRunner, replayEpisodes } from "../sandbox";
+import { type SandboxRunner, createSandboxRunner, replayEpisodes, replayRunnerOptions } from "../sandbox";
 import { type Flags, UsageError, choiceFlag, numberFlag, parseFlags, requiredString } from "./cli-flags";
 import type { CliIo } from "./cli-io";
 
@@ -17,7 +17,10 @@ const USAGE = [
 const BACKENDS = ["pyodide", "bwrap"] as const;
 
 function runnerFor(values: Flags["values"], concurrency = 1): SandboxRunner {
-  return createSandboxRunner({ backend: choiceFlag(values, "backend", BACKENDS), poolSize: concurrency });
+  return createSandboxRunner({
+    backend: choiceFlag(values, "backend", BACKENDS),
+    ...replayRunnerOptions(concurrency),
+  });
 }
 
 async function tools(argv: string[], io: CliIo): Promise<number> {

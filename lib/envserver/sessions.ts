@@ -4,8 +4,9 @@
  *
  * Every session belongs to the client that created it (its `owner` key: a WebSocket connection's
  * private key, or the `session_key` an HTTP reset hands out); knowing a session's id is not enough
- * to step, read or close it. Live sessions never outnumber the sandbox workers: a reset beyond
- * them is refused at once instead of waiting for a worker that will not come.
+ * to step, read or close it. Live sessions never outnumber what the sandbox can host (its workers,
+ * or any number when sessions share workers): a reset beyond that is refused at once instead of
+ * waiting for a worker that will not come.
  */
 import { randomUUID } from "node:crypto";
 import { type Result, err, ok } from "../core/result";
@@ -37,7 +38,8 @@ type Session = {
 
 export type SessionOptions = {
   maxSessions: number;
-  /** Sandbox workers the runner may use at once (its pool size): the real ceiling on live sessions. */
+  /** Live sessions the sandbox can host (start-server.ts sandboxSessionCeiling): its pool size, or
+   * the session limit when sessions share workers. */
   sandboxWorkers: number;
   maxSteps: number;
   idleMs: number;

@@ -1,6 +1,16 @@
 /** The run page's data as it travels over JSON (dates as strings). Produced by server/get-run.ts. */
 import type { AttemptEntry } from "../llm/call-record";
 
+/** One model endpoint's record in a run: attempts, errors and their causes. */
+export type EndpointQuality = {
+  model: string;
+  attempts: number;
+  errors: number;
+  errorRate: number;
+  p95LatencyMs: number | null;
+  causes: { code: string; count: number }[];
+};
+
 export type LlmAccountingView = {
   requestsSent: number;
   answersUsed: number;
@@ -11,14 +21,7 @@ export type LlmAccountingView = {
   cacheHits: number;
   costUsd: number;
   lostCostUsd: number;
-  endpoints: {
-    model: string;
-    attempts: number;
-    errors: number;
-    errorRate: number;
-    p95LatencyMs: number | null;
-    causes: { code: string; count: number }[];
-  }[];
+  endpoints: EndpointQuality[];
 };
 export type LlmProblemView = {
   id: string;

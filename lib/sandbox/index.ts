@@ -42,4 +42,4 @@ export async function closeSandboxRunner(): Promise<void> {
   await current?.close();
 }
 
-export { type ReplayResult, replayEpisodes } from "./replay";
+export { type ReplayResult, replayEpisodes, replayRunnerOptions } from "./replay";

@@ -11,15 +11,9 @@ import type { Db } from "@/lib/db";
 import { getLlmAccounting, getLlmProblems } from "@/lib/runs/server/llm-accounting";
 import { STAGES } from "../pipeline.schema";
 
-export type StageProgress = {
-  stage: string;
-  total: number;
-  pending: number;
-  running: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-};
+import type { StageProgressView } from "../run-view.types";
+
+export type StageProgress = StageProgressView;
 
 export async function getRunProgress(db: Db, runId: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId } });

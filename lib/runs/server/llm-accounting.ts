@@ -9,14 +9,9 @@ import "server-only";
  */
 import type { Db } from "@/lib/db";
 
-export type EndpointQuality = {
-  model: string;
-  attempts: number;
-  errors: number;
-  errorRate: number;
-  p95LatencyMs: number | null;
-  causes: { code: string; count: number }[];
-};
+import type { EndpointQuality } from "@/lib/pipeline/run-view.types";
+
+export type { EndpointQuality };
 
 export type LlmAccounting = {
   requestsSent: number;

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench -- replay`: a batch replay of large environment classes, as `envstudio env replay`
+ * runs one, against native python3 running the same batch in one process.
+ *
+ * Workload: the three seeded samples, each class grown past 150 KB of source with extra tool methods
+ * (docstrings, argument handling and a loop over the state, never called), so parsing, tool
+ * extraction and loading cost what a large generated class costs; 90 episodes alternating between
+ * the classes (each sample's three scenarios, their gold calls), final state and checks included.
+ * Lanes: Pyodide (default) and bwrap through the sandbox runner, `replayEpisodes` with one episode in
+ * flight per core; native: one python3 process that compiles each source once and runs every
+ * episode in a fresh module (bench/replay-native.py). Each lane is timed after a warm-up episode
+ * per class (the sandbox booted, the sources seen once); 3 rounds, lanes alternating, medians.
+ * Target (issue 15): Pyodide wall time <= 3x native.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { createSandboxRunner, replayEpisodes, replayRunnerOptions, type SandboxRunner } from "../lib/sandbox";
+import { round, writeResult } from "./bench-util";
+
+const ROUNDS = Number(process.env.BENCH_REPLAY_ROUNDS ?? 3);
+const EPISODES = Number(process.env.BENCH_REPLAY_EPISODES ?? 90);
+const MIN_SOURCE_BYTES = 150 * 1024;
+const SAMPLES = path.join(import.meta.dirname, "..", "prisma", "seed", "samples");
+
+type Episode = {
+  id: number;
+  source: string;
+  class_name: string;
+  init: Record<string, unknown>;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  checks: string[];
+};
+
+/** Extra tool methods appended to the class (the class is the last statement of each sample). */
+function extraMethods(className: string, bytes: number): string {
+  let out = "";
+  for (let i = 0; out.length < bytes; i++) {
+    out += `
+    def audit_view_${i}(self, limit: int = 10, tag: str = "all") -> dict:
+        """
+        Summarize the ${className} records for audit view ${i}.
+
+        Args:
+            limit (int): Maximum number of entries to include; must be positive.
+            tag (str): Filter tag for the report, or "all".
+
+        Returns:
+            dict: {"success": True, "data": {"tag": str, "entries": list}} on success,
+                  {"success": False, "error": str} if the limit is not positive.
+        """
+        if limit <= 0:
+            return {"success": False, "error": "limit must be positive"}
+        entries = []
+        for name, value in sorted(vars(self).items()):
+            if name.startswith("_"):
+                continue
+            size = len(value) if isinstance(value, (dict, list)) else 1
+            entries.append({"attribute": name, "size": size, "view": ${i}, "tag": tag})
+            if len(entries) >= limit:
+                break
+        return {"success": True, "data": {"tag": tag, "entries": entries}}
+`;
+  }
+  return out;
+}
+
+function workload(): Episode[] {
+  const classes = readdirSync(SAMPLES).map((dir) => {
+    const { env_class_name: className } = JSON.parse(
+      readFileSync(path.join(SAMPLES, dir, "meta.json"), "utf8"),
+    ) as { env_class_name: string };
+    const base = readFileSync(path.join(SAMPLES, dir, "environment.py"), "utf8").trimEnd() + "\n";
+    const source = base + extraMethods(className, MIN_SOURCE_BYTES - base.length + 1024);
+    const scenarios = JSON.parse(readFileSync(path.join(SAMPLES, dir, "scenarios.json"), "utf8")) as {
+      init_config: Record<string, unknown>;
+      gold_calls: Episode["calls"];
+      checklist_with_func: { check_func: string }[];
+    }[];
+    return { className, source, scenarios };
+  });
+  return Array.from({ length: EPISODES }, (_, id) => {
+    const c = classes[id % classes.length]!;
+    const s = c.scenarios[Math.floor(id / classes.length) % c.scenarios.length]!;
+    return {
+      id,
+      source: c.source,
+      class_name: c.className,
+      init: s.init_config,
+      calls: s.gold_calls,
+      checks: s.checklist_with_func.map((x) => x.check_func),
+    };
+  });
+}
+
+function lines(episodes: Episode[]): AsyncIterable<string> {
+  return Readable.from(episodes.map((e) => JSON.stringify(e))) as AsyncIterable<string>;
+}
+
+type Outcome = { ms: number; passed: number; failed: number };
+
+async function sandboxRun(runner: SandboxRunner, episodes: Episode[]): Promise<Outcome> {
+  const start = performance.now();
+  let passed = 0;
+  let failed = 0;
+  for await (const r of replayEpisodes(runner, lines(episodes), availableParallelism())) {
+    const ok = !r.error && (r.check_results ?? []).every((c) => "passed" in c && c.passed);
+    if (ok) passed += 1;
+    else failed += 1;
+  }
+  return { ms: performance.now() - start, passed, failed };
+}
+
+function nativeRun(file: string): Outcome {
+  const start = performance.now();
+  const run = spawnSync(
+    "/usr/bin/python3",
+    ["-I", path.join(import.meta.dirname, "replay-native.py"), file],
+    { encoding: "utf8", maxBuffer: 1 << 28 },
+  );
+  const ms = performance.now() - start;
+  if (run.status !== 0) throw new Error(`native replay failed: ${run.stderr}`);
+  const { passed, failed } = JSON.parse(run.stdout) as { passed: number; failed: number };
+  return { ms, passed, failed };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+export async function main() {
+  const episodes = workload();
+  const sizes = [...new Set(episodes.map((e) => e.source.length))];
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-replay-")), "episodes.json");
+  writeFileSync(file, JSON.stringify(episodes));
+  console.log(
+    `replay bench: ${episodes.length} episodes over ${sizes.length} classes of ${sizes.map((s) => `${Math.round(s / 1024)} KB`).join(", ")}`,
+  );
+  // As `envstudio env replay --concurrency <cores>` sets its runner up.
+  const options = replayRunnerOptions(availableParallelism());
+  const runners = {
+    pyodide: createSandboxRunner({ backend: "pyodide", ...options }),
+    bwrap: createSandboxRunner({ backend: "bwrap", ...options }),
+  };
+  const times: Record<string, number[]> = { native: [], pyodide: [], bwrap: [] };
+  const ratios: Record<string, number[]> = { pyodide: [], bwrap: [] };
+  const failures: string[] = [];
+  const load = [loadavg()[0] ?? 0];
+  try {
+    // Warm-up: the sandbox booted and each class seen once, as after the first episodes of a batch.
+    const warm = episodes.slice(0, sizes.length);
+    for (const runner of Object.values(runners)) await sandboxRun(runner, warm);
+    for (let r = 0; r < ROUNDS; r++) {
+      const native = nativeRun(file);
+      times.native!.push(native.ms);
+      if (native.failed) failures.push(`native: ${native.failed} episodes not at reward 1`);
+      for (const [name, runner] of Object.entries(runners)) {
+        const outcome = await sandboxRun(runner, episodes);
+        times[name]!.push(outcome.ms);
+        ratios[name]!.push(outcome.ms / native.ms);
+        if (outcome.failed) failures.push(`${name}: ${outcome.failed} episodes failed or not at reward 1`);
+      }
+      load.push(loadavg()[0] ?? 0);
+      console.log(
+        `round ${r + 1}/${ROUNDS}: native ${round(native.ms)} ms, pyodide ${round(times.pyodide!.at(-1)!)} ms, bwrap ${round(times.bwrap!.at(-1)!)} ms`,
+      );
+    }
+  } finally {
+    await Promise.all(Object.values(runners).map((r) => r.close()));
+  }
+  const metrics = {
+    episodes: episodes.length,
+    classes: sizes.length,
+    smallestSourceKiB: round(Math.min(...sizes) / 1024),
+    rounds: ROUNDS,
+    loadAvg1mMax: round(Math.max(...load), 2),
+    nativeMs: round(median(times.native!)),
+    pyodideMs: round(median(times.pyodide!)),
+    bwrapMs: round(median(times.bwrap!)),
+    pyodideVsNative: round(median(ratios.pyodide!), 2),
+    bwrapVsNative: round(median(ratios.bwrap!), 2),
+  };
+  writeResult("replay", metrics, {
+    pyodideVsNative: "<= 3 (wall time of the batch, median of per-round ratios)",
+    note: "every episode must finish with all checks passing",
+  });
+  if (failures.length) {
+    process.stderr.write(`replay bench FAILED: ${failures.join("; ")}\n`);
+    process.exitCode = 1;
+  }
+}
