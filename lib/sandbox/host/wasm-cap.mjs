@@ -26,7 +26,7 @@ function readLeb(bytes, start) {
 /**
  * @param {Uint8Array} input the module's bytes (a Buffer from readFileSync)
  * @param {number} maxMiB
- * @returns {Uint8Array} the patched module (a copy: `input` is not changed)
+ * @returns {Uint8Array<ArrayBuffer>} the patched module (a copy: `input` is not changed)
  */
 export function capWasmMemory(input, maxMiB) {
   const bytes = new Uint8Array(input);
@@ -42,10 +42,10 @@ export function capWasmMemory(input, maxMiB) {
 }
 
 /**
- * @param {Uint8Array} bytes patched in place
+ * @param {Uint8Array<ArrayBuffer>} bytes patched in place
  * @param {number} start the memory section's body
  * @param {number} maxMiB
- * @returns {Uint8Array}
+ * @returns {Uint8Array<ArrayBuffer>}
  */
 function patchMemorySection(bytes, start, maxMiB) {
   let j = start;
