@@ -1,3 +1,4 @@
+// @ts-check
 // The slot channel, worker side. The server made one socket per pool slot (fd 3 + slot in the
 // host process, non-blocking: see lib/sandbox/socket-pairs.ts); a leased worker reads its calls
 // there and writes replies straight back (slot-protocol.mjs), never through the host's main
@@ -20,16 +21,27 @@ const MIN_PAUSE_MS = 0.02;
 const MAX_PAUSE_MS = 4;
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
+/** The slot socket and the spin budget shared by all workers (see the top of this file).
+ * @typedef {{ fd: number, spinners: Int32Array, maxSpinners: number, spinning: Int32Array }} ChannelShared
+ */
+
 export class Channel {
   /**
    * shared: { fd, spinners, maxSpinners, spinning } — `spinning` is this worker's flag, so the host
    * can return its spin budget if it dies spinning. onLine(line) runs one request line;
    * wantsMore() says whether a lease still awaits calls.
+   * @param {ChannelShared} shared
+   * @param {(line: string) => void} onLine
+   * @param {() => boolean} wantsMore
    */
   constructor(shared, onLine, wantsMore) {
-    Object.assign(this, shared);
+    this.fd = shared.fd;
+    this.spinners = shared.spinners;
+    this.maxSpinners = shared.maxSpinners;
+    this.spinning = shared.spinning;
     this.onLine = onLine;
     this.wantsMore = wantsMore;
+    /** @type {Buffer[]} the partial line read so far */
     this.parts = [];
     this.chunk = Buffer.allocUnsafe(CHUNK);
     this.lastLineAt = 0;
@@ -47,7 +59,7 @@ export class Channel {
         try {
           n = readSync(this.fd, this.chunk, 0, CHUNK, null);
         } catch (error) {
-          const code = error && error.code;
+          const code = error && /** @type {NodeJS.ErrnoException} */ (error).code;
           if (code !== "EAGAIN" && code !== "EINTR") return false;
           this.wait();
           continue;
@@ -70,7 +82,9 @@ export class Channel {
     Atomics.wait(nap, 0, 0, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, waited / 8)));
   }
 
-  /** Runs every complete line in `data`, keeping a partial last line for the next read. */
+  /** Runs every complete line in `data`, keeping a partial last line for the next read.
+   * @param {Buffer} data
+   */
   push(data) {
     let start = 0;
     for (let nl = data.indexOf(NEWLINE); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
@@ -84,6 +98,7 @@ export class Channel {
     if (start < data.length) this.parts.push(Buffer.from(data.subarray(start)));
   }
 
+  /** @returns {boolean} whether this worker may spin now */
   acquireSpin() {
     if (Atomics.add(this.spinners, 0, 1) < this.maxSpinners) {
       Atomics.store(this.spinning, 0, 1);

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs inside each sandbox worker thread, before and after Pyodide boots. Implements the
 // hardening recipe in docs/sandbox.md (threat model): every step closes a measured escape route.
 import cp from "node:child_process";
@@ -6,24 +7,84 @@ import { syncBuiltinESMExports } from "node:module";
 
 const SPAWNERS = ["spawn", "exec", "execFile", "fork", "execSync", "execFileSync"];
 
+/** The members of Pyodide's API object (PyodideAPI in node_modules/pyodide/pyodide.d.ts) the host
+ * calls or disables, plus its private `_api` and `_module` (the Emscripten module). Typed loosely
+ * where this file only replaces or deletes a member by name.
+ * @typedef {object} Pyodide
+ * @property {EmscriptenFS} FS
+ * @property {Record<string, unknown>} _api
+ * @property {Record<string, unknown> & { FS: EmscriptenFS }} _module
+ * @property {(...args: never[]) => unknown} mountNodeFS
+ * @property {(...args: never[]) => unknown} mountNativeFS
+ * @property {(options: { error: true }) => void} setStdin
+ * @property {(options: { write: (buffer: Uint8Array) => number }) => void} setStdout
+ * @property {(options: { write: (buffer: Uint8Array) => number }) => void} setStderr
+ * @property {(buffer: Int32Array) => void} setInterruptBuffer
+ * @property {(name: string) => void} unregisterJsModule
+ * @property {(code: string) => unknown} runPython
+ * @property {(name: string) => unknown} pyimport a PyProxy of the module
+ * @property {() => Uint8Array} makeMemorySnapshot
+ */
+
+/** The part of Emscripten's FS object the hardening touches.
+ * @typedef {object} EmscriptenFS
+ * @property {Record<string, unknown>} filesystems MEMFS, NODEFS, ... by name
+ * @property {(type: unknown, opts: unknown, mountpoint: string) => unknown} mount
+ * @property {(path: string) => void} mkdirTree
+ * @property {(path: string, data: string) => void} writeFile
+ */
+
+/** `loadPyodide` of pyodide.mjs, with the private snapshot options the host uses.
+ * @typedef {(options: {
+ *   jsglobals?: object,
+ *   env?: Record<string, string>,
+ *   stdin?: () => string | null,
+ *   stdout?: (text: string) => void,
+ *   stderr?: (text: string) => void,
+ *   checkAPIVersion?: boolean,
+ *   _makeSnapshot?: boolean,
+ *   _loadSnapshot?: Uint8Array,
+ * }) => Promise<Pyodide>} LoadPyodide
+ */
+
+/** The harness's size limits (LIMITS in python/harness.py), sent with its `configure` op.
+ * @typedef {{ max_output_bytes: number, max_log_bytes: number }} HarnessLimits
+ */
+
+/** The harness module (python/harness.py) as a PyProxy: `handle` takes one request JSON string
+ * and returns the reply, a JSON string unless something went badly wrong.
+ * @typedef {(request: string) => unknown} Handle
+ * @typedef {{ handle: Handle, install_lockdown: () => void }} Harness
+ */
+
 /** Emscripten's system() calls child_process.spawnSync in Node. Returning "exit 127" instead of
  * throwing matters: a JS exception inside a Python-called import is a Pyodide fatal error. */
 export function disableChildProcesses() {
   for (const name of SPAWNERS) {
-    cp[name] = () => {
+    /** @type {Record<string, unknown>} */ (cp)[name] = () => {
       throw new Error("sandbox: no child processes");
     };
   }
-  cp.spawnSync = () => ({ status: 127, signal: null, output: [], stdout: "", stderr: "", pid: 0 });
+  // Not a full SpawnSyncReturns (no Buffers): system() only reads `status`.
+  cp.spawnSync = /** @type {typeof cp.spawnSync} */ (
+    /** @type {unknown} */ (() => ({ status: 127, signal: null, output: [], stdout: "", stderr: "", pid: 0 }))
+  );
   syncBuiltinESMExports();
   // --experimental-permission denies process.binding, which NODEFS.staticInit calls at boot.
   if (process.permission) {
-    const original = process.binding.bind(process);
-    process.binding = (name) => (name === "constants" ? { fs: fsConstants } : original(name));
+    const original = /** @type {ProcessWithBinding} */ (process).binding.bind(process);
+    /** @type {ProcessWithBinding} */ (process).binding = (name) =>
+      name === "constants" ? { fs: fsConstants } : original(name);
   }
 }
 
-/** No host file system: MEMFS only. */
+/** process.binding: deprecated, so @types/node no longer declares it.
+ * @typedef {NodeJS.Process & { binding: (name: string) => unknown }} ProcessWithBinding
+ */
+
+/** No host file system: MEMFS only.
+ * @param {Pyodide} py
+ */
 export function lockFileSystem(py) {
   const FS = py.FS;
   delete FS.filesystems.NODEFS;
@@ -60,11 +121,14 @@ const DENY_GLOBALS = [
 ];
 
 /** Last step: JsProxy objects that survive the Python lockdown can still reach this realm, so
- * code generation and the process-wide objects must be gone from it. */
+ * code generation and the process-wide objects must be gone from it.
+ * @param {readonly string[]} keep members of DENY_GLOBALS to leave in place
+ */
 export function scrubRealm(keep) {
   const deny = () => {
     throw new EvalError("sandbox: code generation disabled");
   };
+  /** @type {object[]} */
   const protos = [
     Function.prototype,
     Object.getPrototypeOf(async function () {}),
@@ -75,12 +139,12 @@ export function scrubRealm(keep) {
     // A Proxy keeps `instanceof` working, which Pyodide needs; deleting Function breaks it.
     const safe = new Proxy(proto.constructor, { apply: deny, construct: deny });
     Object.defineProperty(proto, "constructor", { value: safe, writable: false, configurable: false });
-    if (proto === Function.prototype) globalThis.Function = safe;
+    if (proto === Function.prototype) globalThis.Function = /** @type {FunctionConstructor} */ (safe);
   }
   for (const name of DENY_GLOBALS) {
     if (keep.includes(name)) continue;
     try {
-      delete globalThis[name];
+      delete (/** @type {Record<string, unknown>} */ (globalThis)[name]);
     } catch {
       // non-configurable: overwritten below
     }
@@ -90,7 +154,10 @@ export function scrubRealm(keep) {
   }
   const quiet = () => {};
   // console._stdout leads back to process.stdout, i.e. the host's protocol stream.
-  globalThis.console = Object.freeze({ log: quiet, error: quiet, warn: quiet, info: quiet, debug: quiet });
+  // Only the methods code is likely to call; anything else on `console` is gone.
+  globalThis.console = /** @type {Console} */ (
+    Object.freeze({ log: quiet, error: quiet, warn: quiet, info: quiet, debug: quiet })
+  );
 }
 
 // Members of Pyodide's runtime objects that reach the host: Node sockets (SOCKFS, the Node socket
@@ -121,6 +188,10 @@ const PUBLIC_MEMBERS = [
   "registerJsModule",
 ];
 
+/**
+ * @param {object} owner
+ * @param {string} name
+ */
 function disable(owner, name) {
   const off = () => {
     throw new Error(`sandbox: ${name} is disabled`);
@@ -134,14 +205,16 @@ function disable(owner, name) {
     });
   } catch {
     try {
-      delete owner[name];
+      delete (/** @type {Record<string, unknown>} */ (owner)[name]);
     } catch {
       // a non-configurable member we cannot replace: it was checked to be absent in tests
     }
   }
 }
 
-/** Makes every network, host-file and code-loading entry point of the booted runtime inert. */
+/** Makes every network, host-file and code-loading entry point of the booted runtime inert.
+ * @param {Pyodide} py
+ */
 export function disablePyodideLoaders(py) {
   for (const name of API_MEMBERS) disable(py._api, name);
   for (const name of MODULE_MEMBERS) disable(py._module, name);
@@ -152,8 +225,11 @@ export function disablePyodideLoaders(py) {
 }
 
 /** The realm's intrinsics: the global constructors and namespaces, plus the prototypes only an
- * instance leads to (iterators, generators, async functions, typed arrays). */
+ * instance leads to (iterators, generators, async functions, typed arrays).
+ * @returns {unknown[]}
+ */
 function intrinsicRoots() {
+  /** @type {unknown[]} */
   const roots = [];
   for (const name of Object.getOwnPropertyNames(globalThis)) {
     if (name === "globalThis") continue;
@@ -186,12 +262,15 @@ function intrinsicRoots() {
 }
 
 // Written by Node or Pyodide after boot; everything else is frozen.
+/** @type {Set<string | symbol>} */
 const STAY_WRITABLE = new Set(["stackTraceLimit"]);
 
+/** @param {object} object */
 function freezeOne(object) {
   for (const key of Reflect.ownKeys(object)) {
     const descriptor = Object.getOwnPropertyDescriptor(object, key);
     if (!descriptor || !descriptor.configurable) continue;
+    /** @type {PropertyDescriptor} */
     const locked = { configurable: false };
     if ("value" in descriptor && !STAY_WRITABLE.has(key)) locked.writable = false;
     Object.defineProperty(object, key, locked);
@@ -202,8 +281,11 @@ function freezeOne(object) {
 /** Freezes every intrinsic reachable from the global object: nothing can add a getter to a
  * prototype (which Pyodide's own code would then call with its internal objects as `this`),
  * replace a builtin method with a Python callback, or turn an object into a thenable. The global
- * object itself keeps its bindings fixed and takes no new ones. */
+ * object itself keeps its bindings fixed and takes no new ones.
+ * @returns {number} how many objects were frozen (plus the global object)
+ */
 export function freezeRealm() {
+  /** @type {Set<unknown>} */
   const seen = new Set();
   const queue = intrinsicRoots();
   while (queue.length > 0) {
@@ -239,7 +321,12 @@ export function freezeRealm() {
 
 /** Everything between boot and the first user code, Python side: no stdin, no host file systems,
  * the JS modules unregistered, the harness loaded and configured, then the Python lockdown.
- * Returns the harness's `handle`. */
+ * Returns the harness's `handle`.
+ * @param {Pyodide} py
+ * @param {Record<string, string>} pythonFiles the harness's .py files by name
+ * @param {HarnessLimits} limits
+ * @returns {Handle}
+ */
 export function hardenRuntime(py, pythonFiles, limits) {
   py.setStdin({ error: true });
   py.unregisterJsModule("js");
@@ -248,14 +335,16 @@ export function hardenRuntime(py, pythonFiles, limits) {
   py.FS.mkdirTree("/sandbox");
   for (const [name, text] of Object.entries(pythonFiles)) py.FS.writeFile(`/sandbox/${name}`, text);
   py.runPython("import sys; sys.path.insert(0, '/sandbox'); import harness");
-  const harness = py.pyimport("harness");
+  const harness = /** @type {Harness} */ (py.pyimport("harness"));
   const handle = harness.handle;
   handle(JSON.stringify({ op: "configure", ...limits }));
   harness.install_lockdown();
   return handle;
 }
 
-/** The JS side, last before user code: loaders inert, realm scrubbed, intrinsics frozen. */
+/** The JS side, last before user code: loaders inert, realm scrubbed, intrinsics frozen.
+ * @param {Pyodide} py
+ */
 export function lockRealm(py) {
   disablePyodideLoaders(py);
   scrubRealm([]);

@@ -1,9 +1,12 @@
+// @ts-check
 // Builds a Pyodide memory snapshot (stdlib modules pre-imported) so workers boot in ~1 s instead
 // of ~3 s. Runs only trusted code, in its own short-lived process: the long-lived sandbox host
 // never gets write access to the cache. Usage: node make-snapshot.mjs <output-file> <pyodide.mjs path>
 import { renameSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { disableChildProcesses } from "./harden.mjs";
+
+/** @import { LoadPyodide } from "./harden.mjs" */
 
 // Modules environments commonly use, imported (and strptime's lazy regex tables built) once here
 // rather than on a tool's first call in every fresh worker: in wasm the first strptime took
@@ -25,7 +28,9 @@ if (!output || !pyodidePath) {
   process.exit(2);
 }
 disableChildProcesses(); // also shims process.binding, which the permission model denies
-const { loadPyodide } = await import(pathToFileURL(pyodidePath).href);
+const { loadPyodide } = /** @type {{ loadPyodide: LoadPyodide }} */ (
+  await import(pathToFileURL(pyodidePath).href)
+);
 const py = await loadPyodide({ _makeSnapshot: true, env: {}, stdout: () => {}, stderr: () => {} });
 py.runPython(PRELOAD);
 const bytes = py.makeMemorySnapshot();

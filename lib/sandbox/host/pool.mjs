@@ -1,3 +1,4 @@
+// @ts-check
 // Worker pool of the sandbox host. One worker per lease (episode); a worker that ran one piece of
 // untrusted code is only reused for the same code (its `key`), at most `maxEpisodes` times.
 // Each worker owns a slot: the server-made channel its calls arrive on (channel.mjs). A slot is
@@ -7,18 +8,64 @@ import { SandboxWorker } from "./sandbox-worker.mjs";
 
 const WATCH_INTERVAL_MS = 5;
 
+/** The pool part of the host's config (built by lib/sandbox/host-process.ts).
+ * @typedef {object} PoolConfig
+ * @property {number} poolSize
+ * @property {number} spares fresh workers kept booted ahead of demand
+ * @property {number} maxEpisodes leases (check runs count fractionally) before a worker is retired
+ * @property {number} graceMs between a call's deadline and the thread's termination
+ * @property {number} bootFailuresAllowed consecutive boot failures before waiting leases fail
+ * @property {number} slots slot sockets, fds FIRST_SLOT_FD .. FIRST_SLOT_FD + slots - 1
+ */
+
+/** What sandbox-host.mjs gives the pool, and the pool its workers.
+ * @typedef {object} HostShared
+ * @property {URL} workerUrl worker.mjs
+ * @property {string} pyodideUrl
+ * @property {WebAssembly.Module} wasmModule
+ * @property {Record<string, string>} pythonFiles
+ * @property {import("./harden.mjs").HarnessLimits} limits
+ * @property {() => Uint8Array | null} getSnapshot
+ * @property {(info: { usedSnapshot: boolean }, snapshotGiven: boolean) => void} onBoot
+ * @property {(lease: number) => void} onLeaseLost
+ * @property {Int32Array} spinners
+ * @property {number} maxSpinners
+ */
+
+/** An error the host reports to the server (HostErrorSchema in lib/sandbox/sandbox.schema.ts).
+ * @typedef {{ code: string, message: string, retryable: boolean }} HostError
+ */
+
+/** A lease waiting for a worker.
+ * @typedef {object} LeaseRequest
+ * @property {string | null} key
+ * @property {(granted: { lease: number, slot: number }) => void} resolve
+ * @property {(error: HostError) => void} reject
+ * @property {NodeJS.Timeout} [timer]
+ */
+
 export class Pool {
+  /**
+   * @param {PoolConfig} config
+   * @param {HostShared} shared
+   */
   constructor(config, shared) {
-    this.config = config; // { poolSize, spares, maxEpisodes, graceMs, bootFailuresAllowed, slots }
-    this.shared = shared; // { workerUrl, wasmModule, pythonFiles, limits, getSnapshot }
+    this.config = config;
+    this.shared = shared;
+    /** @type {Set<SandboxWorker>} */
     this.workers = new Set();
+    /** @type {Map<number, SandboxWorker>} lease id -> its worker */
     this.leases = new Map();
+    /** @type {LeaseRequest[]} */
     this.queue = [];
     this.nextLease = 1;
     this.bootFailures = 0;
+    /** @type {number[]} */
     this.readyTimes = [];
     this.freeSlots = Array.from({ length: config.slots }, (_, i) => i);
+    /** @type {Map<number, SandboxWorker>} slot -> the worker that last took it */
     this.slotWorkers = new Map();
+    /** @type {NodeJS.Timeout | null} */
     this.watchdog = null;
   }
 
@@ -30,9 +77,14 @@ export class Pool {
     this.pump();
   }
 
-  /** Resolves to {lease, slot}, or rejects with {code, message, retryable}. */
+  /** Resolves to {lease, slot}, or rejects with {code, message, retryable}.
+   * @param {string | null} key the code the lease will run (null: none yet)
+   * @param {number} waitMs
+   * @returns {Promise<{ lease: number, slot: number }>}
+   */
   lease(key, waitMs) {
     return new Promise((resolve, reject) => {
+      /** @type {LeaseRequest} */
       const request = { key, resolve, reject };
       request.timer = setTimeout(() => {
         this.queue = this.queue.filter((r) => r !== request);
@@ -60,6 +112,11 @@ export class Pool {
     }
   }
 
+  /**
+   * @param {number} leaseId
+   * @param {boolean} recycle retire the worker rather than keep it for its key
+   * @param {number} [weight] how much of an episode the lease counted for
+   */
   release(leaseId, recycle, weight = 1) {
     const worker = this.leases.get(leaseId);
     if (!worker) return;
@@ -74,6 +131,7 @@ export class Pool {
     this.pump();
   }
 
+  /** @param {SandboxWorker} worker */
   retire(worker) {
     this.workers.delete(worker);
     worker.state = "retired";
@@ -81,14 +139,23 @@ export class Pool {
   }
 
   /** A slot is free once its thread has exited and no lease refers to it any more: calls the
-   * server still sends on a dead lease's slot must find no reader rather than a new worker. */
+   * server still sends on a dead lease's slot must find no reader rather than a new worker.
+   * @param {SandboxWorker} worker
+   */
   freeSlotOf(worker) {
-    if (worker.slotFreed || !worker.threadExited || this.leases.get(worker.leaseId) === worker) return;
+    // (leaseId is undefined for a worker never leased: the lookup then finds nothing, as it should.)
+    if (
+      worker.slotFreed ||
+      !worker.threadExited ||
+      this.leases.get(/** @type {number} */ (worker.leaseId)) === worker
+    )
+      return;
     worker.slotFreed = true;
     if (this.slotWorkers.get(worker.slot) === worker) this.slotWorkers.delete(worker.slot);
     this.freeSlots.push(worker.slot);
   }
 
+  /** @returns {boolean} false when no slot is free */
   spawn() {
     const slot = this.freeSlots.pop();
     if (slot === undefined) return false; // a retired thread still holds it: pump() on its exit
@@ -123,12 +190,13 @@ export class Pool {
     worker.onExit = (answered) => {
       if (worker.state !== "leased") this.workers.delete(worker);
       // Died between calls: the server must learn it now, not by waiting on a silent channel.
-      else if (!answered) this.shared.onLeaseLost(worker.leaseId);
+      else if (!answered) this.shared.onLeaseLost(/** @type {number} */ (worker.leaseId)); // set when leased
       this.pump();
     };
     return true;
   }
 
+  /** @param {string} reason */
   failQueue(reason) {
     for (const request of this.queue.splice(0)) {
       clearTimeout(request.timer);
@@ -140,12 +208,20 @@ export class Pool {
     }
   }
 
+  /**
+   * @param {(worker: SandboxWorker) => boolean} predicate
+   * @returns {number}
+   */
   count(predicate) {
     let n = 0;
     for (const w of this.workers) if (predicate(w)) n += 1;
     return n;
   }
 
+  /**
+   * @param {string | null} key
+   * @returns {SandboxWorker | undefined} an idle worker that ran `key` already, else a fresh one
+   */
   pickIdle(key) {
     let fresh;
     for (const w of this.workers) {
@@ -164,7 +240,7 @@ export class Pool {
 
   pump() {
     while (this.queue.length > 0) {
-      const request = this.queue[0];
+      const request = /** @type {LeaseRequest} */ (this.queue[0]); // the queue is not empty
       const worker = this.pickIdle(request.key);
       if (!worker) break;
       this.queue.shift();
@@ -198,7 +274,8 @@ export class Pool {
   }
 
   stats() {
-    const by = (state) => this.count((w) => w.state === state);
+    const by = (/** @type {import("./sandbox-worker.mjs").WorkerState} */ state) =>
+      this.count((w) => w.state === state);
     return {
       workers: this.workers.size,
       idle: by("idle"),
@@ -211,7 +288,7 @@ export class Pool {
 
   async close() {
     this.failQueue("the sandbox host is shutting down");
-    clearInterval(this.watchdog);
+    clearInterval(/** @type {NodeJS.Timeout | undefined} */ (this.watchdog)); // null is ignored too
     await Promise.all([...this.workers].map((w) => w.kill()));
     this.workers.clear();
   }

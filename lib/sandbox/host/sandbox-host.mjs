@@ -1,3 +1,4 @@
+// @ts-check
 // The sandbox host: a separate Node process (never the Next.js server) that owns the Pyodide
 // worker pool. Started by lib/sandbox/pyodide-backend.ts with an empty environment and
 //   --experimental-permission --allow-fs-read=<pyodide, host, python, cache dirs> --allow-worker
@@ -15,11 +16,36 @@ import { pathToFileURL } from "node:url";
 import { Pool } from "./pool.mjs";
 import { capWasmMemory } from "./wasm-cap.mjs";
 
-const config = JSON.parse(process.argv[2] ?? "{}");
+/** The host's config, one JSON argument (built by lib/sandbox/host-process.ts).
+ * @typedef {object} HostConfig
+ * @property {string} pyodideDir
+ * @property {string} pythonDir the harness's .py files
+ * @property {string | null} snapshotPath where the snapshot builder leaves its file, if snapshots are on
+ * @property {number} memoryMiB each worker's wasm memory cap
+ * @property {import("./harden.mjs").HarnessLimits} limits
+ * @property {import("./pool.mjs").PoolConfig} pool
+ */
+
+/** A control line from the server: HostRequestSchema (lib/sandbox/sandbox.schema.ts) plus its
+ * id; each type carries only its own fields.
+ * @typedef {object} ControlRequest
+ * @property {number} id
+ * @property {string} type "lease", "release" or "stats"
+ * @property {string | null} [key] lease
+ * @property {number} [waitMs] lease
+ * @property {number} [lease] release
+ * @property {boolean} [recycle] release
+ * @property {unknown} [weight] release
+ */
+
+const config = /** @type {HostConfig} */ (JSON.parse(process.argv[2] ?? "{}"));
+/** @type {{ bytes: Uint8Array | null, bad: boolean }} */
 const snapshotState = { bytes: null, bad: false };
 
 /** The snapshot appears in the cache once the (separate) builder process finishes; pick it up
- * for the next worker. Shared memory: 31 MB is not copied into every worker. */
+ * for the next worker. Shared memory: 31 MB is not copied into every worker.
+ * @returns {Uint8Array | null}
+ */
 function getSnapshot() {
   if (snapshotState.bytes || snapshotState.bad || !config.snapshotPath) return snapshotState.bytes;
   if (!existsSync(config.snapshotPath)) return null;
@@ -34,6 +60,10 @@ function getSnapshot() {
   return snapshotState.bytes;
 }
 
+/**
+ * @param {{ usedSnapshot: boolean }} info
+ * @param {boolean} snapshotGiven
+ */
 function onBoot(info, snapshotGiven) {
   if (snapshotGiven && !info.usedSnapshot) {
     snapshotState.bad = true; // the worker fell back to a normal boot: stop offering it
@@ -41,21 +71,35 @@ function onBoot(info, snapshotGiven) {
   }
 }
 
+/**
+ * @param {string} dir
+ * @returns {Record<string, string>} file name -> source
+ */
 function readPythonFiles(dir) {
+  /** @type {Record<string, string>} */
   const files = {};
   for (const name of readdirSync(dir))
     if (name.endsWith(".py")) files[name] = readFileSync(join(dir, name), "utf8");
   return files;
 }
 
+/** @param {string} line */
 function send(line) {
   process.stdout.write(line + "\n");
 }
 
+/**
+ * @param {number} id
+ * @param {Record<string, unknown>} body
+ */
 function reply(id, body) {
   send(JSON.stringify({ id, ...body }));
 }
 
+/**
+ * @param {Pool} pool
+ * @param {ControlRequest} message
+ */
 function dispatch(pool, message) {
   const { id, type } = message;
   if (type === "lease") {
@@ -65,7 +109,8 @@ function dispatch(pool, message) {
     );
   } else if (type === "release") {
     const weight = typeof message.weight === "number" && message.weight > 0 ? message.weight : 1;
-    pool.release(message.lease, Boolean(message.recycle), weight);
+    // A release always names its lease; an unknown (or missing) one is ignored by the pool.
+    pool.release(/** @type {number} */ (message.lease), Boolean(message.recycle), weight);
     reply(id, { ok: true });
   } else if (type === "stats") {
     const mem = process.memoryUsage();
@@ -83,6 +128,7 @@ async function main() {
     readFileSync(join(config.pyodideDir, "pyodide.asm.wasm")),
     config.memoryMiB,
   );
+  /** @type {import("./pool.mjs").HostShared} */
   const shared = {
     workerUrl: new URL("./worker.mjs", import.meta.url),
     pyodideUrl: pathToFileURL(join(config.pyodideDir, "pyodide.mjs")).href,

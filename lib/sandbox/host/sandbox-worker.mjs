@@ -1,3 +1,4 @@
+// @ts-check
 // Host-side handle of one worker thread: boot, lease hand-over, and the deadline watchdog
 // (interrupt, then terminate). Calls themselves never pass through here: the worker reads them
 // from its slot channel and answers on it (channel.mjs); the host only writes on that channel
@@ -7,22 +8,41 @@ import { BUSY, FIRST_SLOT_FD, KILLED, REPLYING, failureLine, writeLine } from ".
 const SIGINT = 2;
 const BOOT_TIMEOUT_MS = 60_000;
 
+/** @import { LeaseMessage, ReadyMessage, WorkerData, WorkerMessage } from "./slot-protocol.mjs" */
+/** @import { HostShared } from "./pool.mjs" */
+
+/** booting -> idle -> leased -> idle ... -> retired (the pool's bookkeeping; `dead` is separate).
+ * @typedef {"booting" | "idle" | "leased" | "retired"} WorkerState
+ */
+
 export class SandboxWorker {
+  /**
+   * @param {typeof import("node:worker_threads").Worker} Worker
+   * @param {HostShared} shared
+   * @param {Uint8Array | null} snapshot
+   * @param {number} slot
+   */
   constructor(Worker, shared, snapshot, slot) {
+    /** @type {WorkerState} */
     this.state = "booting";
     this.slot = slot;
+    /** @type {string | null} the code this worker ran, once leased for it */
     this.key = null;
     this.episodes = 0;
     this.dead = false;
     this.fatal = false;
+    /** @type {(answered: boolean | undefined) => void} the worker died; answered: its call was */
     this.onExit = () => {};
+    /** @type {() => void} */
     this.onThreadGone = () => {};
+    // Set by the pool once the slot is free for another worker (a falsy start, as before).
+    this.slotFreed = false;
     this.spinning = new Int32Array(new SharedArrayBuffer(4));
     this.flag = new Int32Array(new SharedArrayBuffer(4));
     this.callState = new Int32Array(new SharedArrayBuffer(4));
     this.callDeadline = new Float64Array(new SharedArrayBuffer(8));
     this.worker = new Worker(shared.workerUrl, {
-      workerData: {
+      workerData: /** @satisfies {WorkerData} */ ({
         wasmModule: shared.wasmModule,
         snapshot,
         pyodideUrl: shared.pyodideUrl,
@@ -35,7 +55,7 @@ export class SandboxWorker {
         spinners: shared.spinners,
         maxSpinners: shared.maxSpinners,
         spinning: this.spinning,
-      },
+      }),
       env: {},
       stdout: true,
       stderr: true,
@@ -44,6 +64,7 @@ export class SandboxWorker {
     });
     this.worker.stdout.resume(); // drain and drop: nothing a worker prints reaches the protocol
     this.worker.stderr.resume();
+    /** @type {Promise<ReadyMessage>} rejects with a reason string */
     this.ready = new Promise((resolve, reject) => {
       this.bootResolve = resolve;
       this.bootReject = reject;
@@ -64,6 +85,7 @@ export class SandboxWorker {
     });
   }
 
+  /** @param {WorkerMessage} message */
   onMessage(message) {
     if (message.ready) {
       clearTimeout(this.bootTimer);
@@ -78,13 +100,20 @@ export class SandboxWorker {
     }
   }
 
-  /** Hands the worker to a lease: it starts reading that lease's calls from its channel. */
+  /** Hands the worker to a lease: it starts reading that lease's calls from its channel.
+   * @param {number} leaseId
+   */
   beginLease(leaseId) {
     this.leaseId = leaseId;
-    this.worker.postMessage({ lease: leaseId });
+    this.worker.postMessage(/** @satisfies {LeaseMessage} */ ({ lease: leaseId }));
   }
 
-  /** Answers the running call on the worker's behalf, if the host can still claim it. */
+  /** Answers the running call on the worker's behalf, if the host can still claim it.
+   * @param {string} code
+   * @param {string} message
+   * @param {boolean} [retryable]
+   * @returns {boolean} whether the call was still open (and is answered now)
+   */
   takeOver(code, message, retryable = false) {
     const line = failureLine(code, message, true, retryable);
     const was = Atomics.compareExchange(this.callState, 0, BUSY, KILLED);
@@ -95,6 +124,7 @@ export class SandboxWorker {
     return was === BUSY || was === REPLYING;
   }
 
+  /** @param {string} text */
   answer(text) {
     try {
       writeLine(FIRST_SLOT_FD + this.slot, text);
@@ -103,6 +133,7 @@ export class SandboxWorker {
     }
   }
 
+  /** @param {NodeJS.ErrnoException | null} error the thread's uncaught error, or null on exit */
   onGone(error) {
     if (this.dead && this.gone) return;
     this.gone = true;
@@ -124,10 +155,13 @@ export class SandboxWorker {
   /** Watchdog tick (every few ms while leases exist). CPython's check reads then clears the
    * interrupt flag non-atomically and can drop one store, so it is re-asserted on every tick
    * until the call ends; a loop that swallows every KeyboardInterrupt gets the thread
-   * terminated once the grace period is over. */
+   * terminated once the grace period is over.
+   * @param {number} now
+   * @param {number} graceMs
+   */
   watch(now, graceMs) {
     if (this.dead || Atomics.load(this.callState, 0) !== BUSY) return;
-    const deadline = this.callDeadline[0];
+    const deadline = /** @type {number} */ (this.callDeadline[0]);
     if (now < deadline) return;
     if (now < deadline + graceMs) {
       Atomics.store(this.flag, 0, SIGINT);

@@ -1,21 +1,33 @@
+// @ts-check
 // Caps the maximum of the memory Pyodide's wasm module defines. The module declares its own
 // memory (min 480 pages, max 65,536 pages = 4 GiB) instead of importing one, so the limit cannot
 // be passed in: we rewrite the max in place with a same-width LEB128 so no section size changes.
 // Without this a memory bomb grows to 4 GiB per worker before Python sees a MemoryError.
 
+/** Reads an unsigned LEB128 at `start`: its value and the index just past it.
+ * @param {Uint8Array} bytes
+ * @param {number} start
+ * @returns {[value: number, end: number]}
+ */
 function readLeb(bytes, start) {
   let result = 0;
   let shift = 0;
   let i = start;
   let byte;
   do {
-    byte = bytes[i++];
+    // Past the end (a truncated module) this is undefined, which `&` reads as 0: the loop stops.
+    byte = /** @type {number} */ (bytes[i++]);
     result += (byte & 0x7f) * 2 ** shift;
     shift += 7;
   } while (byte & 0x80);
   return [result, i];
 }
 
+/**
+ * @param {Uint8Array} input the module's bytes (a Buffer from readFileSync)
+ * @param {number} maxMiB
+ * @returns {Uint8Array<ArrayBuffer>} the patched module (a copy: `input` is not changed)
+ */
 export function capWasmMemory(input, maxMiB) {
   const bytes = new Uint8Array(input);
   let i = 8; // magic + version
@@ -29,6 +41,12 @@ export function capWasmMemory(input, maxMiB) {
   throw new Error("wasm module has no memory section");
 }
 
+/**
+ * @param {Uint8Array<ArrayBuffer>} bytes patched in place
+ * @param {number} start the memory section's body
+ * @param {number} maxMiB
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
 function patchMemorySection(bytes, start, maxMiB) {
   let j = start;
   [, j] = readLeb(bytes, j); // memory count (1)
