@@ -20,7 +20,8 @@ export const SandboxOptionsSchema = z.object({
   /** How long `load` may wait for a free worker before SANDBOX_UNAVAILABLE (retryable). */
   leaseTimeoutMs: z.number().int().positive(),
   /** Wasm memory cap per Pyodide worker; address-space limit per python3 process. */
-  memoryMiB: z.number().int().min(64),
+  // wasm32 addresses at most 4 GiB: a larger cap would make the host fail to compile the module.
+  memoryMiB: z.number().int().min(64).max(4096),
   maxOutputBytes: z.number().int().positive(),
   maxLogBytes: z.number().int().positive(),
   /** Workers that may run episodes at once; plus `spareWorkers` kept booted and idle. */

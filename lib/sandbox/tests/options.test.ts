@@ -31,6 +31,7 @@ describe("sandbox options", () => {
     [{ SANDBOX_BACKEND: "native" }, /SANDBOX_BACKEND/],
     [{ SANDBOX_STEP_TIMEOUT_MS: "soon" }, /SANDBOX_STEP_TIMEOUT_MS/],
     [{ SANDBOX_MEMORY_MB: "1" }, /memoryMiB/],
+    [{ SANDBOX_MEMORY_MB: "8192" }, /memoryMiB/],
     [{ SANDBOX_HOST_BWRAP: "maybe" }, /SANDBOX_HOST_BWRAP/],
   ])("rejects bad configuration %j", (env, message) => {
     expect(() => resolveOptions({}, env)).toThrow(message);
