@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { EmailSchema } from "./auth/auth.schema";
+import { formatZodIssues } from "./core/zod-issues";
 
 /** An empty value (`NAME=` in a .env file) means unset, so the default applies. */
 const blankAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -89,8 +90,7 @@ type Source = Record<string, string | undefined>;
 export function parseEnv(source: Source = process.env): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    throw new Error(`Invalid configuration:\n  ${formatZodIssues(parsed.error, { separator: "\n  " })}`);
   }
   return parsed.data;
 }
@@ -102,7 +102,9 @@ export function parseEnv(source: Source = process.env): Env {
 export function readEnv<K extends EnvName>(name: K, source: Source = process.env): Env[K] {
   const parsed = EnvSchema.shape[name].safeParse(source[name]);
   if (!parsed.success)
-    throw new Error(`Invalid configuration: ${name}: ${parsed.error.issues[0]?.message ?? "bad value"}`);
+    throw new Error(
+      `Invalid configuration: ${name}: ${formatZodIssues(parsed.error, { max: 1, withPath: false })}`,
+    );
   // The schema of key K parses to Env[K]; TypeScript cannot follow that through the union of shapes.
   return parsed.data as Env[K];
 }

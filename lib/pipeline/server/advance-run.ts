@@ -5,7 +5,12 @@ import "server-only";
  * once nothing is pending or running. Every part is idempotent, so the memo path of a retried
  * job can call it again safely.
  */
-import { OPEN_STEP_STATUSES, TERMINAL_RUN_STATUSES, isActiveRunStatus } from "@/lib/core/run";
+import {
+  ACTIVE_RUN_STATUSES,
+  OPEN_STEP_STATUSES,
+  TERMINAL_RUN_STATUSES,
+  isActiveRunStatus,
+} from "@/lib/core/run";
 import type { Db } from "@/lib/db";
 import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { markRunCallsLost } from "@/lib/runs/server/lost-calls";
@@ -59,8 +64,8 @@ async function endRunIfSettled(
 ) {
   await db.$executeRaw`
     UPDATE "PipelineRun" SET status = ${outcome.status}::"RunStatus", "finishedAt" = ${outcome.now}, "errorMessage" = ${outcome.summary}
-    WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING')
-      AND NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND status IN ('PENDING', 'RUNNING'))
+    WHERE id = ${runId} AND status::text = ANY(${[...ACTIVE_RUN_STATUSES]})
+      AND NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND status::text = ANY(${[...OPEN_STEP_STATUSES]}))
       AND (NOT EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'judge')
         OR EXISTS (SELECT 1 FROM "PipelineStep" WHERE "runId" = ${runId} AND stage = 'select'))`;
 }

@@ -4,6 +4,7 @@ import "server-only";
  * schemas (never cast): a hand-edited or stale row fails loudly with the stage it came from.
  */
 import type { z } from "zod";
+import { formatZodIssues } from "@/lib/core/zod-issues";
 import type { Db } from "@/lib/db";
 import {
   AssembledSchema,
@@ -34,7 +35,7 @@ export function need<S extends z.ZodType>(
   const parsed = schema.safeParse(outputs.get(stage));
   if (!parsed.success)
     throw new MissingInputError(
-      `the ${stage} step has no usable output: ${parsed.error.issues[0]?.message ?? "missing"}`,
+      `the ${stage} step has no usable output: ${formatZodIssues(parsed.error, { max: 1, withPath: false })}`,
     );
   return parsed.data;
 }
