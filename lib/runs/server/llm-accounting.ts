@@ -8,35 +8,15 @@ import "server-only";
  * The problems list gives each rejected, failed, lost or retried call with its cause.
  */
 import type { Db } from "@/lib/db";
-
-import type { EndpointQuality } from "@/lib/pipeline/run-view.types";
+import type { EndpointQuality, LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.types";
 
 export type { EndpointQuality };
 
-export type LlmAccounting = {
-  requestsSent: number;
-  answersUsed: number;
-  answersRejected: number;
-  errorResponses: number;
-  answersLost: number;
-  inFlight: number;
-  cacheHits: number;
-  costUsd: number;
-  lostCostUsd: number;
-  endpoints: EndpointQuality[];
-};
+/** The run view's accounting, as the server computes it (get-run.ts sends it as is). */
+export type LlmAccounting = LlmAccountingView;
 
-export type LlmProblem = {
-  id: string;
-  stepId: string | null;
-  purpose: string;
-  model: string;
-  status: string;
-  cached: boolean;
-  attempts: number;
-  rejection: string | null;
-  errorMessage: string | null;
-  rawReply: string | null;
+/** A problem call as stored: its attempt log not yet parsed, its date not yet a string. */
+export type LlmProblem = Omit<LlmProblemView, "attemptLog" | "createdAt"> & {
   attemptLog: unknown;
   createdAt: Date;
 };
