@@ -88,8 +88,10 @@ describe("chaos: 10 environments, 30 % faults", () => {
           expect.objectContaining({ stage: "state_code", errorCode: "PARSE_FAILED" }),
         ]),
       );
-      const codeFailure = failed.find((f) => f.stage === "state_code")!;
-      expect(codeFailure.errorMessage).toMatch(/SyntaxError/);
+      // Desk 7's code never parses: its failure names the SyntaxError. (Other state_code steps may
+      // fail too, on random faults with other causes, so look for it among them.)
+      const codeFailures = failed.filter((f) => f.stage === "state_code").map((f) => f.errorMessage);
+      expect(codeFailures).toEqual(expect.arrayContaining([expect.stringMatching(/SyntaxError/)]));
       const rejected = done.llmProblems.filter((p) => p.status === "REJECTED" && !p.cached);
       expect(rejected.length).toBeGreaterThan(0);
       expect(rejected.every((p) => p.rejection && p.rawReply)).toBe(true);
