@@ -6,23 +6,13 @@ Usage: python3 replay-native.py episodes.json
 """
 import copy
 import json
+import os
 import sys
 import types
 
-
-def instantiate(cls, init):
-    state = copy.deepcopy(init)
-    if callable(getattr(cls, "_load_scenario", None)):
-        env = cls()
-        env._load_scenario(state)
-        return env
-    try:
-        env = cls({})
-    except TypeError:
-        env = cls()
-    for key, value in state.items():
-        setattr(env, key, value)
-    return env
+# The harness's own instantiation (both EnvScaler conventions), so both sides build the same state.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib", "sandbox", "python"))
+from harness import _instantiate as instantiate  # noqa: E402
 
 
 def public_state(env):

@@ -97,35 +97,25 @@ export async function getRunProgress(db: Db, runId: string) {
 }
 export type RunProgress = Awaited<ReturnType<typeof getRunProgress>>;
 
+const SUMMARY_FIELDS = [
+  "id",
+  "kind",
+  "status",
+  "errorMessage",
+  "costUsd",
+  "promptTokens",
+  "completionTokens",
+  "config",
+  "input",
+  "createdAt",
+  "finishedAt",
+] as const;
+
 /** The launch panel's view of a run: status, cost and step counts by stage and status. */
 export function toRunSummary({ run, stepCounts }: RunProgress) {
-  const {
-    id,
-    kind,
-    status,
-    errorMessage,
-    costUsd,
-    promptTokens,
-    completionTokens,
-    config,
-    input,
-    createdAt,
-    finishedAt,
-  } = run;
-  return {
-    id,
-    kind,
-    status,
-    errorMessage,
-    costUsd,
-    promptTokens,
-    completionTokens,
-    config,
-    input,
-    createdAt,
-    finishedAt,
-    stages: stepCounts,
-  };
+  const fields = Object.fromEntries(SUMMARY_FIELDS.map((key) => [key, run[key]]));
+  // Each key of SUMMARY_FIELDS was copied from `run` above.
+  return { ...(fields as Pick<RunProgress["run"], (typeof SUMMARY_FIELDS)[number]>), stages: stepCounts };
 }
 
 export async function listRuns(db: Db, projectId: string, take = 50) {
