@@ -10,10 +10,10 @@ export type { HarnessRequest } from "./sandbox.schema";
 export type CallError = SandboxError & { terminated?: boolean };
 
 export interface Lease {
-  /** The parsed, still untrusted harness reply; errors here are transport or limit failures. */
+  /** The parsed, still untrusted harness reply; errors here are transport or limit failures. A
+   * call may be made before earlier ones are answered (worker sharing pipelines them): they run
+   * in order, each under its own deadline. */
   call(request: HarnessRequest, timeoutMs: number): Promise<Result<unknown, CallError>>;
-  /** True when calls may be sent before earlier ones are answered (they run in order). */
-  readonly pipelined?: boolean;
   /** Returns the worker/process; `recycle` discards it (after a limit hit or a crash). `weight`
    * is how much of an episode this lease counts towards the worker's recycling (default 1). */
   release(recycle: boolean, weight?: number): Promise<void>;

@@ -117,7 +117,6 @@ function processLease(
 ): Lease {
   let released = false;
   return {
-    pipelined: true,
     call: (request, timeoutMs) =>
       proc.call({ ...request, timeout_ms: timeoutMs }, timeoutMs, options.graceMs),
     release(recycle, weight = 1) {

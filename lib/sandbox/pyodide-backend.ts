@@ -108,7 +108,6 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
 function hostLease(host: HostProcess, leaseId: number, options: SandboxOptions): Lease {
   let released = false;
   return {
-    pipelined: true,
     call(request: HarnessRequest, timeoutMs: number) {
       return host.call(leaseId, request, timeoutMs, timeoutMs + options.graceMs + 5_000);
     },

@@ -40,7 +40,7 @@ type SharedWorker = {
   served: number;
   dead: boolean;
   released: boolean;
-  /** The last call issued: calls chain on it unless the lease pipelines them. */
+  /** Every call issued so far settled: what retiring the worker waits for. */
   tail: Promise<unknown>;
 };
 
@@ -133,10 +133,9 @@ export function createWorkerSharing(acquire: AcquireLease, options: WorkerSharin
         }
         return result;
       };
-      // A pipelining lease (Pyodide's slot channel) takes the next call before the last is answered,
-      // so the worker never waits for the server between two episodes' calls; others answer one
-      // call at a time.
-      const next = worker.lease.pipelined ? run() : worker.tail.then(run, run);
+      // Sent at once, even while the worker is on another episode's call (both backends take
+      // pipelined calls): the worker never waits for the server between two calls.
+      const next = run();
       worker.tail = Promise.all([worker.tail, next]).catch(() => undefined);
       return next;
     }
