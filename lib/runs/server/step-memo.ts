@@ -81,21 +81,3 @@ export async function memoStep<T>(
   });
   return { status: "FAILED", error: result.error };
 }
-
-/** Runs `fn` over items with at most `limit` in flight; stops taking new items once `stop()` says so. */
-export async function forEachLimited<T>(
-  items: T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<void>,
-  stop: () => Promise<boolean> = () => Promise.resolve(false),
-): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      if (await stop()) return;
-      const index = next++;
-      await fn(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-}
