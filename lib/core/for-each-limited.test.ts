@@ -16,11 +16,12 @@ describe("forEachLimited", () => {
       await forEachLimited(
         items,
         limit,
-        async (item, index) => {
+        (item, index) => {
           expect(items[index]).toBe(item);
           seen.push(item);
+          return Promise.resolve();
         },
-        async () => false,
+        () => Promise.resolve(false),
       );
       expect(seen.sort()).toEqual([...items].sort());
     }
@@ -47,15 +48,15 @@ describe("forEachLimited", () => {
     await forEachLimited(
       [0, 1, 2, 3, 4],
       1,
-      async (n) => void done.push(n),
-      async () => done.length >= 2,
+      (n) => Promise.resolve(void done.push(n)),
+      () => Promise.resolve(done.length >= 2),
     );
     expect(done).toEqual([0, 1]);
   });
 
   it("does nothing for no items", async () => {
     let calls = 0;
-    await forEachLimited([], 4, async () => void (calls += 1));
+    await forEachLimited([], 4, () => Promise.resolve(void (calls += 1)));
     expect(calls).toBe(0);
   });
 });
