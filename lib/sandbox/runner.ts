@@ -9,6 +9,7 @@ import { type Episode, createEpisode } from "./episode";
 import type { SandboxOptions } from "./options";
 import { recoveringLease } from "./recovering-lease";
 import { createWorkerSharing } from "./shared-workers";
+import { sourceOnDemand } from "./source-on-demand";
 import { parseReply } from "./replies";
 import {
   type Analysis,
@@ -54,6 +55,8 @@ export interface SandboxRunner {
 
 /** Cases per batch call: enough to amortize a call, small enough that a rerun case by case is cheap. */
 const CHECK_BATCH_CASES = 64;
+/** Sources whose tool schemas the runner keeps (a few MB at most for large classes). */
+const KNOWN_TOOLS_ENTRIES = 32;
 const invalid = (message: string): SandboxError => ({ code: "INVALID_REQUEST", message, retryable: false });
 const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex");
 
@@ -69,12 +72,19 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
         })
       : null;
 
+  /** Tool schemas per (source, class): a pure function of the source, so a warm load need not
+   * carry them back (55 KB for a 150 KB class). Kept only when no tool was hidden (see load). */
+  const knownTools = new Map<string, Tool[]>();
+
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
   async function durableLease(key: string | null, shared = false): Promise<Result<Lease, SandboxError>> {
-    const acquire = () =>
-      shared && sharing && key
-        ? sharing.lease(key, options.leaseTimeoutMs)
-        : backend.lease(key, options.leaseTimeoutMs);
+    const acquire = async () => {
+      const lease =
+        shared && sharing && key
+          ? await sharing.lease(key, options.leaseTimeoutMs)
+          : await backend.lease(key, options.leaseTimeoutMs);
+      return lease.ok ? ok(sourceOnDemand(lease.value)) : lease;
+    };
     const first = await acquire();
     return first.ok ? ok(recoveringLease(first.value, acquire)) : first;
   }
@@ -83,22 +93,55 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const input = LoadInputSchema.safeParse(request);
     if (!input.success) return err(invalid(formatZodIssues(input.error, { root: "request" })));
     const { source, className, initialState, tools: only } = input.data;
+    const sourceKey = hash("env", source);
+    const toolsKey = `${sourceKey}\u0000${className}`;
+    const known = knownTools.get(toolsKey);
     // Workers are reused only for the same source: different untrusted code never shares a realm.
-    const lease = await durableLease(hash("env", source), true);
+    const lease = await durableLease(sourceKey, true);
     if (!lease.ok) return lease;
     const reply = parseReply(
       await lease.value.call(
-        { op: "load", source, class_name: className, initial_state: initialState },
+        {
+          op: "load",
+          source,
+          source_key: sourceKey,
+          class_name: className,
+          initial_state: initialState,
+          ...(known ? { schemas: false } : {}),
+        },
         options.loadTimeoutMs,
       ),
       LoadReplySchema,
     );
-    if (!reply.ok) {
+    const all = reply.ok ? (reply.value.tools ?? known) : undefined;
+    if (!reply.ok || !all) {
       await lease.value.release(true);
-      return err({ code: reply.error.code, message: reply.error.message, retryable: reply.error.retryable });
+      if (!reply.ok)
+        return err({
+          code: reply.error.code,
+          message: reply.error.message,
+          retryable: reply.error.retryable,
+        });
+      return err({
+        code: "SANDBOX_UNAVAILABLE",
+        message: "the sandbox sent no tools for the loaded environment",
+        retryable: false,
+      });
     }
-    const tools = only ? reply.value.tools.filter((t) => only.includes(t.function.name)) : reply.value.tools;
+    const { hidden } = reply.value;
+    // An instance that shadows a tool (a state key named like a method) got a partial list: only
+    // a complete one stands for every instance of the source.
+    if (reply.value.tools && hidden.length === 0) remember(toolsKey, reply.value.tools);
+    const tools = all.filter(
+      (t) => !hidden.includes(t.function.name) && (!only || only.includes(t.function.name)),
+    );
     return ok(createEpisode(lease.value, tools, options));
+  }
+
+  function remember(key: string, tools: Tool[]) {
+    knownTools.delete(key);
+    knownTools.set(key, tools);
+    if (knownTools.size > KNOWN_TOOLS_ENTRIES) knownTools.delete(knownTools.keys().next().value as string);
   }
 
   async function analyze(request: {

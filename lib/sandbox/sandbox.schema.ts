@@ -104,9 +104,13 @@ const Checks = z.array(z.string());
 export const HarnessRequestSchema = z.discriminatedUnion("op", [
   z.object({
     op: z.literal("load"),
-    source: z.string(),
+    /** Left out when the worker may hold it already (source-on-demand.ts); then `source_key` names it. */
+    source: z.string().optional(),
+    source_key: z.string().optional(),
     class_name: z.string(),
     initial_state: JsonObjectSchema,
+    /** false: the runner holds this source's tool schemas, so the reply names only hidden tools. */
+    schemas: z.boolean().optional(),
   }),
   z.object({ op: z.literal("tools") }),
   z.object({ op: z.literal("step"), name: z.string(), arguments: JsonObjectSchema }),
@@ -143,7 +147,15 @@ export const HarnessErrorReplySchema = z.object({
   error: z.object({ code: SandboxErrorCodeSchema, message: z.string() }),
 });
 
-export const LoadReplySchema = z.object({ ok: z.literal(true), tools: z.array(ToolSchema) });
+/** `tools`: the instance's callable tools (absent when the request said `schemas: false`);
+ * `hidden`: tools of the source that this instance shadows with a non-callable attribute. */
+export const LoadReplySchema = z.object({
+  ok: z.literal(true),
+  tools: z.array(ToolSchema).optional(),
+  hidden: z.array(z.string()).default([]),
+});
+/** A load that named its source by key, to a worker that does not hold it. */
+export const NeedSourceReplySchema = z.object({ ok: z.literal(true), need_source: z.literal(true) });
 export const StepReplySchema = z.object({
   ok: z.literal(true),
   observation: z.unknown(),

@@ -16,7 +16,7 @@ from analyze import analyze
 from capture import Capture
 from checks import run_checks
 from jsonstate import StateTracker, diff, dumps, jsonable
-from loadcache import prepare
+from loadcache import cached, prepare
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
@@ -66,15 +66,23 @@ def _instantiate(cls, initial):
 
 
 def op_load(req):
-    source = _require(req, "source", str)
     class_name = _require(req, "class_name", str)
     initial = _require(req, "initial_state", dict, {})
+    source_key = req.get("source_key")
+    if source_key is not None and not isinstance(source_key, str):
+        raise Fail("INVALID_REQUEST", "'source_key' must be str")
+    if "source" in req:
+        prepared = prepare(_require(req, "source", str), class_name, _user_error, source_key)
+    else:
+        # The runner names the source by key and sends it only when this worker lacks it.
+        prepared = cached(source_key, class_name) if source_key is not None else None
+        if prepared is None:
+            return {"need_source": True}
     key = _episode_key(req)
     if key:
         _episodes.pop(key, None)
     else:
         _episodes.clear()  # an unnamed load owns the worker: nothing else lives beside it
-    prepared = prepare(source, class_name, _user_error)
     # A fresh module per episode: the cached code object re-runs the module body, so class
     # attributes and module globals mutated by an earlier episode's tools start pristine.
     module = types.ModuleType("environment")
@@ -97,7 +105,11 @@ def op_load(req):
     tracker = StateTracker(env)
     _episodes[key] = {"env": env, "tools": tools, "validators": prepared.validators, "tracker": tracker,
                       "initial": tracker.values, "last": tracker.values}
-    return {"tools": list(tools.values())}
+    # Tools this instance shadows with a non-callable attribute (a state key named like a method).
+    hidden = [s["function"]["name"] for s in prepared.schemas if s["function"]["name"] not in tools]
+    if req.get("schemas", True) is False:
+        return {"hidden": hidden}  # the runner holds the schemas: they depend on the source alone
+    return {"tools": list(tools.values()), "hidden": hidden}
 
 
 def op_unload(req):

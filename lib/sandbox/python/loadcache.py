@@ -27,10 +27,18 @@ class Prepared:
         self.preimported = False
 
 
-def prepare(source, class_name, fail):
-    """The cached preparation of (source, class_name); `fail(message)` raises the caller's error
-    for sources that do not parse or lack the class (never cached: they cost nothing to redo)."""
-    key = (source, class_name)
+def cached(source_key, class_name):
+    """The preparation of a source the caller names by its key (the runner's hash of the text),
+    or None: a load can then leave the source out, which in wasm saves converting and parsing
+    ~150 KB of request per episode of a large class."""
+    return _cache.get((source_key, class_name))
+
+
+def prepare(source, class_name, fail, source_key=None):
+    """The cached preparation of (source, class_name), filed under `source_key` when given;
+    `fail(message)` raises the caller's error for sources that do not parse or lack the class
+    (never cached: they cost nothing to redo)."""
+    key = (source if source_key is None else source_key, class_name)
     entry = _cache.get(key)
     if entry is not None:
         return entry
