@@ -34,6 +34,41 @@ const getBuiltin = process.getBuiltinModule?.bind(process);
 const stdout = process.stdout;
 lockRealm(py);
 
+await attempt("an intrinsic left unlocked", () => {
+  // Everything reachable from the global object, as freezeRealm walks it: none may take a new
+  // member or have one redefined (a getter, a replaced method). Only Error keeps one writable
+  // member (stackTraceLimit, which Node writes).
+  const seen = new Set();
+  const queue = Reflect.ownKeys(globalThis).map((key) => [
+    String(key),
+    Object.getOwnPropertyDescriptor(globalThis, key)?.value,
+  ]);
+  while (queue.length > 0) {
+    const [path, object] = queue.pop();
+    if (object === null || (typeof object !== "object" && typeof object !== "function") || seen.has(object))
+      continue;
+    seen.add(object);
+    if (object === globalThis) continue;
+    const keys = Reflect.ownKeys(object);
+    const loose = keys.find((key) => Object.getOwnPropertyDescriptor(object, key)?.configurable);
+    if (Object.isExtensible(object) || loose !== undefined) {
+      results["unlocked intrinsic"] = `${WIN}: ${path}${loose === undefined ? "" : ` (${String(loose)})`}`;
+      return WIN;
+    }
+    queue.push([`${path}.[[Prototype]]`, Object.getPrototypeOf(object)]);
+    for (const key of keys) {
+      const d = Object.getOwnPropertyDescriptor(object, key);
+      if (d)
+        queue.push(
+          [`${path}.${String(key)}`, d.value],
+          [`${path}.get ${String(key)}`, d.get],
+          [`${path}.set ${String(key)}`, d.set],
+        );
+    }
+  }
+  return `${seen.size} objects, all locked`;
+});
+
 const probeGetter = () => WIN;
 await attempt("getter on Object.prototype", () => {
   Object.defineProperty(Object.prototype, "envstudioProbe", { get: probeGetter, configurable: true });
