@@ -21,19 +21,26 @@ def _compiled(source):
     return code
 
 
-def run_checks(sources, initial, final, capture):
-    initial_json, final_json = json.dumps(initial), json.dumps(final)
-    fresh = lambda: (json.loads(initial_json), json.loads(final_json))  # noqa: E731
-    shared = []
+def run_checks(sources, initial, final, capture, owned=False):
+    """Runs each check over its own view of the states. A check that may mutate gets fresh copies;
+    checks that provably only read (readonly.py) share one copy - or, when the caller `owned` the
+    states (parsed from this very request, held by nobody else), the states themselves: nothing
+    mutates them then, so no copy is needed at all. The verdicts are those fresh copies would give."""
+    texts = []
 
-    def shared_copy():
-        # One copy for every check that provably only reads (readonly.py): the verdicts are the
-        # ones fresh copies would give, without parsing the states once per check.
+    def fresh():
+        if not texts:  # serialized at most once, while the states are still pristine
+            texts.append((json.dumps(initial), json.dumps(final)))
+        return json.loads(texts[0][0]), json.loads(texts[0][1])
+
+    shared = [(initial, final)] if owned else []
+
+    def shared_view():
         if not shared:
             shared.append(fresh())
         return shared[0]
 
-    return [_run_one(src, shared_copy if isinstance(src, str) and reads_only(src) else fresh, capture)
+    return [_run_one(src, shared_view if isinstance(src, str) and reads_only(src) else fresh, capture)
             for src in sources]
 
 

@@ -15,7 +15,7 @@ import types
 from analyze import analyze
 from capture import Capture
 from checks import run_checks
-from jsonstate import StateTracker, diff, dumps, jsonable
+from jsonstate import StateTracker, diff, dumps
 from loadcache import cached, prepare
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
@@ -218,10 +218,9 @@ def op_check(req):
 
 
 def op_run_checks(req):
-    checks = _require(req, "checks", list)
-    initial = jsonable(req.get("initial_state"))
-    final = jsonable(req.get("final_state"))
-    return {"results": run_checks(checks, initial, final, Capture)}
+    # The states were parsed from this request's JSON: plain JSON values that nobody else holds.
+    return {"results": run_checks(_require(req, "checks", list), req.get("initial_state"), req.get("final_state"),
+                                  Capture, owned=True)}
 
 
 def op_run_checks_batch(req):
@@ -232,7 +231,7 @@ def op_run_checks_batch(req):
     for case in _require(req, "cases", list):
         if not isinstance(case, dict):
             raise Fail("INVALID_REQUEST", "each case must be an object with initial_state and final_state")
-        results.append(run_checks(checks, jsonable(case.get("initial_state")), jsonable(case.get("final_state")), Capture))
+        results.append(run_checks(checks, case.get("initial_state"), case.get("final_state"), Capture, owned=True))
     return {"results": results}
 
 

@@ -1,4 +1,5 @@
-// Checks that provably only read share one copy of the states (python/readonly.py); every other
+// Checks that provably only read share one copy of the states (python/readonly.py), or the states
+// themselves when they were parsed from the request (run_checks, run_checks_batch); every other
 // check gets fresh copies. The verdicts must be exactly those of fresh copies for every check:
 // here each battery runs through the real harness (run_checks) and through a reference that
 // copies for every check, in the same python3, and the two must agree — with mutating checks
@@ -47,26 +48,31 @@ function sampleChecks(): string[] {
 function python(
   checks: string[],
   state: unknown,
-): { readOnly: boolean[]; results: unknown[]; reference: unknown[] } {
+): { readOnly: boolean[]; results: unknown[]; owned: unknown[]; untouched: boolean; reference: unknown[] } {
   const script = `
 import json, sys
 sys.path.insert(0, ${JSON.stringify(PYTHON_DIR)})
 import checks as mod
 from capture import Capture
 from readonly import reads_only
-data = json.loads(sys.stdin.read())
+raw = sys.stdin.read()
+data = json.loads(raw)
 ro = [reads_only(c) for c in data["checks"]]
 results = mod.run_checks(data["checks"], data["state"], data["state"], Capture)
+# States parsed from a request (owned): readers get them as they are, and they must stay pristine.
+initial, final = json.loads(raw)["state"], json.loads(raw)["state"]
+owned = mod.run_checks(data["checks"], initial, final, Capture, owned=True)
+untouched = initial == data["state"] and final == data["state"]
 mod.reads_only = lambda source: False  # the reference: fresh copies for every check
 reference = mod.run_checks(data["checks"], data["state"], data["state"], Capture)
-print(json.dumps({"readOnly": ro, "results": results, "reference": reference}))
+print(json.dumps({"readOnly": ro, "results": results, "owned": owned, "untouched": untouched, "reference": reference}))
 `;
   const run = spawnSync("python3", ["-I", "-c", script], {
     input: JSON.stringify({ checks, state }),
     encoding: "utf8",
   });
   if (run.status !== 0) throw new Error(run.stderr);
-  return JSON.parse(run.stdout) as { readOnly: boolean[]; results: unknown[]; reference: unknown[] };
+  return JSON.parse(run.stdout) as ReturnType<typeof python>;
 }
 
 const STATE = { count: 3, orders: [3, 1, 2] };
@@ -85,8 +91,10 @@ describe("read-only checks share one copy of the states", () => {
   it("gives the verdicts fresh copies give, whatever mutates before the readers", () => {
     for (const mutator of MUTATORS) {
       const battery = [...READERS, mutator, ...READERS, mutator, ...READERS];
-      const { results, reference } = python(battery, STATE);
+      const { results, owned, untouched, reference } = python(battery, STATE);
       expect(results).toEqual(reference);
+      expect(owned).toEqual(reference);
+      expect(untouched).toBe(true);
       // The readers after the mutator still see the pristine state.
       expect(results.slice(-READERS.length)).toEqual(READERS.map(() => ({ passed: true })));
     }
