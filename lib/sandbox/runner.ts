@@ -231,41 +231,58 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
       );
     const { checks, cases } = input.data;
     const out: CheckResult[][] = [];
-    for (let start = 0; start < cases.length; start += CHECK_BATCH_CASES) {
-      const chunk = cases.slice(start, start + CHECK_BATCH_CASES);
-      const lease = await durableLease(hash("checks", ...checks));
-      if (!lease.ok) return lease;
-      const raw = await lease.value.call(
-        {
-          op: "run_checks_batch",
-          checks,
-          cases: chunk.map((c) => ({ initial_state: c.initialState, final_state: c.finalState })),
-        },
-        // The deadline of one runChecks call: a batch of fast checks fits easily, and a batch
-        // with a slow check is rerun case by case below, so each case gets its own deadline.
-        options.checkTimeoutMs,
-      );
-      const reply = parseReply(raw, ChecksBatchReplySchema);
-      await lease.value.release(
-        !reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR",
-        (chunk.length * options.maxEpisodesPerWorker) / options.maxCheckRunsPerWorker,
-      );
-      if (reply.ok && reply.value.results.length === chunk.length) {
-        out.push(...reply.value.results);
-        continue;
+    const caseWeight = options.maxEpisodesPerWorker / options.maxCheckRunsPerWorker;
+    // One lease serves chunk after chunk (a lease costs a round trip through the Pyodide host's
+    // main thread, 1-10 ms on a busy machine), up to the check runs a worker may serve.
+    let held: { lease: Lease; cases: number } | null = null;
+    const letGo = async (recycle: boolean) => {
+      if (held) await held.lease.release(recycle, held.cases * caseWeight);
+      held = null;
+    };
+    try {
+      for (let start = 0; start < cases.length; start += CHECK_BATCH_CASES) {
+        const chunk = cases.slice(start, start + CHECK_BATCH_CASES);
+        if (held && held.cases + chunk.length > options.maxCheckRunsPerWorker) await letGo(false);
+        if (!held) {
+          const lease = await durableLease(hash("checks", ...checks));
+          if (!lease.ok) return lease;
+          held = { lease: lease.value, cases: 0 };
+        }
+        const raw = await held.lease.call(
+          {
+            op: "run_checks_batch",
+            checks,
+            cases: chunk.map((c) => ({ initial_state: c.initialState, final_state: c.finalState })),
+          },
+          // The deadline of one runChecks call: a batch of fast checks fits easily, and a batch
+          // with a slow check is rerun case by case below, so each case gets its own deadline.
+          options.checkTimeoutMs,
+        );
+        held.cases += chunk.length;
+        const reply = parseReply(raw, ChecksBatchReplySchema);
+        if (reply.ok && reply.value.results.length === chunk.length) {
+          out.push(...reply.value.results);
+          continue;
+        }
+        await letGo(
+          !reply.ok && reply.error.code !== "OUTPUT_TOO_LARGE" && reply.error.code !== "USER_CODE_ERROR",
+        );
+        if (!reply.ok && reply.error.code === "SANDBOX_UNAVAILABLE")
+          return err({
+            code: reply.error.code,
+            message: reply.error.message,
+            retryable: reply.error.retryable,
+          });
+        for (const c of chunk) {
+          const one = await runChecks({ checks, initialState: c.initialState, finalState: c.finalState });
+          if (one.ok) out.push(one.value);
+          else if (one.error.code === "SANDBOX_UNAVAILABLE" || one.error.code === "INVALID_REQUEST")
+            return one;
+          else out.push(checks.map(() => ({ error: `${one.error.code}: ${one.error.message}` })));
+        }
       }
-      if (!reply.ok && reply.error.code === "SANDBOX_UNAVAILABLE")
-        return err({
-          code: reply.error.code,
-          message: reply.error.message,
-          retryable: reply.error.retryable,
-        });
-      for (const c of chunk) {
-        const one = await runChecks({ checks, initialState: c.initialState, finalState: c.finalState });
-        if (one.ok) out.push(one.value);
-        else if (one.error.code === "SANDBOX_UNAVAILABLE" || one.error.code === "INVALID_REQUEST") return one;
-        else out.push(checks.map(() => ({ error: `${one.error.code}: ${one.error.message}` })));
-      }
+    } finally {
+      await letGo(false);
     }
     return ok(out);
   }

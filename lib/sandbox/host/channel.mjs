@@ -76,6 +76,9 @@ export class Channel {
 
   /** Nothing to read yet: spin while the window is open and budget allows, else sleep a while. */
   wait() {
+    // Mid-line: a large request arrives in pieces as the server writes them; backing off here
+    // (up to 4 ms a pause) would stall it, so wait the shortest time.
+    if (this.parts.length > 0) return void Atomics.wait(nap, 0, 0, MIN_PAUSE_MS);
     const waited = performance.now() - this.lastLineAt;
     if (waited < SPIN_MS && this.quick && (this.hasSpin || this.acquireSpin())) return;
     this.releaseSpin();
