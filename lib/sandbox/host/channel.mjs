@@ -28,10 +28,11 @@ const nap = new Int32Array(new SharedArrayBuffer(4));
 export class Channel {
   /**
    * shared: { fd, spinners, maxSpinners, spinning } — `spinning` is this worker's flag, so the host
-   * can return its spin budget if it dies spinning. onLine(line) runs one request line;
+   * can return its spin budget if it dies spinning. onLine(line) runs one request line (its
+   * UTF-8 bytes, without the newline);
    * wantsMore() says whether a lease still awaits calls.
    * @param {ChannelShared} shared
-   * @param {(line: string) => void} onLine
+   * @param {(line: Buffer) => void} onLine
    * @param {() => boolean} wantsMore
    */
   constructor(shared, onLine, wantsMore) {
@@ -92,7 +93,7 @@ export class Channel {
     let start = 0;
     for (let nl = data.indexOf(NEWLINE); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
       this.parts.push(data.subarray(start, nl));
-      const line = Buffer.concat(this.parts).toString("utf8");
+      const line = Buffer.concat(this.parts);
       this.parts = [];
       start = nl + 1;
       this.onLine(line);

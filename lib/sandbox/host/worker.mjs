@@ -14,8 +14,12 @@ import { BUSY, IDLE, REPLYING, failureLine, writeLine } from "./slot-protocol.mj
 
 /** What the worker knows of the lease it serves; `early` holds lines for a newer lease that came
  * before its {lease} message.
- * @typedef {{ lease: number | null, newest: number, early: string[] }} Session
+ * @typedef {{ lease: number | null, newest: number, early: Buffer[] }} Session
  */
+
+const SPACE = 0x20;
+/** Requests from this size on reach Python as bytes (hardenRuntime): no JS-string conversion. */
+const BYTES_FROM = 16 * 1024;
 
 // workerData is what SandboxWorker passes. (The casts of parentPort below: it is null only on a
 // main thread, and this module only ever runs as a worker.)
@@ -119,7 +123,7 @@ function checked(reply) {
 
 /**
  * @param {Handle} handle
- * @param {string} request
+ * @param {string | Uint8Array} request
  * @returns {{ reply: unknown, fatal: boolean }}
  */
 function runCall(handle, request) {
@@ -143,12 +147,12 @@ function runCall(handle, request) {
  * before its {lease} message: it waits for it.
  * @param {Handle} handle
  * @param {Session} session
- * @param {string} line
+ * @param {Buffer} line
  */
 function routeLine(handle, session, line) {
-  const space = line.indexOf(" ");
-  const lease = Number(line.slice(0, space));
-  if (lease === session.lease) return serveLine(handle, session, line.slice(space + 1));
+  const space = line.indexOf(SPACE);
+  const lease = Number(line.toString("latin1", 0, space));
+  if (lease === session.lease) return serveLine(handle, session, line.subarray(space + 1));
   if (lease > session.newest) {
     session.early.push(line);
     if (session.early.length > MAX_EARLY_LINES) session.early.shift();
@@ -171,19 +175,20 @@ function startLease(handle, session, lease) {
 /** Runs one call (or the release) of the current lease.
  * @param {Handle} handle
  * @param {Session} session
- * @param {string} body
+ * @param {Buffer} body
  */
 function serveLine(handle, session, body) {
-  if (body === "release") {
+  if (body.length === 7 && body.toString("latin1") === "release") {
     session.lease = null;
     return;
   }
-  const space = body.indexOf(" ");
-  const timeoutMs = Number(body.slice(0, space));
+  const space = body.indexOf(SPACE);
+  const timeoutMs = Number(body.toString("latin1", 0, space));
+  const request = body.subarray(space + 1);
   Atomics.store(interruptBuffer, 0, 0);
   callDeadline[0] = Date.now() + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 2000);
   Atomics.store(callState, 0, BUSY); // publishes the deadline to the host's watchdog
-  const { reply, fatal } = runCall(handle, body.slice(space + 1));
+  const { reply, fatal } = runCall(handle, request.length >= BYTES_FROM ? request : request.toString("utf8"));
   // The host may have taken the call over (deadline passed its grace): it answers, not us.
   if (Atomics.compareExchange(callState, 0, BUSY, REPLYING) !== BUSY) return;
   writeLine(channelFd, checked(reply));

@@ -265,6 +265,28 @@ def _encode(payload):
     return text
 
 
+def request_reader(path):
+    """Pyodide: a reader of requests the worker leaves in a MEMFS file, opened before any user code
+    runs. Converting a large JS string into Python cost ~7 ms per 740 KB; read as bytes, the
+    request costs a copy, and json.loads takes bytes as they are. What it calls is bound now, so
+    user code that replaces os functions or `handle` later does not see or change the requests."""
+    import os
+    fd, lseek, read, answer = os.open(path, os.O_RDONLY), os.lseek, os.read, handle
+
+    def handle_request_file(size):
+        lseek(fd, 0, 0)
+        parts, left = [], size
+        while left > 0:
+            part = read(fd, left)
+            if not part:
+                break
+            parts.append(part)
+            left -= len(part)
+        return answer(b"".join(parts))
+
+    return handle_request_file
+
+
 def install_lockdown():
     """Pyodide: called from JS through the FFI's C path, not through `runPython`, whose Python-level
     frames live in the modules the lockdown empties."""
