@@ -62,7 +62,28 @@ def _install():
     # instead of raising RecursionError.
     sys.setrecursionlimit(min(sys.getrecursionlimit(), 1000))
     sys.setrecursionlimit = lambda limit: None
+    if sys.platform == "emscripten":
+        import time
+        # Pyodide's time.sleep goes through the event loop's FFI helpers, emptied above (it raised
+        # NameError: can_run_sync); generated environments do sleep to simulate latency.
+        time.sleep = _make_sleep(time.monotonic)
     sys.addaudithook(hook)  # cannot be removed from Python
+
+
+def _make_sleep(monotonic):
+    def sleep(seconds):
+        """Waits `seconds` in a loop, which the call's deadline interrupts like any other code."""
+        if not isinstance(seconds, (int, float)):
+            raise TypeError(f"'{type(seconds).__name__}' object cannot be interpreted as an integer")
+        if seconds != seconds:
+            raise ValueError("Invalid value NaN (not a number)")
+        if seconds < 0:
+            raise ValueError("sleep length must be non-negative")
+        end = monotonic() + seconds
+        while monotonic() < end:
+            pass
+
+    return sleep
 
 
 def _empty_ffi(gc, sys, modules):
@@ -96,4 +117,4 @@ def _mirrors(candidate, namespace):
 
 
 _install()
-del _install, _empty_ffi, _mirrors
+del _install, _empty_ffi, _mirrors, _make_sleep
