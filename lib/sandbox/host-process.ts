@@ -25,6 +25,8 @@ export type HostSpec = {
   node: HostNode;
   pyodide: string;
   snapshotPath: string | null;
+  /** The digest the snapshot must have to be booted from (snapshot-trust.ts); null: not yet known. */
+  snapshotSha256: string | null;
   generation: number;
   jailed: boolean;
 };
@@ -61,6 +63,7 @@ export class HostProcess {
       pyodideDir: pyodide,
       pythonDir: PYTHON_DIR,
       snapshotPath: options.useSnapshot ? snapshotPath : null,
+      snapshotSha256: spec.snapshotSha256,
       memoryMiB: options.memoryMiB,
       limits: { max_output_bytes: options.maxOutputBytes, max_log_bytes: options.maxLogBytes },
       pool: {

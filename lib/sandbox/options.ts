@@ -2,10 +2,11 @@
  * Sandbox limits and pool settings: defaults, overridable by `SANDBOX_*` env vars and then by
  * explicit options. The defaults and what each limit means: docs/sandbox.md.
  */
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { formatZodIssues } from "../core/zod-issues";
+import { userCacheDir } from "./snapshot-trust";
 
 export const SandboxOptionsSchema = z.object({
   /** "pyodide" (default, works anywhere) or "bwrap" (python3 in bubblewrap; needs user namespaces). */
@@ -47,7 +48,7 @@ export const SandboxOptionsSchema = z.object({
 });
 export type SandboxOptions = z.infer<typeof SandboxOptionsSchema>;
 
-/** `env`: only ENVSTUDIO_DATA_DIR, where the package cache goes (a temp directory when unset). */
+/** `env`: only ENVSTUDIO_DATA_DIR, where the snapshot cache goes (the user's own cache folder when unset). */
 export function defaultOptions(env: Record<string, string | undefined> = process.env): SandboxOptions {
   const dataDir = env.ENVSTUDIO_DATA_DIR;
   return {
@@ -66,7 +67,8 @@ export function defaultOptions(env: Record<string, string | undefined> = process
     maxEpisodesPerWorker: 50,
     maxCheckRunsPerWorker: 1000,
     workersPerSource: 0,
-    cacheDir: dataDir ? join(dataDir, "sandbox") : join(tmpdir(), "envstudio-sandbox"),
+    // Never a shared temp folder: the snapshot there is an interpreter image (snapshot-trust.ts).
+    cacheDir: dataDir ? join(dataDir, "sandbox") : userCacheDir(env),
     useSnapshot: true,
     hostInBwrap: "auto",
     python: "/usr/bin/python3",

@@ -4,7 +4,7 @@
  * short-lived process that alone may write to the cache directory.
  */
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, openSync, statSync, unlinkSync } from "node:fs";
 import type { Result } from "../core/result";
 import { err, ok } from "../core/result";
 import { type Backend, type BackendStats, type HarnessRequest, type Lease, sandboxError } from "./backend";
@@ -14,6 +14,7 @@ import { type HostNode, hardenedNodeArgs, resolveHostNode } from "./host-node";
 import type { SandboxOptions } from "./options";
 import { EMPTY_ENV, HOST_DIR, SNAPSHOT_SCRIPT, pyodideDir, snapshotFile } from "./paths";
 import { HostStatsSchema, type SandboxError } from "./sandbox.schema";
+import { checkSnapshot, untrustedCacheDir } from "./snapshot-trust";
 
 const STALE_LOCK_MS = 120_000;
 
@@ -28,15 +29,37 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
   const node = resolveHostNode(options.hostNode);
   assertNoNetwork(node, jailed);
 
+  // The digest of the snapshot workers may boot from (snapshot-trust.ts); null: none (yet).
+  let snapshotSha256: string | null = null;
+  const cacheProblem = options.useSnapshot ? untrustedCacheDir(options.cacheDir) : null;
+  if (cacheProblem)
+    process.stderr.write(
+      `sandbox: not using a memory snapshot (workers boot slower): ${cacheProblem}. ` +
+        "Set SANDBOX_CACHE_DIR or ENVSTUDIO_DATA_DIR to a folder only this user can write.\n",
+    );
+  const snapshots = options.useSnapshot && !cacheProblem;
+
+  /** Trusts the snapshot file once it is checked, and tells a running host its digest. */
+  function adoptSnapshot(): void {
+    const checked = checkSnapshot(snapshotPath);
+    if (!checked.ok) return;
+    snapshotSha256 = checked.sha256;
+    if (host && !host.exited) void host.request({ type: "snapshot", sha256: checked.sha256 }, 5_000);
+  }
+
   /** One start at a time, however many callers find the host missing. */
   function startHost(): Promise<HostProcess> {
     if (!starting) {
-      if (options.useSnapshot) ensureSnapshot(options, node, pyodide, snapshotPath);
+      if (snapshots && !snapshotSha256) {
+        if (existsSync(snapshotPath)) adoptSnapshot();
+        else ensureSnapshot(options, node, pyodide, snapshotPath, adoptSnapshot);
+      }
       starting = HostProcess.start({
         options,
         node,
         pyodide,
         snapshotPath,
+        snapshotSha256: snapshots ? snapshotSha256 : null,
         generation: ++generation,
         jailed,
       }).then(
@@ -132,16 +155,17 @@ function assertNoNetwork(node: HostNode, jailed: boolean): void {
   );
 }
 
-/** Starts the snapshot builder unless the snapshot exists or another builder holds the lock. */
+/** Starts the snapshot builder unless the snapshot exists or another builder holds the lock;
+ * `onBuilt` runs when the builder exits. */
 function ensureSnapshot(
   options: SandboxOptions,
   node: HostNode,
   pyodide: string,
   snapshotPath: string,
+  onBuilt: () => void,
 ): void {
   if (existsSync(snapshotPath)) return;
   try {
-    mkdirSync(options.cacheDir, { recursive: true });
     const lock = `${snapshotPath}.lock`;
     if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
     closeSync(openSync(lock, "wx"));
@@ -163,7 +187,10 @@ function ensureSnapshot(
         // already gone
       }
     };
-    child.on("exit", unlock);
+    child.on("exit", () => {
+      unlock();
+      onBuilt();
+    });
     child.on("error", unlock);
     child.unref();
   } catch {

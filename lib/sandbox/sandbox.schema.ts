@@ -214,6 +214,8 @@ export const HostRequestSchema = z.discriminatedUnion("type", [
     weight: z.number().positive(),
   }),
   z.object({ type: z.literal("stats") }),
+  // The snapshot's file was checked and may be booted from if its bytes have this digest.
+  z.object({ type: z.literal("snapshot"), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);
 export type HostRequest = z.infer<typeof HostRequestSchema>;
 

@@ -35,6 +35,6 @@ const py = await loadPyodide({ _makeSnapshot: true, env: {}, stdout: () => {}, s
 py.runPython(PRELOAD);
 const bytes = py.makeMemorySnapshot();
 const partial = `${output}.${process.pid}.partial`;
-writeFileSync(partial, bytes);
+writeFileSync(partial, bytes, { mode: 0o600 }); // private: it is an interpreter image
 renameSync(partial, output); // atomic: readers never see half a snapshot
 process.exit(0);

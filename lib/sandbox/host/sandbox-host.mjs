@@ -8,6 +8,7 @@
 // {id, ok: true, ...} or {id, ok: false, error} per request. Calls do not use this channel: a
 // lease names a slot, and the server talks to that slot's worker over fd 3 + slot (channel.mjs):
 // the leased worker reads its calls there and replies on it directly.
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { capWasmMemory } from "./wasm-cap.mjs";
  * @property {string} pyodideDir
  * @property {string} pythonDir the harness's .py files
  * @property {string | null} snapshotPath where the snapshot builder leaves its file, if snapshots are on
+ * @property {string | null} snapshotSha256 the digest the server computed from the checked file
  * @property {number} memoryMiB each worker's wasm memory cap
  * @property {import("./harden.mjs").HarnessLimits} limits
  * @property {import("./pool.mjs").PoolConfig} pool
@@ -30,7 +32,8 @@ import { capWasmMemory } from "./wasm-cap.mjs";
  * id; each type carries only its own fields.
  * @typedef {object} ControlRequest
  * @property {number} id
- * @property {string} type "lease", "release" or "stats"
+ * @property {string} type "lease", "release", "stats" or "snapshot"
+ * @property {string} [sha256] snapshot
  * @property {string | null} [key] lease
  * @property {number} [waitMs] lease
  * @property {number} [lease] release
@@ -39,18 +42,26 @@ import { capWasmMemory } from "./wasm-cap.mjs";
  */
 
 const config = /** @type {HostConfig} */ (JSON.parse(process.argv[2] ?? "{}"));
-/** @type {{ bytes: Uint8Array | null, bad: boolean }} */
-const snapshotState = { bytes: null, bad: false };
+/** @type {{ bytes: Uint8Array | null, bad: boolean, sha256: string | null }} */
+const snapshotState = { bytes: null, bad: false, sha256: config.snapshotSha256 ?? null };
 
-/** The snapshot appears in the cache once the (separate) builder process finishes; pick it up
- * for the next worker. Shared memory: 31 MB is not copied into every worker.
+/** The snapshot, once the server has checked its file and named its digest (at start, or by a
+ * "snapshot" message when the builder finishes later): booted from only if the bytes read here
+ * have that digest, so a file swapped after the check is never run. Shared memory: 31 MB is not
+ * copied into every worker.
  * @returns {Uint8Array | null}
  */
 function getSnapshot() {
-  if (snapshotState.bytes || snapshotState.bad || !config.snapshotPath) return snapshotState.bytes;
+  if (snapshotState.bytes || snapshotState.bad || !config.snapshotPath || !snapshotState.sha256)
+    return snapshotState.bytes;
   if (!existsSync(config.snapshotPath)) return null;
   try {
     const file = readFileSync(config.snapshotPath);
+    if (createHash("sha256").update(file).digest("hex") !== snapshotState.sha256) {
+      snapshotState.bad = true;
+      process.stderr.write("sandbox host: the snapshot's bytes do not match the checked digest; not used\n");
+      return null;
+    }
     const shared = new Uint8Array(new SharedArrayBuffer(file.byteLength));
     shared.set(file);
     snapshotState.bytes = shared;
@@ -111,6 +122,9 @@ function dispatch(pool, message) {
     const weight = typeof message.weight === "number" && message.weight > 0 ? message.weight : 1;
     // A release always names its lease; an unknown (or missing) one is ignored by the pool.
     pool.release(/** @type {number} */ (message.lease), Boolean(message.recycle), weight);
+    reply(id, { ok: true });
+  } else if (type === "snapshot") {
+    if (!snapshotState.sha256 && typeof message.sha256 === "string") snapshotState.sha256 = message.sha256;
     reply(id, { ok: true });
   } else if (type === "stats") {
     const mem = process.memoryUsage();
