@@ -29,8 +29,10 @@ function nextTag(): string {
   return tagPool.toString("hex", tagOffset - TAG_BYTES, tagOffset);
 }
 
-const BOOTSTRAP = (dir: string) =>
-  `import sys; sys.path.insert(0, ${JSON.stringify(dir)}); import harness; harness.serve()`;
+/** `jail`: the process may start no other process (python/noproc.py); the unsandboxed native
+ * baseline runs without the filter. */
+const BOOTSTRAP = (dir: string, jail: boolean) =>
+  `import sys; sys.path.insert(0, ${JSON.stringify(dir)}); import harness; harness.serve(jail=${jail ? "True" : "False"})`;
 
 export type ProcessMode = "bwrap" | "native";
 
@@ -155,7 +157,13 @@ class HarnessProcess {
     mode: ProcessMode,
     private readonly onReady: (ms: number) => void,
   ) {
-    const pythonArgs = ["-I", "-S", "-B", "-c", BOOTSTRAP(mode === "bwrap" ? "/sandbox" : PYTHON_DIR)];
+    const pythonArgs = [
+      "-I",
+      "-S",
+      "-B",
+      "-c",
+      BOOTSTRAP(mode === "bwrap" ? "/sandbox" : PYTHON_DIR, mode === "bwrap"),
+    ];
     const [command, ...args] =
       mode === "bwrap" ? bwrapCommand(options, pythonArgs) : [options.python, ...pythonArgs];
     this.child = spawn(command ?? options.python, args, {

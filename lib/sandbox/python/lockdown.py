@@ -30,14 +30,18 @@ def _install():
               "sys._current_frames", "sys.setprofile", "sys.settrace", "sys.addaudithook",
               "cpython.remote_debugger_script", "pty.spawn", "cpython._PySys_ClearAuditHooks")
 
+    create_module = _module_creators(sys, blocked_modules)
+
     def hook(event, args, _mods=blocked_modules, _prefixes=blocked_prefixes, _events=events,
-             _PE=PermissionError, _str=str, _startswith=str.startswith, _type=type):
+             _PE=PermissionError, _str=str, _startswith=str.startswith, _type=type, _create=create_module):
         if event == "import":
             name = args[0]
             if _type(name) is not _str:
                 raise _PE("sandbox: import of a non-string name is not allowed")
             if name in _mods or _startswith(name, _prefixes):
                 raise _PE(f"sandbox: import of {name!r} is not allowed")
+        elif event == "envstudio.create_module":
+            _create(args)
         elif _startswith(event, _events):
             raise _PE(f"sandbox: {event} is not allowed")
 
@@ -68,6 +72,45 @@ def _install():
         # NameError: can_run_sync); generated environments do sleep to simulate latency.
         time.sleep = _make_sleep(time.monotonic)
     sys.addaudithook(hook)  # cannot be removed from Python
+
+
+def _module_creators(sys, blocked):
+    """`_imp.create_builtin` and `_imp.create_dynamic` make a module from a spec without an
+    "import" audit event, so a blocked module could be had under any name (a builtin re-created
+    from its spec, an extension loaded as `x._ctypes`). They are replaced by functions that ask
+    the audit hook, which alone holds the originals: nothing user code can reach refers to them.
+    Returns the hook's half: it refuses a blocked module by its name, its last dotted part or
+    its file, and otherwise creates the module into the request's box."""
+    import _imp
+    from importlib.machinery import ModuleSpec
+    originals = {"builtin": _imp.create_builtin, "dynamic": _imp.create_dynamic}
+
+    def create(args, _originals=originals, _blocked=blocked, _spec=ModuleSpec, _PE=PermissionError,
+               _type=type, _str=str, _list=list, _len=len):
+        box = args[0] if _len(args) == 1 else None
+        if _type(box) is not _list or _len(box) not in (2, 3) or box[0] not in _originals:
+            raise _PE("sandbox: malformed module creation request")
+        spec = box[1]
+        if _type(spec) is not _spec or _type(spec.name) is not _str:
+            raise _PE("sandbox: modules are created from plain ModuleSpecs only")
+        origin = spec.origin if _type(spec.origin) is _str else ""
+        stem = origin.rsplit("/", 1)[-1].split(".", 1)[0]
+        if spec.name in _blocked or spec.name.rsplit(".", 1)[-1] in _blocked or stem in _blocked or spec.name == "_imp":
+            raise _PE(f"sandbox: creating module {spec.name!r} is not allowed")
+        box.append(_originals[box[0]](*box[1:]))
+
+    def create_builtin(spec, _audit=sys.audit):
+        box = ["builtin", spec]
+        _audit("envstudio.create_module", box)
+        return box[-1]
+
+    def create_dynamic(spec, file=None, _audit=sys.audit):
+        box = ["dynamic", spec] if file is None else ["dynamic", spec, file]
+        _audit("envstudio.create_module", box)
+        return box[-1]
+
+    _imp.create_builtin, _imp.create_dynamic = create_builtin, create_dynamic
+    return create
 
 
 def _make_sleep(monotonic):
@@ -117,4 +160,4 @@ def _mirrors(candidate, namespace):
 
 
 _install()
-del _install, _empty_ffi, _mirrors, _make_sleep
+del _install, _empty_ffi, _mirrors, _make_sleep, _module_creators
