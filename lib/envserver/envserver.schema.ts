@@ -21,8 +21,9 @@ export const ResetBodySchema = z
   .object({
     seed: z.number().int().min(0).optional(),
     episode_id: z.string().min(1).max(255).optional(),
-    /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. */
-    session_key: z.string().max(255).optional(),
+    /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. A key
+     * a client picks itself must be as hard to guess as the ones the server hands out. */
+    session_key: z.string().min(16, "session_key must be at least 16 characters").max(255).optional(),
     /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
     scenario_id: z.string().optional(),
   })

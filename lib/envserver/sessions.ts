@@ -27,7 +27,10 @@ type Session = {
   owner: Owner;
   scenario: ServedScenario;
   episode: Episode | null;
+  /** Steps reserved (a call counts before it is queued, submit included): never above maxSteps. */
   stepCount: number;
+  /** A submit was reserved: nothing after it runs (the episode ends with its reward). */
+  submitted: boolean;
   lastSeen: number;
   done: boolean;
   reward: number | null;
@@ -79,7 +82,8 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
         code: "NOT_FOUND",
         message: `no session ${id} (reset first; idle sessions are closed after ${opts.idleMs} ms)`,
       });
-    if (ownerKey !== undefined && session.owner.key !== ownerKey)
+    // An empty key is no key: it never matches, whatever a reset was given.
+    if (ownerKey !== undefined && (ownerKey === "" || session.owner.key !== ownerKey))
       return err({
         code: "FORBIDDEN",
         message: `session ${id} belongs to another client (HTTP: send the session_key its reset returned)`,
@@ -105,6 +109,8 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
         code: "NOT_FOUND",
         message: `no scenario ${body.scenario_id ?? ""} in dataset ${catalog.name}`.replace("  ", " "),
       });
+    if (!owner.key)
+      return err({ code: "INVALID", message: "a session needs a non-empty owner key (session_key)" });
     const id = body.episode_id ?? randomUUID();
     if (sessions.has(id)) {
       const mine = owned(id, owner.key);
@@ -128,6 +134,7 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
       scenario,
       episode: loaded.value,
       stepCount: 0,
+      submitted: false,
       lastSeen: now(),
       done: false,
       reward: null,
@@ -175,17 +182,18 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     if (!found.ok) return found;
     const session = found.value;
     session.lastSeen = now();
+    const episode = session.episode;
     // As an OpenEnv environment does: a step after the end is an observation with done=True
-    // (upstream clients raise on an error message), and it changes nothing.
-    if (session.done || !session.episode)
-      return ok({
-        observation: {
-          content: { success: false, error: ENDED_MESSAGE },
-          metadata: { episode_id: id, step_count: session.stepCount },
-        },
-        reward: null,
-        done: true,
-      });
+    // (upstream clients raise on an error message), and it changes nothing. A call that finds the
+    // budget spent, or a submit already on its way, is refused the same way — before it is queued:
+    // concurrent calls must not all slip in before the first of them ends the episode.
+    if (
+      session.done ||
+      !episode ||
+      session.submitted ||
+      (action.type !== "list_tools" && session.stepCount >= opts.maxSteps)
+    )
+      return ok(endedReply(session));
     if (action.type === "list_tools")
       return ok({
         observation: {
@@ -197,8 +205,15 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
         done: false,
       });
     session.stepCount += 1;
-    if (action.tool_name === SUBMIT_TOOL) return ok(await score(session));
-    const result = await session.episode.step(action.tool_name, action.arguments);
+    const stepNumber = session.stepCount;
+    if (action.tool_name === SUBMIT_TOOL) {
+      session.submitted = true;
+      return ok(await score(session));
+    }
+    const result = await episode.step(action.tool_name, action.arguments);
+    // Ended while this call waited (a submit or a failed call queued before it): the episode's
+    // outcome is settled and this call changes nothing.
+    if (session.done) return ok(endedReply(session));
     if (!result.ok) {
       // A timeout or crash ends the episode with reward 0, as a tool exception does in EnvScaler.
       session.reward = 0;
@@ -206,20 +221,20 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
       return ok({
         observation: {
           content: { success: false, error: result.error.message, error_type: result.error.code },
-          metadata: { episode_id: id, step_count: session.stepCount },
+          metadata: { episode_id: id, step_count: stepNumber },
         },
         reward: 0,
         done: true,
       });
     }
-    const truncated = session.stepCount >= opts.maxSteps;
+    const truncated = stepNumber >= opts.maxSteps;
     if (truncated) {
       session.reward = 0;
       await end(session);
     }
     const metadata = {
       episode_id: id,
-      step_count: session.stepCount,
+      step_count: stepNumber,
       diff: result.value.diff,
       ...(truncated ? { truncated: true } : {}),
     };
@@ -228,6 +243,23 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
       reward: truncated ? 0 : null,
       done: truncated,
     });
+  }
+
+  function endedReply(session: Session): StepReply {
+    const budget = !session.done && !session.submitted && session.stepCount >= opts.maxSteps;
+    return {
+      observation: {
+        content: {
+          success: false,
+          error: budget
+            ? `the step budget of ${opts.maxSteps} (ENVSTUDIO_SERVE_MAX_STEPS) is spent`
+            : ENDED_MESSAGE,
+        },
+        metadata: { episode_id: session.id, step_count: session.stepCount },
+      },
+      reward: null,
+      done: true,
+    };
   }
 
   /** OpenEnv's State: episode_id and step_count, plus the environment's snapshot (never null). */
