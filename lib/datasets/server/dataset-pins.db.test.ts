@@ -9,7 +9,13 @@ import { saveEnvironmentVersion, type AnalyzeDeps } from "@/lib/environments/ser
 import { loadExportEnvironments } from "@/lib/export/server/load-export-input";
 import { decideItem } from "@/lib/review/server/decide-item";
 import type { Analysis } from "@/lib/sandbox";
-import { createEnvironment, createScenario, createTestProject, createUser } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createScenario,
+  createTestProject,
+  createUser,
+  currentVersionsOf,
+} from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { createDatasetVersion, previewDatasetVersion } from "./create-dataset-version";
 
@@ -92,7 +98,13 @@ describe("dataset versions pin accepted, proven versions", () => {
     await prove(v2.versionId, "VERIFIED");
     await decideItem(
       t.db,
-      { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: v2.versionId },
+      {
+        kind: "environment",
+        id: env.id,
+        decision: "ACCEPT",
+        reason: "",
+        versionId: v2.versionId,
+      },
       actor,
     );
     const made = await createDatasetVersion(t.db, { projectId: project.id, name: "pins" });

@@ -41,7 +41,6 @@ async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScen
       externalId: true,
       environmentId: true,
       status: true,
-      proofStatus: true,
       acceptedValidatorVersionIds: true,
       validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
       proofs: {

@@ -15,6 +15,8 @@ import {
   createTestProject,
   createTrajectory,
   createUser,
+  proveScenario,
+  currentVersionsOf,
 } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { claimItem, releaseClaim } from "./claims";
@@ -51,7 +53,13 @@ describe("acceptance belongs to a version", () => {
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
     const { decisionId } = await decideItem(
       t.db,
-      { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: env.currentVersionId! },
+      {
+        kind: "environment",
+        id: env.id,
+        decision: "ACCEPT",
+        reason: "",
+        versionId: env.currentVersionId!,
+      },
       actor,
     );
     expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
@@ -84,8 +92,12 @@ describe("acceptance belongs to a version", () => {
     const { project, actor } = await world();
     const env = await createEnvironment(t.db, project.id, { status: "ACCEPTED" });
     const scenario = await createScenario(t.db, env.id, { status: "DRAFT" });
-    await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "VERIFIED" } });
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor);
+    await proveScenario(t.db, scenario.id);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "scenario", scenario.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     await saveValidatorVersion(
       t.db,
@@ -114,25 +126,37 @@ describe("decisions that are hard to get wrong", () => {
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
     await createQualityCheck(t.db, env.currentVersionId!, ["PASS", "FAIL", "FAIL"]);
     const scenario = await createScenario(t.db, env.id, { status: "IN_REVIEW" });
-    await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
+    await proveScenario(t.db, scenario.id, "FAILED");
     const queue = await findReviewQueue(t.db, project.id, {}, actor);
     expect(queue.items.find((i) => i.id === scenario.id)?.risks).toEqual(["its validator proof failed"]);
     expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual([
       "its quality check is below the threshold (not-fail rate 33 % < 85 %)",
     ]);
     await expect(
-      decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "scenario", scenario.id)), decision: "ACCEPT", reason: "" },
+        actor,
+      ),
     ).rejects.toMatchObject({
       code: "INVALID_INPUT",
       message: expect.stringContaining("its validator proof failed") as unknown,
     });
     await expect(
-      decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+        actor,
+      ),
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).status).toBe("IN_REVIEW");
     const { decisionId } = await decideItem(
       t.db,
-      { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "check 2 is wrong, fixed separately" },
+      {
+        ...(await currentVersionsOf(t.db, "scenario", scenario.id)),
+        decision: "ACCEPT",
+        reason: "check 2 is wrong, fixed separately",
+      },
       actor,
     );
     expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
@@ -147,16 +171,27 @@ describe("decisions that are hard to get wrong", () => {
     const flagged = await createTrajectory(t.db, scenario.id, { flagReason: "low reward" });
     await decideItem(
       t.db,
-      { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" },
+      {
+        ...(await currentVersionsOf(t.db, "trajectory", flagged.id)),
+        decision: "REJECT",
+        reason: "agent guessed",
+      },
       actor,
     );
     expect((await findReviewQueue(t.db, project.id, {}, actor)).counts.trajectory).toBe(0);
     const undone = await undoLastDecision(t.db, project.id, actor);
-    expect(undone).toMatchObject({ kind: "trajectory", id: flagged.id, undone: { decision: "REJECT" } });
+    expect(undone).toMatchObject({
+      ...(await currentVersionsOf(t.db, "trajectory", flagged.id)),
+      undone: { decision: "REJECT" },
+    });
     expect((await findReviewQueue(t.db, project.id, {}, actor)).counts.trajectory).toBe(1);
     await expect(undoLastDecision(t.db, project.id, actor)).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     await undoLastDecision(t.db, project.id, actor);
     expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({
       status: "IN_REVIEW",
@@ -169,7 +204,11 @@ describe("decisions that are hard to get wrong", () => {
     });
     expect(log.map((l) => l.decision)).toEqual(["REJECT", "UNDO", "ACCEPT", "UNDO"]);
 
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     await saveEnvironmentVersion(
       t.db,
       {
