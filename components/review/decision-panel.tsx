@@ -8,7 +8,15 @@ import type { SeenVersions } from "@/lib/review/review.schema";
  * Accept or reject an item with a reason (required to reject); the decision lands in the audit log.
  * `seen`: the versions this page shows, so a decision on an item that moved since is refused.
  */
-export function DecisionPanel({ id, seen, canDecide }: { id: string; seen: SeenVersions; canDecide: boolean }) {
+export function DecisionPanel({
+  id,
+  seen,
+  canDecide,
+}: {
+  id: string;
+  seen: SeenVersions;
+  canDecide: boolean;
+}) {
   const router = useRouter();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

@@ -92,7 +92,10 @@ export async function proveScenario(db: Db, scenarioId: string, status: "VERIFIE
 export async function acceptAndProveScenarios(db: Db, projectId: string) {
   await db.$executeRaw`UPDATE "Environment" SET "status" = 'ACCEPTED', "acceptedVersionId" = "currentVersionId"
     WHERE "projectId" = ${projectId}`;
-  const scenarios = await db.scenario.findMany({ where: { environment: { projectId } }, select: { id: true } });
+  const scenarios = await db.scenario.findMany({
+    where: { environment: { projectId } },
+    select: { id: true },
+  });
   for (const { id } of scenarios) {
     const accepted = await proveScenario(db, id);
     await db.scenario.update({
@@ -133,7 +136,9 @@ export async function createTrajectory(
     data: {
       scenarioId,
       environmentVersionId: scenario.environmentVersionId,
-      validatorVersionIds: scenario.validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId] : [])),
+      validatorVersionIds: scenario.validators.flatMap((v) =>
+        v.currentVersionId ? [v.currentVersionId] : [],
+      ),
       model: "test-model",
       mode: "fc",
       messages,
@@ -210,7 +215,13 @@ export async function createScenario(
       data: { scenarioId: scenario.id, position, checkItem: `check ${position + 1}` },
     });
     const v1 = await db.validatorVersion.create({
-      data: { validatorId: validator.id, version: 1, code, checkItem: validator.checkItem, producedBy: "test" },
+      data: {
+        validatorId: validator.id,
+        version: 1,
+        code,
+        checkItem: validator.checkItem,
+        producedBy: "test",
+      },
     });
     await db.validator.update({ where: { id: validator.id }, data: { currentVersionId: v1.id } });
   }

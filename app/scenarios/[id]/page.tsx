@@ -116,7 +116,9 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
             seen={{
               kind: "scenario",
               environmentVersionId: detail.environment.currentVersionId ?? "",
-              validatorVersionIds: detail.validators.flatMap((v) => (v.currentVersion ? [v.currentVersion.id] : [])),
+              validatorVersionIds: detail.validators.flatMap((v) =>
+                v.currentVersion ? [v.currentVersion.id] : [],
+              ),
             }}
             canDecide={canEdit}
           />

@@ -9,13 +9,7 @@ import { saveEnvironmentVersion, type AnalyzeDeps } from "@/lib/environments/ser
 import { loadExportEnvironments } from "@/lib/export/server/load-export-input";
 import { decideItem } from "@/lib/review/server/decide-item";
 import type { Analysis } from "@/lib/sandbox";
-import {
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createUser,
-  currentVersionsOf,
-} from "@/prisma/seed/factories";
+import { createEnvironment, createScenario, createTestProject, createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { createDatasetVersion, previewDatasetVersion } from "./create-dataset-version";
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import { createEnvironment, createScenario, createTestProject, createUser, proveScenario } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createScenario,
+  createTestProject,
+  createUser,
+  proveScenario,
+} from "@/prisma/seed/factories";
 import { ok } from "@/lib/core/result";
 import type { Analysis } from "@/lib/sandbox";
 import { saveEnvironmentVersion, type AnalyzeDeps } from "./save-environment-version";

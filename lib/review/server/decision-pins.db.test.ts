@@ -86,7 +86,10 @@ const isAcceptedOnCurrentChecks = async (scenarioId: string) => {
     include: { validators: { orderBy: { position: "asc" } } },
   });
   const current = s.validators.map((v) => v.currentVersionId ?? "");
-  return { status: s.status, consistent: sameIds((s.acceptedValidatorVersionIds as string[]) ?? [], current) };
+  return {
+    status: s.status,
+    consistent: sameIds((s.acceptedValidatorVersionIds as string[]) ?? [], current),
+  };
 };
 
 describe("a decision names the versions the reviewer saw", () => {

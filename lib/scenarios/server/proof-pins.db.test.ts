@@ -77,7 +77,9 @@ describe("a proof of old checks", () => {
       include: { proofs: true, validators: { orderBy: { position: "asc" } } },
     });
     // The proof row is evidence for the checks it ran: v1, not the current v2.
-    expect(after.proofs.map((p) => (p.validatorVersionIds as string[])[0])).toEqual([edited.currentVersionId]);
+    expect(after.proofs.map((p) => (p.validatorVersionIds as string[])[0])).toEqual([
+      edited.currentVersionId,
+    ]);
     expect(after.validators[0]!.currentVersionId).not.toBe(edited.currentVersionId);
     expect(after.proofStatus).toBe("STALE");
     expect(after.status).toBe("IN_REVIEW");
