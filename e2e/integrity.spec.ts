@@ -163,7 +163,7 @@ test("the preview says what is left out and why; an override needs a written rea
   await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
   await page.getByRole("button", { name: "Export", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Could not start the export" })).toContainText(
-    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment versions — run rollouts first.",
+    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment and validator versions — run rollouts first.",
   );
   expect(await db.export.count({ where: { datasetVersionId: version.id } })).toBe(0);
 });
