@@ -7,10 +7,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
-import type { Analysis } from "@/lib/sandbox";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
-import { createEnvironment, createScenario, createTestProject, createUser } from "@/prisma/seed/factories";
+import {
+  actorOf,
+  createEnvironment,
+  createScenario,
+  createTestProject,
+  createUser,
+} from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 
 const t = useTestDatabase();
@@ -18,18 +23,6 @@ const MIGRATION = path.resolve(
   import.meta.dirname,
   "../../prisma/migrations/20261204090000_immutable_export_text/migration.sql",
 );
-const analyze = () =>
-  Promise.resolve(
-    ok<Analysis>({
-      syntaxErrors: [],
-      classFound: true,
-      classes: [],
-      publicMethods: [],
-      forbiddenImports: [],
-      hasAsync: false,
-      tools: [],
-    }),
-  );
 
 describe("backfill of ValidatorVersion.checkItem", () => {
   it("gives each existing version the text it was written for", async () => {
@@ -43,7 +36,7 @@ describe("backfill of ValidatorVersion.checkItem", () => {
       orderBy: { position: "asc" },
     });
     const user = await createUser(t.db);
-    const actor = { id: user.id, email: user.email, name: user.name, role: user.role };
+    const actor = actorOf(user);
     const v2 = await saveValidatorVersion(
       t.db,
       {
@@ -54,7 +47,7 @@ describe("backfill of ValidatorVersion.checkItem", () => {
         message: "reword",
       },
       actor,
-      { analyze },
+      analyzeOk,
     );
     const v3 = await saveValidatorVersion(
       t.db,
@@ -65,7 +58,7 @@ describe("backfill of ValidatorVersion.checkItem", () => {
         message: "code only",
       },
       actor,
-      { analyze },
+      analyzeOk,
     );
 
     const ids = [edited!.currentVersionId!, v2.versionId, v3.versionId, untouched!.currentVersionId!];

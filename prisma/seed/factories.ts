@@ -154,6 +154,19 @@ export async function createTrajectory(
   });
 }
 
+/** The session user a domain function receives for this user. */
+export const actorOf = (u: {
+  id: string;
+  email: string;
+  name: string;
+  role: "ADMIN" | "REVIEWER" | "VIEWER";
+}) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+});
+
 /** A user with a known password (hashing is real: tests log in through the same code). */
 export async function createUser(
   db: Db,

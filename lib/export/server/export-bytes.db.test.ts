@@ -7,11 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
-import type { Analysis } from "@/lib/sandbox";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
 import {
+  actorOf,
   acceptAndProveScenarios,
   createTestProject,
   createTrajectory,
@@ -19,6 +18,7 @@ import {
 } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { EXPORT_FORMATS } from "../export.schema";
 import { writeDatasetExport } from "./run-export";
@@ -26,18 +26,6 @@ import { writeDatasetExport } from "./run-export";
 const t = useTestDatabase();
 const work = mkdtempSync(path.join(tmpdir(), "export-bytes-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const analyze = () =>
-  Promise.resolve(
-    ok<Analysis>({
-      syntaxErrors: [],
-      classFound: true,
-      classes: [],
-      publicMethods: [],
-      forbiddenImports: [],
-      hasAsync: false,
-      tools: [],
-    }),
-  );
 
 /** Every file under `dir` by relative path, as bytes. */
 function readTree(dir: string, prefix = ""): Map<string, Buffer> {
@@ -80,8 +68,8 @@ describe("re-exporting an old dataset version", () => {
         checkItem: `${check.checkItem} (reworded later)`,
         message: "reword and tighten",
       },
-      { id: user.id, email: user.email, name: user.name, role: user.role },
-      { analyze },
+      actorOf(user),
+      analyzeOk,
     );
     await createDatasetVersion(t.db, { projectId, name, description: "described differently later" });
 

@@ -7,11 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
-import type { Analysis } from "@/lib/sandbox";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
 import {
+  actorOf,
   acceptAndProveScenarios,
   createEnvironment,
   createScenario,
@@ -19,6 +18,7 @@ import {
   createTrajectory,
   createUser,
 } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { countSftTrajectories } from "./sft-trajectory-rule";
 import { writeDatasetExport } from "./run-export";
@@ -26,18 +26,6 @@ import { writeDatasetExport } from "./run-export";
 const t = useTestDatabase();
 const work = mkdtempSync(path.join(tmpdir(), "sft-pins-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const analyze = () =>
-  Promise.resolve(
-    ok<Analysis>({
-      syntaxErrors: [],
-      classFound: true,
-      classes: [],
-      publicMethods: [],
-      forbiddenImports: [],
-      hasAsync: false,
-      tools: [],
-    }),
-  );
 
 describe("SFT exports", () => {
   it("ship only trajectories graded by the pinned checks, and count exactly those", async () => {
@@ -59,8 +47,8 @@ describe("SFT exports", () => {
         code: "def check_func(final_state):\n    return True\n",
         message: "anything passes",
       },
-      { id: user.id, email: user.email, name: user.name, role: user.role },
-      { analyze },
+      actorOf(user),
+      analyzeOk,
     );
     const other = await createTrajectory(t.db, scenario.id, { rolloutIndex: 1 });
     expect(other.validatorVersionIds).not.toEqual(graded.validatorVersionIds);

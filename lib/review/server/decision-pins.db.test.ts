@@ -6,12 +6,10 @@
  */
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
-import type { AnalyzeDeps } from "@/lib/environments/server/save-environment-version";
 import { sameIds } from "@/lib/review/acceptance";
-import type { Analysis } from "@/lib/sandbox";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
 import {
+  actorOf,
   createEnvironment,
   createScenario,
   createTestProject,
@@ -19,26 +17,13 @@ import {
   currentVersionsOf,
   proveScenario,
 } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { DecideItemInputSchema } from "../review.schema";
 import { decideItem } from "./decide-item";
 import { undoLastDecision } from "./undo-decision";
 
 const t = useTestDatabase();
-const sandbox: AnalyzeDeps = {
-  analyze: () =>
-    Promise.resolve(
-      ok<Analysis>({
-        syntaxErrors: [],
-        classFound: true,
-        classes: ["Counter"],
-        publicMethods: [],
-        forbiddenImports: [],
-        hasAsync: false,
-        tools: [],
-      }),
-    ),
-};
 
 const clients: pg.Client[] = [];
 afterEach(async () => {
@@ -53,7 +38,7 @@ async function world() {
   const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
   const reviewer = async () => {
     const u = await createUser(t.db, { role: "REVIEWER" });
-    return { id: u.id, email: u.email, name: u.name, role: u.role };
+    return actorOf(u);
   };
   return { project, env, scenario, validator, alice: await reviewer(), bob: await reviewer() };
 }
@@ -178,7 +163,7 @@ describe("undo", () => {
         message: "bob's rewrite",
       },
       bob,
-      sandbox,
+      analyzeOk,
     );
 
     await expect(undoLastDecision(t.db, project.id, alice)).rejects.toMatchObject({ code: "CONFLICT" });

@@ -4,10 +4,8 @@
  * written reason, and the last decision can be undone (logged as an UNDO decision).
  */
 import { describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
-import { saveEnvironmentVersion, type AnalyzeDeps } from "@/lib/environments/server/save-environment-version";
+import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
-import type { Analysis } from "@/lib/sandbox";
 import {
   createEnvironment,
   createQualityCheck,
@@ -18,6 +16,7 @@ import {
   proveScenario,
   currentVersionsOf,
 } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { claimItem, releaseClaim } from "./claims";
 import { decideItem } from "./decide-item";
@@ -25,20 +24,7 @@ import { findReviewQueue } from "./find-review-queue";
 import { undoLastDecision } from "./undo-decision";
 
 const t = useTestDatabase();
-const sandbox: AnalyzeDeps = {
-  analyze: () =>
-    Promise.resolve(
-      ok<Analysis>({
-        syntaxErrors: [],
-        classFound: true,
-        classes: ["Counter"],
-        publicMethods: [],
-        forbiddenImports: [],
-        hasAsync: false,
-        tools: [],
-      }),
-    ),
-};
+const sandbox = analyzeOk;
 
 async function world() {
   const project = await createTestProject(t.db);

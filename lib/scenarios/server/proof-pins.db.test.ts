@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { previewDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { decideItem } from "@/lib/review/server/decide-item";
 import { createSandboxRunner, type SandboxRunner } from "@/lib/sandbox";
-import { createTestProject, createUser, currentVersionsOf } from "@/prisma/seed/factories";
+import { actorOf, createTestProject, createUser, currentVersionsOf } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
+import { toolsExtractedBy } from "@/prisma/seed/sandbox-tools";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
 import { runValidatorProof } from "./run-validator-proof";
@@ -22,22 +23,14 @@ afterAll(() => runner.close());
 
 async function seed() {
   const project = await createTestProject(t.db, "proof-pins");
-  await seedSamples(t.db, {
-    projectId: project.id,
-    samples: [sample],
-    toolsFor: async (s) => {
-      const r = await runner.extractTools(s.source, s.meta.env_class_name);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    },
-  });
+  await seedSamples(t.db, { projectId: project.id, samples: [sample], toolsFor: toolsExtractedBy(runner) });
   const scenario = await t.db.scenario.findFirstOrThrow({
     where: { environment: { projectId: project.id } },
     orderBy: { externalId: "asc" },
     include: { validators: { orderBy: { position: "asc" }, include: { currentVersion: true } } },
   });
   const user = await createUser(t.db, { role: "REVIEWER" });
-  const actor = { id: user.id, email: user.email, name: user.name, role: user.role };
+  const actor = actorOf(user);
   return { project, scenario, actor };
 }
 

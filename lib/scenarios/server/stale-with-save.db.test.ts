@@ -5,17 +5,18 @@
  * import as a new version.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
 import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
 import { importFiles } from "@/lib/import/server/import-files";
-import { type Analysis, createSandboxRunner } from "@/lib/sandbox";
+import { createSandboxRunner } from "@/lib/sandbox";
 import {
+  actorOf,
   createEnvironment,
   createScenario,
   createTestProject,
   createUser,
   proveScenario,
 } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { findStaleScenarios } from "./mark-proofs-stale";
 import { reproveAfterEdit } from "./reprove-after-edit";
@@ -65,8 +66,8 @@ describe("proofs go stale in the same transaction as the new code", () => {
         source: "class Counter:\n    pass\n",
         message: "edit",
       },
-      { id: user.id, email: user.email, name: user.name, role: user.role },
-      { analyze: () => Promise.resolve(ok<Analysis>({ ...NO_MARKERS, classes: ["Counter"] })) },
+      actorOf(user),
+      analyzeOk,
     ).then(
       () => true,
       () => false,
@@ -97,16 +98,6 @@ describe("proofs go stale in the same transaction as the new code", () => {
     expect(await verifiedOnChangedCode(env.id)).toBe(0);
   });
 });
-
-const NO_MARKERS: Analysis = {
-  syntaxErrors: [],
-  classFound: true,
-  classes: [],
-  publicMethods: [],
-  forbiddenImports: [],
-  hasAsync: false,
-  tools: [],
-};
 
 const files = (doc: string) => [
   {
