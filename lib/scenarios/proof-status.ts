@@ -6,11 +6,22 @@
  * `proofStatus` column, a proof of older checks) ever makes checks VERIFIED; accepting, the review
  * queue and dataset plans all ask this function.
  */
-import { sameIds } from "../review/acceptance";
+import { idList, sameIds } from "../review/acceptance";
 
 export type ProofPins = { environmentVersionId: string; validatorVersionIds: readonly string[] };
 export type ProofRow = ProofPins & { status: string };
 export type PinnedProofStatus = "VERIFIED" | "FAILED" | "STALE" | "PENDING";
+
+/** A ValidatorProof row as stored (its version ids are JSON) → a ProofRow. */
+export const proofRowOf = (p: {
+  environmentVersionId: string;
+  validatorVersionIds: unknown;
+  status: string;
+}) => ({
+  environmentVersionId: p.environmentVersionId,
+  validatorVersionIds: idList(p.validatorVersionIds) ?? [],
+  status: p.status,
+});
 
 export const isSamePins = (a: ProofPins, b: ProofPins) =>
   a.environmentVersionId === b.environmentVersionId && sameIds(a.validatorVersionIds, b.validatorVersionIds);

@@ -6,10 +6,9 @@ import "server-only";
  * reviewers paging the same queue never land on the same item.
  */
 import type { Db, Prisma } from "@/lib/db";
-import { pinnedProofStatus } from "@/lib/scenarios/proof-status";
+import { pinnedProofStatus, proofRowOf } from "@/lib/scenarios/proof-status";
 import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
 import { reasonSentence, shortTitle } from "../queue-text";
-import { idList } from "../acceptance";
 import { proofRisks, qualityRisks } from "./accept-risks";
 
 export type { QueueItem } from "../review.schema";
@@ -205,11 +204,7 @@ const pinsOf = (s: ScenarioRow) => ({
 });
 
 /** The proof status of exactly those versions (what decideItem enforces). */
-const proofOf = (s: ScenarioRow) =>
-  pinnedProofStatus(
-    s.proofs.map((p) => ({ ...p, validatorVersionIds: idList(p.validatorVersionIds) ?? [] })),
-    pinsOf(s),
-  );
+const proofOf = (s: ScenarioRow) => pinnedProofStatus(s.proofs.map(proofRowOf), pinsOf(s));
 
 /** Trajectories whose latest accept/reject was not undone: the log is their review state. */
 async function decidedTrajectoryIds(db: Db, projectId: string): Promise<string[]> {

@@ -8,9 +8,8 @@ import "server-only";
  * `FOR SHARE` lets readers through and makes a save wait; a locking read always sees the latest
  * committed row, so a save that committed first is seen here.
  */
-import { idList } from "@/lib/review/acceptance";
 import type { Prisma } from "@/lib/db";
-import { type PinnedProofStatus, type ProofPins, pinnedProofStatus } from "../proof-status";
+import { type PinnedProofStatus, type ProofPins, pinnedProofStatus, proofRowOf } from "../proof-status";
 
 type Tx = Prisma.TransactionClient;
 
@@ -52,8 +51,5 @@ export async function findPinnedProofStatus(
     orderBy: { createdAt: "desc" },
     select: { environmentVersionId: true, validatorVersionIds: true, status: true },
   });
-  return pinnedProofStatus(
-    proofs.map((p) => ({ ...p, validatorVersionIds: idList(p.validatorVersionIds) ?? [] })),
-    pins,
-  );
+  return pinnedProofStatus(proofs.map(proofRowOf), pins);
 }
