@@ -3,7 +3,7 @@
  * One environment per test (a copy of a sample, or factory rows), cleaned up afterwards.
  */
 import { readFileSync } from "node:fs";
-import { createEnvironment, createScenario, createUser } from "../prisma/seed/factories";
+import { createEnvironment, createScenario, createUser, proveScenario } from "../prisma/seed/factories";
 import { copySample, defaultProjectId, deleteDatasets, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { logIn } from "./login";
@@ -163,7 +163,7 @@ test("the preview says what is left out and why; an override needs a written rea
   await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
   await page.getByRole("button", { name: "Export", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Could not start the export" })).toContainText(
-    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment versions — run rollouts first.",
+    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment and validator versions — run rollouts first.",
   );
   expect(await db.export.count({ where: { datasetVersionId: version.id } })).toBe(0);
 });
@@ -186,12 +186,13 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
     where: { id: scenario.id },
     data: {
       task,
-      proofStatus: "FAILED",
       proofReasons: [
         { code: "FAILS_ON_GOLD", position: 0, message: "check 1 fails after the gold solution (scenario)" },
       ],
     },
   });
+  // Proven (and failed) on version 1: after the edit below, that proof is stale for version 2.
+  await proveScenario(db, scenario.id, "FAILED");
 
   await page.goto(`/environments/${env.id}`);
   await expect(page.getByTestId("acceptance")).toHaveText("Accepted · version 1");
@@ -216,7 +217,7 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
     "href",
     `/environments/${env.id}/versions?a=1&b=2`,
   );
-  await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof failed");
+  await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof is stale");
   await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
   // Reasons read as sentences, titles end at a word, and the preview pane shows the diff to read.
   await expect(items.nth(1)).toContainText("Check 1 fails after the gold solution (scenario).");
@@ -252,10 +253,10 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await page.keyboard.press("a");
   await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
 
-  // The failed proof: `a` asks for an override reason instead of accepting.
+  // The stale proof: `a` asks for an override reason instead of accepting.
   await expect(items).toHaveCount(1);
   await page.keyboard.press("a");
-  await expect(page.getByTestId("accept-risks")).toContainText("its validator proof failed");
+  await expect(page.getByTestId("accept-risks")).toContainText("its validator proof is stale");
   await expect(items).toHaveCount(1);
   await page.getByLabel("Override reason").fill("check 1 is fixed in the next proof run");
   await page.keyboard.press("Enter");

@@ -2,18 +2,19 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { decideItemAction } from "@/app/review/actions";
-import type { ReviewKind } from "@/lib/review/review.schema";
+import type { SeenVersions } from "@/lib/review/review.schema";
 
-/** Accept or reject an item with a reason (required to reject); the decision lands in the audit log. */
+/**
+ * Accept or reject an item with a reason (required to reject); the decision lands in the audit log.
+ * `seen`: the versions this page shows, so a decision on an item that moved since is refused.
+ */
 export function DecisionPanel({
-  kind,
   id,
-  versionId,
+  seen,
   canDecide,
 }: {
-  kind: ReviewKind;
   id: string;
-  versionId?: string;
+  seen: SeenVersions;
   canDecide: boolean;
 }) {
   const router = useRouter();
@@ -23,7 +24,7 @@ export function DecisionPanel({
   if (!canDecide) return <p className="text-sm text-slate-500">Viewers cannot accept or reject.</p>;
   const decide = (decision: "ACCEPT" | "REJECT") =>
     startTransition(async () => {
-      const result = await decideItemAction({ kind, id, versionId, decision, reason });
+      const result = await decideItemAction({ ...seen, id, decision, reason });
       setMessage(
         result.ok
           ? { ok: true, text: decision === "ACCEPT" ? "Accepted." : "Rejected." }

@@ -1,5 +1,6 @@
 "use client";
-import type { ClaimInput, DecideItemInput } from "@/lib/review/review.schema";
+import type { z } from "zod";
+import type { ClaimInput, DecideItemInputSchema } from "@/lib/review/review.schema";
 
 export type ClaimReply = { claimed: true; expiresAt: string } | { claimed: false; heldBy: string };
 
@@ -19,7 +20,7 @@ export const claimItem = (item: ClaimInput) => call<ClaimReply>("POST", "/api/re
 /** keepalive: a release sent while the tab closes still reaches the server. */
 export const releaseItem = (item: ClaimInput) =>
   call<{ released: number }>("DELETE", "/api/review/claims", item).catch(() => undefined);
-export const decideItem = (input: Omit<DecideItemInput, "reason"> & { reason?: string }) =>
+export const decideItem = (input: z.input<typeof DecideItemInputSchema>) =>
   call<{ decisionId: string }>("POST", "/api/review/decisions", input);
 export const undoLastDecision = () =>
   call<{ decisionId: string; kind: string; id: string }>("POST", "/api/review/undo", {});

@@ -63,13 +63,7 @@ export function ReviewQueue({
     if (claim?.state === "taken")
       return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
     setPending(true);
-    decideItem({
-      kind: current.kind,
-      id: current.id,
-      versionId: current.kind === "environment" ? (current.versionId ?? undefined) : undefined,
-      decision,
-      reason: why,
-    })
+    decideItem({ ...current.seen, id: current.id, decision, reason: why })
       .then(() => {
         setMessage({
           ok: true,

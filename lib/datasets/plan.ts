@@ -5,10 +5,11 @@
  * included only when a validator proof VERIFIED exactly those pins. Anything else enters only by a
  * written override, and is marked as such. The preview and the creation use this same function.
  */
-import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds, sameIds } from "../review/acceptance";
+import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds } from "../review/acceptance";
+import { type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
 import { type SplitName, splitByEnvironment } from "./split";
 
-export type PlanProof = { environmentVersionId: string; validatorVersionIds: string[]; status: string };
+export type PlanProof = ProofRow;
 
 export type PlanEnvironment = {
   id: string;
@@ -25,12 +26,11 @@ export type PlanScenario = {
   externalId: string;
   environmentId: string;
   status: string;
-  proofStatus: string;
   acceptedValidatorVersionIds: unknown;
   currentValidatorVersionIds: string[];
   /** Version number of every validator version id named above (what pages and exports show). */
   validatorVersionNumbers: Record<string, number>;
-  /** Newest first. */
+  /** Newest first: the only source of proof status (lib/scenarios/proof-status.ts). */
   proofs: PlanProof[];
 };
 
@@ -73,14 +73,6 @@ export type DatasetPlan = {
 
 type Verdict = { ok: true; note: string } | { ok: false; reason: string; needsOverride: boolean };
 
-/** The proof of exactly these pins: the newest proof row with them, else the scenario's status for its current pins. */
-function proofOf(s: PlanScenario, env: PlanEnvironment, envPin: string, vals: string[]): string {
-  const row = s.proofs.find((p) => p.environmentVersionId === envPin && sameIds(p.validatorVersionIds, vals));
-  if (row) return row.status;
-  const current = envPin === env.currentVersionId && sameIds(vals, s.currentValidatorVersionIds);
-  return current ? s.proofStatus : "MISSING";
-}
-
 function judge(
   s: PlanScenario,
   env: PlanEnvironment,
@@ -95,7 +87,7 @@ function judge(
   const envAccepted = acceptedEnvironmentVersionId(env);
   if (envPin !== envAccepted) problems.push(`environment v${versionOf(envPin)} not accepted`);
   const changed = s.status !== "ACCEPTED";
-  const proof = proofOf(s, env, envPin, vals);
+  const proof = pinnedProofStatus(s.proofs, { environmentVersionId: envPin, validatorVersionIds: vals });
   if (proof !== "VERIFIED")
     problems.push(
       `${changed ? "changed since accepted and " : ""}${proof === "FAILED" ? "proof failed" : "proof missing"} for environment v${versionOf(envPin)}`,

@@ -13,20 +13,39 @@ export const REVIEW_KINDS = ["environment", "scenario", "trajectory"] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 export type ReviewKind = z.infer<typeof ReviewKindSchema>;
 
+const decisionFields = {
+  id: z.string().min(1),
+  decision: z.enum(["ACCEPT", "REJECT"]),
+  reason: z.string().trim().max(2000).default(""),
+};
+const versionId = z.string().min(1).max(100);
+
+/**
+ * A decision names what the reviewer saw, and is refused (CONFLICT) when the item moved since:
+ * for an environment its code version; for a scenario the environment version its proof was shown
+ * for and its validator versions in checklist order. Trajectories are immutable.
+ */
 export const DecideItemInputSchema = z
-  .object({
-    kind: ReviewKindSchema,
-    id: z.string().min(1),
-    decision: z.enum(["ACCEPT", "REJECT"]),
-    reason: z.string().trim().max(2000).default(""),
-    /** For environments: the version the reviewer looked at (refused if the code changed since). */
-    versionId: z.string().optional(),
-  })
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("environment"), ...decisionFields, versionId }),
+    z.object({
+      kind: z.literal("scenario"),
+      ...decisionFields,
+      environmentVersionId: versionId,
+      validatorVersionIds: z.array(versionId).max(500),
+    }),
+    z.object({ kind: z.literal("trajectory"), ...decisionFields }),
+  ])
   .refine((d) => d.decision !== "REJECT" || d.reason.length > 0, {
     message: "a rejection needs a reason",
     path: ["reason"],
   });
 export type DecideItemInput = z.infer<typeof DecideItemInputSchema>;
+/** The versions a decision names, as the queue and the pages send them. */
+export type SeenVersions =
+  | { kind: "environment"; versionId: string }
+  | { kind: "scenario"; environmentVersionId: string; validatorVersionIds: string[] }
+  | { kind: "trajectory" };
 
 export const ClaimInputSchema = z.object({ kind: ReviewKindSchema, id: z.string().min(1) });
 export type ClaimInput = z.infer<typeof ClaimInputSchema>;
@@ -75,7 +94,8 @@ export type QueueItem = {
   reasons: string[];
   runId: string | null;
   environmentId: string;
-  versionId: string | null;
+  /** What the reviewer sees, sent back with the decision (refused if the item moved since). */
+  seen: SeenVersions;
   href: string;
   editHref: string;
   /** Why accepting needs a written override reason (failed/pending proof, failing quality). */

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Prisma } from "../../lib/db";
 import { sha256 } from "../../lib/environments/hash";
+import type { SeenVersions } from "../../lib/review/review.schema";
 import type { TrajectoryMessages } from "../../lib/rollout/rollout.schema";
 
 const uid = () => randomBytes(6).toString("hex");
@@ -65,22 +66,59 @@ export async function createManyEnvironments(
     await db.environment.createMany({ data: rows.slice(i, i + 5000) });
 }
 
-/** Marks every scenario of the project accepted and verified (what a dataset takes in). */
-export async function acceptAndVerifyScenarios(db: Db, projectId: string) {
-  await db.environment.updateMany({ where: { projectId }, data: { status: "ACCEPTED" } });
-  await db.scenario.updateMany({
-    where: { environment: { projectId } },
-    data: { status: "ACCEPTED", proofStatus: "VERIFIED" },
+/**
+ * Stores a proof row with this status for exactly the scenario's current versions, as a proof run
+ * would (the proof itself has its own tests). Proof status comes only from proof rows
+ * (lib/scenarios/proof-status.ts): no fixture sets it without one.
+ */
+export async function proveScenario(db: Db, scenarioId: string, status: "VERIFIED" | "FAILED" = "VERIFIED") {
+  const { environmentVersionId, validatorVersionIds } = await scenarioPins(db, scenarioId);
+  await db.validatorProof.create({
+    data: {
+      scenarioId,
+      environmentVersionId,
+      validatorVersionIds,
+      status,
+      noop: {},
+      gold: {},
+      sensitivity: {},
+    },
   });
+  await db.scenario.update({ where: { id: scenarioId }, data: { proofStatus: status } });
+  return validatorVersionIds;
 }
 
-/** A trajectory for a scenario, stored the way a rollout stores it, passing the SFT filter unless told otherwise. */
+/** Accepts every environment and scenario of the project on its current, proven versions (what a dataset takes in). */
+export async function acceptAndProveScenarios(db: Db, projectId: string) {
+  await db.$executeRaw`UPDATE "Environment" SET "status" = 'ACCEPTED', "acceptedVersionId" = "currentVersionId"
+    WHERE "projectId" = ${projectId}`;
+  const scenarios = await db.scenario.findMany({
+    where: { environment: { projectId } },
+    select: { id: true },
+  });
+  for (const { id } of scenarios) {
+    const accepted = await proveScenario(db, id);
+    await db.scenario.update({
+      where: { id },
+      data: { status: "ACCEPTED", acceptedValidatorVersionIds: accepted },
+    });
+  }
+}
+
+/**
+ * A trajectory for a scenario, stored the way a rollout stores it (pinned to the environment
+ * version the scenario was made on and the current validator versions), passing the SFT filter
+ * unless told otherwise.
+ */
 export async function createTrajectory(
   db: Db,
   scenarioId: string,
   overrides: Partial<Prisma.TrajectoryUncheckedCreateInput> = {},
 ) {
-  const scenario = await db.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+  const scenario = await db.scenario.findUniqueOrThrow({
+    where: { id: scenarioId },
+    include: { validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } } },
+  });
   const messages: TrajectoryMessages = {
     agent: [
       { role: "system", content: "You are a helpful assistant." },
@@ -98,6 +136,9 @@ export async function createTrajectory(
     data: {
       scenarioId,
       environmentVersionId: scenario.environmentVersionId,
+      validatorVersionIds: scenario.validators.flatMap((v) =>
+        v.currentVersionId ? [v.currentVersionId] : [],
+      ),
       model: "test-model",
       mode: "fc",
       messages,
@@ -112,6 +153,19 @@ export async function createTrajectory(
     },
   });
 }
+
+/** The session user a domain function receives for this user. */
+export const actorOf = (u: {
+  id: string;
+  email: string;
+  name: string;
+  role: "ADMIN" | "REVIEWER" | "VIEWER";
+}) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+});
 
 /** A user with a known password (hashing is real: tests log in through the same code). */
 export async function createUser(
@@ -174,7 +228,13 @@ export async function createScenario(
       data: { scenarioId: scenario.id, position, checkItem: `check ${position + 1}` },
     });
     const v1 = await db.validatorVersion.create({
-      data: { validatorId: validator.id, version: 1, code, producedBy: "test" },
+      data: {
+        validatorId: validator.id,
+        version: 1,
+        code,
+        checkItem: validator.checkItem,
+        producedBy: "test",
+      },
     });
     await db.validator.update({ where: { id: validator.id }, data: { currentVersionId: v1.id } });
   }
@@ -214,4 +274,32 @@ export async function createQualityCheck(
     },
     include: { probes: { orderBy: { index: "asc" } } },
   });
+}
+
+/** What a review page shows for an item right now: the versions a decision on it must name. */
+export async function currentVersionsOf(
+  db: Db,
+  kind: "environment" | "scenario" | "trajectory",
+  id: string,
+): Promise<SeenVersions & { id: string }> {
+  if (kind === "trajectory") return { kind, id };
+  if (kind === "environment") {
+    const env = await db.environment.findUniqueOrThrow({ where: { id } });
+    return { kind, id, versionId: env.currentVersionId! };
+  }
+  return { kind, id, ...(await scenarioPins(db, id)) };
+}
+
+async function scenarioPins(db: Db, scenarioId: string) {
+  const s = await db.scenario.findUniqueOrThrow({
+    where: { id: scenarioId },
+    include: {
+      environment: { select: { currentVersionId: true } },
+      validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
+    },
+  });
+  return {
+    environmentVersionId: s.environment.currentVersionId!,
+    validatorVersionIds: s.validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId] : [])),
+  };
 }

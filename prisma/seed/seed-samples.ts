@@ -86,6 +86,7 @@ async function writeSample(
           validatorId: validator.id,
           version: 1,
           code: item.check_func,
+          checkItem: item.check_item,
           producedBy: "sample",
           message: "Hand-written",
         },

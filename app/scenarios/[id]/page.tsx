@@ -52,7 +52,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
             Scenario <code className="text-lg">{scenario.externalId}</code>
           </h1>
           <StatusBadge status={scenario.status} />
-          <span className="text-sm text-slate-500">proof:</span> <StatusBadge status={scenario.proofStatus} />
+          <span className="text-sm text-slate-500">proof:</span> <StatusBadge status={detail.proofStatus} />
         </div>
       </div>
       <Card title="Task">
@@ -111,11 +111,21 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
       </Card>
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Decision on the scenario">
-          <DecisionPanel kind="scenario" id={scenario.id} canDecide={canEdit} />
+          <DecisionPanel
+            id={scenario.id}
+            seen={{
+              kind: "scenario",
+              environmentVersionId: detail.environment.currentVersionId ?? "",
+              validatorVersionIds: detail.validators.flatMap((v) =>
+                v.currentVersion ? [v.currentVersion.id] : [],
+              ),
+            }}
+            canDecide={canEdit}
+          />
           {trajectory ? (
             <div className="mt-4 border-t border-slate-100 pt-3">
               <p className="mb-2 text-sm font-medium">Flagged trajectory</p>
-              <DecisionPanel kind="trajectory" id={trajectory} canDecide={canEdit} />
+              <DecisionPanel id={trajectory} seen={{ kind: "trajectory" }} canDecide={canEdit} />
             </div>
           ) : null}
         </Card>

@@ -62,6 +62,7 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
           version: (previous?.version ?? 0) + 1,
           seed: input.seed,
           testRatio: input.testRatio,
+          description: dataset.description,
           createdById: input.createdById ?? null,
           overrideReason: overridden.length ? overrideReasonOf(input) : null,
         },

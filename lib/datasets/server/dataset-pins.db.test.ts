@@ -92,7 +92,13 @@ describe("dataset versions pin accepted, proven versions", () => {
     await prove(v2.versionId, "VERIFIED");
     await decideItem(
       t.db,
-      { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: v2.versionId },
+      {
+        kind: "environment",
+        id: env.id,
+        decision: "ACCEPT",
+        reason: "",
+        versionId: v2.versionId,
+      },
       actor,
     );
     const made = await createDatasetVersion(t.db, { projectId: project.id, name: "pins" });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { acceptAndProveScenarios, createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -24,7 +24,7 @@ describe("dataset versions", () => {
   });
 
   it("splits by environment, reproducibly, and never puts an environment on both sides", async () => {
-    await acceptAndVerifyScenarios(t.db, projectId);
+    await acceptAndProveScenarios(t.db, projectId);
     const a = await createDatasetVersion(t.db, { projectId, name: "split-a", seed: 3, testRatio: 0.34 });
     const b = await createDatasetVersion(t.db, { projectId, name: "split-b", seed: 3, testRatio: 0.34 });
     const sides = async (id: string) => {

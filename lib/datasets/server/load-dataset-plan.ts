@@ -7,6 +7,7 @@ import "server-only";
  */
 import type { Prisma } from "@/lib/db";
 import { idList } from "@/lib/review/acceptance";
+import { proofRowOf } from "@/lib/scenarios/proof-status";
 import type { CreateDatasetVersionInputSchema } from "../dataset.schema";
 import { type DatasetPlan, type PlanEnvironment, type PlanScenario, planDatasetVersion } from "../plan";
 
@@ -41,7 +42,6 @@ async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScen
       externalId: true,
       environmentId: true,
       status: true,
-      proofStatus: true,
       acceptedValidatorVersionIds: true,
       validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
       proofs: {
@@ -65,7 +65,7 @@ async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScen
     ...r,
     currentValidatorVersionIds: validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId] : [])),
     validatorVersionNumbers: numberOf,
-    proofs: proofs.map((p) => ({ ...p, validatorVersionIds: idList(p.validatorVersionIds) ?? [] })),
+    proofs: proofs.map(proofRowOf),
   }));
 }
 

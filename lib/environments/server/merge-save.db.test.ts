@@ -3,29 +3,15 @@
  * code and check functions), and a check's checklist text is saved with its code.
  */
 import { describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
 import { mergeThreeWay, applyChoices } from "@/lib/environments/merge";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
-import type { Analysis } from "@/lib/sandbox";
 import { createEnvironment, createScenario, createTestProject, createUser } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
-import { saveEnvironmentVersion, type AnalyzeDeps } from "./save-environment-version";
+import { saveEnvironmentVersion } from "./save-environment-version";
 
 const t = useTestDatabase();
-const sandbox: AnalyzeDeps = {
-  analyze: () =>
-    Promise.resolve(
-      ok<Analysis>({
-        syntaxErrors: [],
-        classFound: true,
-        classes: ["Counter"],
-        publicMethods: [],
-        forbiddenImports: [],
-        hasAsync: false,
-        tools: [],
-      }),
-    ),
-};
+const sandbox = analyzeOk;
 
 async function world() {
   const project = await createTestProject(t.db);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import { createEnvironment, createScenario, createTestProject, createUser } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createScenario,
+  createTestProject,
+  createUser,
+  proveScenario,
+} from "@/prisma/seed/factories";
 import { ok } from "@/lib/core/result";
 import type { Analysis } from "@/lib/sandbox";
 import { saveEnvironmentVersion, type AnalyzeDeps } from "./save-environment-version";
@@ -151,7 +157,7 @@ describe("saving a validator (optimistic locking)", () => {
     const scenario = await createScenario(t.db, env.id, {
       checks: ["def check_func(final_state):\n    return True\n"],
     });
-    await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "VERIFIED" } });
+    await proveScenario(t.db, scenario.id);
     const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     const base = validator.currentVersionId!;
     const saved = await saveValidatorVersion(

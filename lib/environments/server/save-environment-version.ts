@@ -13,6 +13,7 @@ import type { SessionUser } from "@/lib/auth/auth.schema";
 import type { Analysis, SandboxError } from "@/lib/sandbox";
 import type { Result } from "@/lib/core/result";
 import { recordDecision } from "@/lib/review/server/record-decision";
+import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
 import type { HeadConflict, SaveEnvironmentVersionInput } from "../edit.schema";
 import { sha256 } from "../hash";
 import { analysisMarkers, hasBlockingMarkers } from "../markers";
@@ -163,6 +164,8 @@ async function writeVersion(
       where: { id: env.id, status: "ACCEPTED" },
       data: { status: "IN_REVIEW", acceptedVersionId: base.id },
     });
+    // The proofs of the old code say nothing about the new one, from the moment it is current.
+    await markEnvironmentProofsStale(tx, env.id);
     await recordDecision(tx, {
       projectId: env.projectId,
       actor,

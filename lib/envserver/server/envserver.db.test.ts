@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { acceptAndProveScenarios, createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -34,7 +34,7 @@ beforeAll(async () => {
       return r.ok ? r.value : [];
     },
   });
-  await acceptAndVerifyScenarios(t.db, projectId);
+  await acceptAndProveScenarios(t.db, projectId);
   await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
   catalog = await loadCatalog(t.db, projectId, "served");
   server = await startEnvServer(catalog, sandbox, {

@@ -22,7 +22,7 @@ import { type TrajectoryStep, TrajectoryStepSchema } from "@/lib/rollout";
 import { enqueueRolloutRun, executeRolloutRun } from "@/lib/rollout/server/rollout-run";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { createSandboxRunner } from "@/lib/sandbox";
-import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { acceptAndProveScenarios, createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { createScenarioScript } from "@/tests/fake-openai/scenario-script";
@@ -52,7 +52,7 @@ beforeAll(async () => {
       return r.value;
     },
   });
-  await acceptAndVerifyScenarios(t.db, projectId);
+  await acceptAndProveScenarios(t.db, projectId);
   const scenarioIds = (
     await t.db.scenario.findMany({ where: { environment: { projectId } }, select: { id: true } })
   ).map((s) => s.id);

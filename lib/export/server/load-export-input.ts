@@ -75,7 +75,6 @@ export async function* streamExportScenarios(
               externalId: true,
               task: true,
               initialState: true,
-              checklist: true,
               goldCalls: true,
             },
           },
@@ -100,7 +99,7 @@ export async function loadDatasetInfo(
   return {
     name: v.dataset.name,
     version: v.version,
-    description: v.dataset.description,
+    description: v.description,
     seed: v.seed,
     testRatio: v.testRatio,
     createdAt: v.createdAt.toISOString(),

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
-import { acceptAndVerifyScenarios, createTestProject, createTrajectory } from "@/prisma/seed/factories";
+import { acceptAndProveScenarios, createTestProject, createTrajectory } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -19,7 +19,7 @@ beforeAll(async () => {
   process.env.ENVSTUDIO_DATA_DIR = dataDir;
   const { id: projectId } = await createTestProject(t.db, "exports");
   await seedSamples(t.db, { projectId, samples: loadSamples(), toolsFor: () => Promise.resolve([]) });
-  await acceptAndVerifyScenarios(t.db, projectId);
+  await acceptAndProveScenarios(t.db, projectId);
   const scenarios = await t.db.scenario.findMany({
     where: { environment: { projectId } },
     orderBy: { externalId: "asc" },
@@ -60,7 +60,7 @@ describe("export job", () => {
       samples: loadSamples().slice(0, 1),
       toolsFor: () => Promise.resolve([]),
     });
-    await acceptAndVerifyScenarios(t.db, projectId);
+    await acceptAndProveScenarios(t.db, projectId);
     const empty = await createDatasetVersion(t.db, { projectId, name: "no-trajectories" });
     const row = await t.db.export.create({
       data: { datasetVersionId: empty.id, format: "LLAMAFACTORY_SHAREGPT" },

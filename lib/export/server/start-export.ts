@@ -8,7 +8,7 @@ import { emptyExportReason } from "../empty-export";
 import { EXPORT_JOB } from "../export-job";
 import { ExportFormatSchema } from "../export.schema";
 import { SFT_ROW_FORMATS } from "../write-export";
-import { countSftTrajectories } from "./count-export-rows";
+import { countSftTrajectories } from "./sft-trajectory-rule";
 
 export const StartExportInputSchema = z.object({
   datasetVersionId: z.string().min(1),

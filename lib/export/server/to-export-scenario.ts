@@ -1,9 +1,16 @@
 import "server-only";
-/** One batch of dataset items → ExportScenarios, with their pinned validators and SFT trajectories. */
+/**
+ * One batch of dataset items → ExportScenarios, with their pinned validators and SFT trajectories.
+ * Everything an item exports comes from rows that never change: the scenario's task and initial
+ * state (written once), and the pinned validator versions' code and checklist text — so a dataset
+ * version exports the same bytes however its checks are edited later.
+ */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
+import { idList } from "@/lib/review/acceptance";
 import { readTrajectoryMessages } from "@/lib/rollout";
 import type { ExportScenario, ExportTrajectory } from "../export.schema";
+import { sftTrajectoryWhere } from "./sft-trajectory-rule";
 
 type Item = {
   split: "TRAIN" | "TEST";
@@ -14,13 +21,11 @@ type Item = {
     externalId: string;
     task: string;
     initialState: unknown;
-    checklist: unknown;
     goldCalls: unknown;
   };
 };
 
-const ids = (value: unknown) =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+const ids = (value: unknown) => idList(value) ?? [];
 
 export async function toExportScenarios(
   db: Db,
@@ -30,7 +35,7 @@ export async function toExportScenarios(
 ): Promise<ExportScenario[]> {
   const versions = await db.validatorVersion.findMany({
     where: { id: { in: items.flatMap((i) => ids(i.validatorVersionIds)) } },
-    select: { id: true, version: true, code: true, validator: { select: { checkItem: true } } },
+    select: { id: true, version: true, code: true, checkItem: true },
   });
   const byId = new Map(versions.map((v) => [v.id, v]));
   const trajectories = withTrajectories
@@ -39,7 +44,7 @@ export async function toExportScenarios(
   return items.map((item) => {
     const checks = ids(item.validatorVersionIds).flatMap((id) => {
       const v = byId.get(id);
-      return v ? [{ checkItem: v.validator.checkItem, code: v.code, validatorVersion: v.version }] : [];
+      return v ? [{ checkItem: v.checkItem, code: v.code, validatorVersion: v.version }] : [];
     });
     return {
       envId,
@@ -47,9 +52,7 @@ export async function toExportScenarios(
       split: item.split,
       task: item.scenario.task,
       initialState: (item.scenario.initialState ?? {}) as Record<string, unknown>,
-      checklist: Array.isArray(item.scenario.checklist)
-        ? item.scenario.checklist.map(String)
-        : checks.map((c) => c.checkItem),
+      checklist: checks.map((c) => c.checkItem),
       checks,
       goldCalls: item.scenario.goldCalls ?? null,
       trajectories: trajectories.get(item.scenario.id) ?? [],
@@ -57,13 +60,16 @@ export async function toExportScenarios(
   });
 }
 
-/** Trajectories that passed the SFT filter, run against the pinned environment version. */
+/** Trajectories that passed the SFT filter on exactly the item's pins (sft-trajectory-rule.ts). */
 async function loadSftTrajectories(db: Db, items: Item[]): Promise<Map<string, ExportTrajectory[]>> {
   const rows = await db.trajectory.findMany({
-    where: {
-      OR: items.map((i) => ({ scenarioId: i.scenario.id, environmentVersionId: i.environmentVersionId })),
-      sftPass: true,
-    },
+    where: sftTrajectoryWhere(
+      items.map((i) => ({
+        scenarioId: i.scenario.id,
+        environmentVersionId: i.environmentVersionId,
+        validatorVersionIds: i.validatorVersionIds,
+      })),
+    ),
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true, scenarioId: true, model: true, mode: true, reward: true, messages: true },
   });

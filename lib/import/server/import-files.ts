@@ -9,7 +9,7 @@ import { type Result, err, ok } from "@/lib/core/result";
 import type { Db } from "@/lib/db";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import type { SandboxRunner } from "@/lib/sandbox";
-import { findStaleScenarios, markProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
+import { findStaleScenarios } from "@/lib/scenarios/server/mark-proofs-stale";
 import { enqueueProofRun } from "@/lib/scenarios/server/proof-run";
 import type { ImportError, ImportedEnvironment, OnExisting } from "../import.schema";
 import type { ImportFile } from "../read-files";
@@ -73,11 +73,13 @@ export async function importFiles(
   });
 }
 
-/** Imported as a new version, an environment's existing scenarios were proven against older code: like an edit, their proofs go stale and are re-run. */
+/**
+ * Imported as a new version, an environment's existing scenarios were proven against older code:
+ * like an edit, their proofs are re-run (writeImportPlan marked them STALE in its transaction).
+ */
 async function reprovedByNewVersions(db: Db, imported: ImportedEnvironment[]): Promise<string[]> {
   const stale: string[] = [];
   for (const env of imported.filter((i) => i.asNewVersion))
     stale.push(...(await findStaleScenarios(db, { environmentId: env.id })));
-  await markProofsStale(db, stale);
   return stale;
 }

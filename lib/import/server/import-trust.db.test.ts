@@ -17,7 +17,12 @@ import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { PROOF_JOB } from "@/lib/scenarios/scenario-jobs";
 import { executeProofRun } from "@/lib/scenarios/server/proof-run";
-import { acceptAndVerifyScenarios, createTestProject, createUser } from "@/prisma/seed/factories";
+import {
+  acceptAndProveScenarios,
+  createTestProject,
+  createUser,
+  currentVersionsOf,
+} from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -97,16 +102,23 @@ describe("imports earn their trust", () => {
 
     // Reviewers accept in this studio; the pending proof still keeps it out of a verified dataset.
     const actor = await reviewer();
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     // Accepting before the proof ran is a risky accept: it needs a written reason.
     await expect(
-      decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "scenario", scenario.id)), decision: "ACCEPT", reason: "" },
+        actor,
+      ),
     ).rejects.toThrow(/proof has not run/);
     await decideItem(
       t.db,
       {
-        kind: "scenario",
-        id: scenario.id,
+        ...(await currentVersionsOf(t.db, "scenario", scenario.id)),
         decision: "ACCEPT",
         reason: "the task reads right; the proof will decide",
       },
@@ -126,8 +138,7 @@ describe("imports earn their trust", () => {
     await decideItem(
       t.db,
       {
-        kind: "scenario",
-        id: scenario.id,
+        ...(await currentVersionsOf(t.db, "scenario", scenario.id)),
         decision: "ACCEPT",
         reason: "a reviewer's explicit override of the failed proof",
       },
@@ -151,7 +162,7 @@ describe("imports earn their trust", () => {
       return tools.ok ? tools.value : [];
     };
     await seedSamples(t.db, { projectId: source, samples: loadSamples(), toolsFor });
-    await acceptAndVerifyScenarios(t.db, source);
+    await acceptAndProveScenarios(t.db, source);
     const dir = path.join(work, "genuine");
     await writeDatasetExport(
       t.db,

@@ -11,7 +11,7 @@ import { writeDatasetExport } from "@/lib/export/server/run-export";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { executeProofRun } from "@/lib/scenarios/server/proof-run";
-import { acceptAndVerifyScenarios, createTestProject } from "@/prisma/seed/factories";
+import { acceptAndProveScenarios, createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -33,7 +33,7 @@ beforeAll(async () => {
     return tools.ok ? tools.value : [];
   };
   await seedSamples(t.db, { projectId, samples: loadSamples(), toolsFor });
-  await acceptAndVerifyScenarios(t.db, projectId);
+  await acceptAndProveScenarios(t.db, projectId);
   const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
   exported = path.join(work, "first");
   await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", exported);
@@ -74,7 +74,7 @@ describe("EnvScaler round trip", () => {
       sandbox,
       llmFor: createRunLlmFactory(t.db),
     });
-    await acceptAndVerifyScenarios(t.db, projectId);
+    await acceptAndProveScenarios(t.db, projectId);
     const v = await createDatasetVersion(t.db, { projectId, name: "rt", seed: 5 });
     const second = path.join(work, "second");
     await writeDatasetExport(t.db, v.id, "ENVSCALER_JSON", second);

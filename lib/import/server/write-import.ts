@@ -9,6 +9,7 @@ import "server-only";
  */
 import type { Db, Prisma } from "@/lib/db";
 import { sha256, taskHash } from "@/lib/environments/hash";
+import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
 import type { ImportPlan, ImportedEnvironment, OnExisting } from "../import.schema";
 
 export class ImportConflictError extends Error {
@@ -80,6 +81,8 @@ async function appendVersion(
       acceptedVersionId: accepted,
     },
   });
+  // The kept scenarios' proofs were made on the replaced code: stale from the moment it is.
+  await markEnvironmentProofsStale(tx, existing.id);
   return {
     environmentId: existing.id,
     versionId: version.id,
@@ -172,6 +175,7 @@ async function writeScenario(
         validatorId: validator.id,
         version: check.version,
         code: check.code,
+        checkItem: check.checkItem,
         producedBy: "import",
         message: "Imported",
       },

@@ -1,23 +1,26 @@
 import "server-only";
 /**
  * Why accepting an item needs a written override reason: a validator proof that failed, has not
- * run or is stale, or a quality check below its threshold. The queue shows these before the key is
- * pressed; decideItem enforces them, so no path accepts such an item in one keystroke.
+ * run or is stale for exactly the versions being accepted (lib/scenarios/proof-status.ts), or a
+ * quality check below its threshold on the code version being accepted. The queue shows these
+ * before the key is pressed; decideItem enforces them, so no path accepts such an item in one
+ * keystroke.
  */
 import type { Db, Prisma } from "@/lib/db";
+import type { PinnedProofStatus } from "@/lib/scenarios/proof-status";
 import { type QualityInput, qualitySummary } from "../quality-summary";
-import type { ReviewKind } from "../review.schema";
 
 type Reader = Db | Prisma.TransactionClient;
 
-const PROOF_RISK: Record<string, string | undefined> = {
+const PROOF_RISK: Record<PinnedProofStatus, string | undefined> = {
+  VERIFIED: undefined,
   FAILED: "its validator proof failed",
   PENDING: "its validator proof has not run",
   STALE: "its validator proof is stale (code or checks changed since)",
 };
 
-export const proofRisks = (proofStatus: string): string[] =>
-  PROOF_RISK[proofStatus] ? [PROOF_RISK[proofStatus]] : [];
+export const proofRisks = (status: PinnedProofStatus): string[] =>
+  PROOF_RISK[status] ? [PROOF_RISK[status]] : [];
 
 /** The latest check on the version, recomputed with reviewer overrides (lib/review/quality-summary.ts). */
 export function qualityRisks(latest: QualityInput | undefined): string[] {
@@ -30,20 +33,11 @@ export function qualityRisks(latest: QualityInput | undefined): string[] {
       ];
 }
 
-export async function acceptRisks(db: Reader, kind: ReviewKind, id: string): Promise<string[]> {
-  if (kind === "scenario") {
-    const s = await db.scenario.findUnique({ where: { id }, select: { proofStatus: true } });
-    return s ? proofRisks(s.proofStatus) : [];
-  }
-  if (kind === "environment") {
-    const env = await db.environment.findUnique({ where: { id }, select: { currentVersionId: true } });
-    if (!env?.currentVersionId) return [];
-    const latest = await db.qualityCheck.findFirst({
-      where: { environmentVersionId: env.currentVersionId },
-      orderBy: { createdAt: "desc" },
-      select: { threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
-    });
-    return qualityRisks(latest ?? undefined);
-  }
-  return [];
+export async function environmentRisks(db: Reader, environmentVersionId: string): Promise<string[]> {
+  const latest = await db.qualityCheck.findFirst({
+    where: { environmentVersionId },
+    orderBy: { createdAt: "desc" },
+    select: { threshold: true, probes: { select: { verdict: true, reviewerVerdict: true } } },
+  });
+  return qualityRisks(latest ?? undefined);
 }

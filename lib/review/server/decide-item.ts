@@ -1,36 +1,43 @@
 import "server-only";
 /**
- * Accept or reject a review item (environment, scenario, flagged trajectory). The status change and
- * the audit row are written in one transaction; the reviewer's claim on the item is released. An
- * item claimed by someone else cannot be decided (two reviewers never decide the same item).
+ * Accept or reject a review item (environment, scenario, flagged trajectory). The decision names
+ * the versions the reviewer saw and is a compare-and-set on them: the item's rows are locked, the
+ * versions compared, and the status, the audit row and the claim release written in the same
+ * transaction, so a save racing the decision either lands before it (the decision is refused as
+ * CONFLICT) or after it (the save sees ACCEPTED and sends the item back to review). An item
+ * claimed by someone else cannot be decided (two reviewers never decide the same item).
  */
 import { AppError } from "@/lib/core/errors";
 import { type Db, Prisma } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
+import { isSamePins } from "@/lib/scenarios/proof-status";
+import { findPinnedProofStatus, lockScenarioPins } from "@/lib/scenarios/server/lock-scenario-pins";
 import { type DecideItemInput, TARGET_OF } from "../review.schema";
-import { acceptRisks } from "./accept-risks";
+import { environmentRisks, proofRisks } from "./accept-risks";
 import { recordDecision } from "./record-decision";
 
 type Tx = Prisma.TransactionClient;
 type Outcome = {
   projectId: string;
   targetId: string;
+  /** Why accepting needs a written override reason (computed for the locked, seen versions). */
+  risks: string[];
   before: Prisma.InputJsonValue;
   after: Prisma.InputJsonValue;
 };
+type Input<K extends DecideItemInput["kind"]> = Extract<DecideItemInput, { kind: K }>;
 
-async function decideEnvironment(tx: Tx, input: DecideItemInput): Promise<Outcome> {
+const moved = (what: string) =>
+  new AppError("CONFLICT", `${what} changed since you reviewed it: reload and review the current version.`);
+
+async function decideEnvironment(tx: Tx, input: Input<"environment">): Promise<Outcome> {
+  await tx.$queryRaw`SELECT "id" FROM "Environment" WHERE "id" = ${input.id} FOR UPDATE`;
   const env = await tx.environment.findUnique({
     where: { id: input.id },
     include: { currentVersion: { select: { id: true, version: true } } },
   });
   if (!env?.currentVersion) throw new AppError("NOT_FOUND", "Environment was not found.");
-  if (input.versionId && input.versionId !== env.currentVersion.id) {
-    throw new AppError(
-      "CONFLICT",
-      "The code changed since you reviewed it: reload and review the new version.",
-    );
-  }
+  if (input.versionId !== env.currentVersion.id) throw moved("The code");
   const status = input.decision === "ACCEPT" ? "ACCEPTED" : "REJECTED";
   // The decision names the version it was made on; a rejection withdraws any earlier acceptance.
   const acceptedVersionId = status === "ACCEPTED" ? env.currentVersion.id : null;
@@ -38,6 +45,7 @@ async function decideEnvironment(tx: Tx, input: DecideItemInput): Promise<Outcom
   return {
     projectId: env.projectId,
     targetId: env.currentVersion.id,
+    risks: status === "ACCEPTED" ? await environmentRisks(tx, env.currentVersion.id) : [],
     before: { status: env.status, acceptedVersionId: env.acceptedVersionId },
     after: {
       status,
@@ -49,28 +57,28 @@ async function decideEnvironment(tx: Tx, input: DecideItemInput): Promise<Outcom
   };
 }
 
-async function decideScenario(tx: Tx, input: DecideItemInput): Promise<Outcome> {
-  const scenario = await tx.scenario.findUnique({
-    where: { id: input.id },
-    include: {
-      environment: { select: { projectId: true, currentVersionId: true } },
-      validators: {
-        orderBy: { position: "asc" },
-        select: { currentVersion: { select: { id: true, version: true } } },
-      },
-    },
-  });
-  if (!scenario) throw new AppError("NOT_FOUND", "Scenario was not found.");
+async function decideScenario(tx: Tx, input: Input<"scenario">): Promise<Outcome> {
+  const pins = await lockScenarioPins(tx, input.id);
+  if (!pins) throw new AppError("NOT_FOUND", "Scenario was not found.");
+  if (!isSamePins(pins, input)) throw moved("The scenario's checks or its environment's code");
+  const scenario = await tx.scenario.findUniqueOrThrow({ where: { id: input.id } });
   const status = input.decision === "ACCEPT" ? "ACCEPTED" : "REJECTED";
-  const checks = scenario.validators.flatMap((v) => (v.currentVersion ? [v.currentVersion] : []));
-  const accepted = status === "ACCEPTED" ? checks.map((c) => c.id) : Prisma.DbNull;
+  const checks = await tx.validatorVersion.findMany({
+    where: { id: { in: pins.validatorVersionIds } },
+    select: { id: true, version: true },
+  });
+  const versionOf = new Map(checks.map((c) => [c.id, c.version]));
   await tx.scenario.update({
     where: { id: scenario.id },
-    data: { status, acceptedValidatorVersionIds: accepted },
+    data: {
+      status,
+      acceptedValidatorVersionIds: status === "ACCEPTED" ? pins.validatorVersionIds : Prisma.DbNull,
+    },
   });
   return {
-    projectId: scenario.environment.projectId,
+    projectId: pins.projectId,
     targetId: scenario.id,
+    risks: status === "ACCEPTED" ? proofRisks(await findPinnedProofStatus(tx, scenario.id, pins)) : [],
     before: {
       status: scenario.status,
       proofStatus: scenario.proofStatus,
@@ -78,15 +86,15 @@ async function decideScenario(tx: Tx, input: DecideItemInput): Promise<Outcome> 
     },
     after: {
       status,
-      environmentVersionId: scenario.environment.currentVersionId,
-      validatorVersionIds: checks.map((c) => c.id),
-      validatorVersions: checks.map((c) => c.version),
+      environmentVersionId: pins.environmentVersionId,
+      validatorVersionIds: pins.validatorVersionIds,
+      validatorVersions: pins.validatorVersionIds.map((id) => versionOf.get(id) ?? 0),
     },
   };
 }
 
 /** Trajectories have no status column: the decision itself (in the log) takes them off the queue. */
-async function decideTrajectory(tx: Tx, input: DecideItemInput): Promise<Outcome> {
+async function decideTrajectory(tx: Tx, input: Input<"trajectory">): Promise<Outcome> {
   const t = await tx.trajectory.findUnique({
     where: { id: input.id },
     include: { scenario: { select: { environment: { select: { projectId: true } } } } },
@@ -95,12 +103,17 @@ async function decideTrajectory(tx: Tx, input: DecideItemInput): Promise<Outcome
   return {
     projectId: t.scenario.environment.projectId,
     targetId: t.id,
+    risks: [],
     before: { flagReason: t.flagReason, reward: t.reward },
     after: { decision: input.decision },
   };
 }
 
-const DECIDERS = { environment: decideEnvironment, scenario: decideScenario, trajectory: decideTrajectory };
+function decide(tx: Tx, input: DecideItemInput): Promise<Outcome> {
+  if (input.kind === "environment") return decideEnvironment(tx, input);
+  if (input.kind === "scenario") return decideScenario(tx, input);
+  return decideTrajectory(tx, input);
+}
 
 export async function decideItem(db: Db, input: DecideItemInput, actor: SessionUser) {
   return db.$transaction(async (tx) => {
@@ -110,13 +123,15 @@ export async function decideItem(db: Db, input: DecideItemInput, actor: SessionU
     if (claim && claim.userId !== actor.id && claim.expiresAt > new Date()) {
       throw new AppError("CONFLICT", "Another reviewer is working on this item right now.");
     }
-    const risks = input.decision === "ACCEPT" ? await acceptRisks(tx, input.kind, input.id) : [];
+    // Thrown after the update on purpose: the transaction rolls it back, and the risks are read
+    // under the same locks as the versions they are about.
+    const outcome = await decide(tx, input);
+    const { risks } = outcome;
     if (risks.length && !input.reason) {
       throw new AppError("INVALID_INPUT", `Accepting needs a written override reason: ${risks.join("; ")}.`, {
         details: { risks },
       });
     }
-    const outcome = await DECIDERS[input.kind](tx, input);
     const after = risks.length ? { ...(outcome.after as object), overridden: risks } : outcome.after;
     const row = await recordDecision(tx, {
       projectId: outcome.projectId,

@@ -6,6 +6,7 @@ import "server-only";
  * reviewers paging the same queue never land on the same item.
  */
 import type { Db, Prisma } from "@/lib/db";
+import { pinnedProofStatus, proofRowOf } from "@/lib/scenarios/proof-status";
 import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
 import { reasonSentence, shortTitle } from "../queue-text";
 import { proofRisks, qualityRisks } from "./accept-risks";
@@ -82,7 +83,14 @@ export async function findReviewQueue(
           where: { ...scenarioWhere, id: { notIn: taken } },
           orderBy: { createdAt: "asc" },
           take: LIMIT,
-          include: { environment: { select: { name: true, domain: true, runId: true } } },
+          include: {
+            environment: { select: { name: true, domain: true, runId: true, currentVersionId: true } },
+            validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
+            proofs: {
+              orderBy: { createdAt: "desc" },
+              select: { environmentVersionId: true, validatorVersionIds: true, status: true },
+            },
+          },
         })
       : [],
     want("trajectory") && (!filter.status || filter.status === "FLAGGED")
@@ -129,7 +137,7 @@ export async function findReviewQueue(
       reasons: [],
       runId: e.runId,
       environmentId: e.id,
-      versionId: e.currentVersionId,
+      seen: { kind: "environment" as const, versionId: e.currentVersionId ?? "" },
       href: `/environments/${e.id}/quality`,
       editHref: `/environments/${e.id}/edit`,
       risks: envFacts.risks.get(e.id) ?? [],
@@ -139,16 +147,16 @@ export async function findReviewQueue(
       kind: "scenario" as const,
       id: s.id,
       title: shortTitle(s.task),
-      detail: `${s.environment.name} · ${s.externalId} · proof ${s.proofStatus.toLowerCase()}`,
+      detail: `${s.environment.name} · ${s.externalId} · proof ${proofOf(s).toLowerCase()}`,
       status: s.status,
       domain: s.environment.domain,
       reasons: reasonsOf(s.proofReasons),
       runId: s.environment.runId,
       environmentId: s.environmentId,
-      versionId: s.environmentVersionId,
+      seen: { kind: "scenario" as const, ...pinsOf(s) },
       href: `/scenarios/${s.id}`,
       editHref: `/scenarios/${s.id}`,
-      risks: proofRisks(s.proofStatus),
+      risks: proofRisks(proofOf(s)),
       changed:
         s.acceptedValidatorVersionIds !== null
           ? {
@@ -167,7 +175,7 @@ export async function findReviewQueue(
       reasons: t.flagReason ? [reasonSentence(t.flagReason)] : [],
       runId: t.runId,
       environmentId: t.scenario.environmentId,
-      versionId: t.environmentVersionId,
+      seen: { kind: "trajectory" as const },
       href: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
       editHref: `/scenarios/${t.scenarioId}?trajectory=${t.id}`,
       risks: [],
@@ -182,6 +190,21 @@ export async function findReviewQueue(
     facets: await facets(db, projectId),
   };
 }
+
+type ScenarioRow = {
+  environment: { currentVersionId: string | null };
+  validators: { currentVersionId: string | null }[];
+  proofs: { environmentVersionId: string; validatorVersionIds: unknown; status: string }[];
+};
+
+/** The versions a reviewer sees on a scenario: its environment's current code and current checks. */
+const pinsOf = (s: ScenarioRow) => ({
+  environmentVersionId: s.environment.currentVersionId ?? "",
+  validatorVersionIds: s.validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId] : [])),
+});
+
+/** The proof status of exactly those versions (what decideItem enforces). */
+const proofOf = (s: ScenarioRow) => pinnedProofStatus(s.proofs.map(proofRowOf), pinsOf(s));
 
 /** Trajectories whose latest accept/reject was not undone: the log is their review state. */
 async function decidedTrajectoryIds(db: Db, projectId: string): Promise<string[]> {

@@ -4,10 +4,8 @@
  * written reason, and the last decision can be undone (logged as an UNDO decision).
  */
 import { describe, expect, it } from "vitest";
-import { ok } from "@/lib/core/result";
-import { saveEnvironmentVersion, type AnalyzeDeps } from "@/lib/environments/server/save-environment-version";
+import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
-import type { Analysis } from "@/lib/sandbox";
 import {
   createEnvironment,
   createQualityCheck,
@@ -15,7 +13,10 @@ import {
   createTestProject,
   createTrajectory,
   createUser,
+  proveScenario,
+  currentVersionsOf,
 } from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
 import { claimItem, releaseClaim } from "./claims";
 import { decideItem } from "./decide-item";
@@ -23,20 +24,7 @@ import { findReviewQueue } from "./find-review-queue";
 import { undoLastDecision } from "./undo-decision";
 
 const t = useTestDatabase();
-const sandbox: AnalyzeDeps = {
-  analyze: () =>
-    Promise.resolve(
-      ok<Analysis>({
-        syntaxErrors: [],
-        classFound: true,
-        classes: ["Counter"],
-        publicMethods: [],
-        forbiddenImports: [],
-        hasAsync: false,
-        tools: [],
-      }),
-    ),
-};
+const sandbox = analyzeOk;
 
 async function world() {
   const project = await createTestProject(t.db);
@@ -51,7 +39,13 @@ describe("acceptance belongs to a version", () => {
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
     const { decisionId } = await decideItem(
       t.db,
-      { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: env.currentVersionId! },
+      {
+        kind: "environment",
+        id: env.id,
+        decision: "ACCEPT",
+        reason: "",
+        versionId: env.currentVersionId!,
+      },
       actor,
     );
     expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
@@ -84,8 +78,12 @@ describe("acceptance belongs to a version", () => {
     const { project, actor } = await world();
     const env = await createEnvironment(t.db, project.id, { status: "ACCEPTED" });
     const scenario = await createScenario(t.db, env.id, { status: "DRAFT" });
-    await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "VERIFIED" } });
-    await decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor);
+    await proveScenario(t.db, scenario.id);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "scenario", scenario.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     const validator = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     await saveValidatorVersion(
       t.db,
@@ -114,25 +112,37 @@ describe("decisions that are hard to get wrong", () => {
     const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
     await createQualityCheck(t.db, env.currentVersionId!, ["PASS", "FAIL", "FAIL"]);
     const scenario = await createScenario(t.db, env.id, { status: "IN_REVIEW" });
-    await t.db.scenario.update({ where: { id: scenario.id }, data: { proofStatus: "FAILED" } });
+    await proveScenario(t.db, scenario.id, "FAILED");
     const queue = await findReviewQueue(t.db, project.id, {}, actor);
     expect(queue.items.find((i) => i.id === scenario.id)?.risks).toEqual(["its validator proof failed"]);
     expect(queue.items.find((i) => i.id === env.id)?.risks).toEqual([
       "its quality check is below the threshold (not-fail rate 33 % < 85 %)",
     ]);
     await expect(
-      decideItem(t.db, { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "" }, actor),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "scenario", scenario.id)), decision: "ACCEPT", reason: "" },
+        actor,
+      ),
     ).rejects.toMatchObject({
       code: "INVALID_INPUT",
       message: expect.stringContaining("its validator proof failed") as unknown,
     });
     await expect(
-      decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+        actor,
+      ),
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).status).toBe("IN_REVIEW");
     const { decisionId } = await decideItem(
       t.db,
-      { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "check 2 is wrong, fixed separately" },
+      {
+        ...(await currentVersionsOf(t.db, "scenario", scenario.id)),
+        decision: "ACCEPT",
+        reason: "check 2 is wrong, fixed separately",
+      },
       actor,
     );
     expect((await t.db.reviewDecision.findUniqueOrThrow({ where: { id: decisionId } })).after).toMatchObject({
@@ -147,16 +157,27 @@ describe("decisions that are hard to get wrong", () => {
     const flagged = await createTrajectory(t.db, scenario.id, { flagReason: "low reward" });
     await decideItem(
       t.db,
-      { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" },
+      {
+        ...(await currentVersionsOf(t.db, "trajectory", flagged.id)),
+        decision: "REJECT",
+        reason: "agent guessed",
+      },
       actor,
     );
     expect((await findReviewQueue(t.db, project.id, {}, actor)).counts.trajectory).toBe(0);
     const undone = await undoLastDecision(t.db, project.id, actor);
-    expect(undone).toMatchObject({ kind: "trajectory", id: flagged.id, undone: { decision: "REJECT" } });
+    expect(undone).toMatchObject({
+      ...(await currentVersionsOf(t.db, "trajectory", flagged.id)),
+      undone: { decision: "REJECT" },
+    });
     expect((await findReviewQueue(t.db, project.id, {}, actor)).counts.trajectory).toBe(1);
     await expect(undoLastDecision(t.db, project.id, actor)).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     await undoLastDecision(t.db, project.id, actor);
     expect(await t.db.environment.findUniqueOrThrow({ where: { id: env.id } })).toMatchObject({
       status: "IN_REVIEW",
@@ -169,7 +190,11 @@ describe("decisions that are hard to get wrong", () => {
     });
     expect(log.map((l) => l.decision)).toEqual(["REJECT", "UNDO", "ACCEPT", "UNDO"]);
 
-    await decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, actor);
+    await decideItem(
+      t.db,
+      { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+      actor,
+    );
     await saveEnvironmentVersion(
       t.db,
       {

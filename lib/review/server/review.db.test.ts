@@ -7,6 +7,7 @@ import {
   createTestProject,
   createTrajectory,
   createUser,
+  currentVersionsOf,
 } from "@/prisma/seed/factories";
 import { claimItem } from "./claims";
 import { decideItem } from "./decide-item";
@@ -77,7 +78,11 @@ describe("quality review and the audit log", () => {
     const { env, alice } = await world();
     const { decisionId } = await decideItem(
       t.db,
-      { kind: "environment", id: env.id, decision: "REJECT", reason: "tools leak state" },
+      {
+        ...(await currentVersionsOf(t.db, "environment", env.id)),
+        decision: "REJECT",
+        reason: "tools leak state",
+      },
       alice,
     );
     await expect(
@@ -91,7 +96,13 @@ describe("quality review and the audit log", () => {
     await expect(
       decideItem(
         t.db,
-        { kind: "environment", id: env.id, decision: "ACCEPT", reason: "", versionId: "an-older-version" },
+        {
+          kind: "environment",
+          id: env.id,
+          decision: "ACCEPT",
+          reason: "",
+          versionId: "an-older-version",
+        },
         alice,
       ),
     ).rejects.toMatchObject({ code: "CONFLICT" });
@@ -125,12 +136,20 @@ describe("review queue and claims", () => {
     // Deciding a trajectory takes it off the queue (the log is its review state).
     await decideItem(
       t.db,
-      { kind: "trajectory", id: flagged.id, decision: "REJECT", reason: "agent guessed" },
+      {
+        ...(await currentVersionsOf(t.db, "trajectory", flagged.id)),
+        decision: "REJECT",
+        reason: "agent guessed",
+      },
       alice,
     );
     await decideItem(
       t.db,
-      { kind: "scenario", id: scenario.id, decision: "ACCEPT", reason: "checked the gold run by hand" },
+      {
+        ...(await currentVersionsOf(t.db, "scenario", scenario.id)),
+        decision: "ACCEPT",
+        reason: "checked the gold run by hand",
+      },
       alice,
     );
     const after = await findReviewQueue(t.db, project.id, {}, alice);
@@ -150,7 +169,11 @@ describe("review queue and claims", () => {
     expect((await findReviewQueue(t.db, project.id, {}, loser)).items.map((i) => i.id)).not.toContain(env.id);
     expect((await findReviewQueue(t.db, project.id, {}, winner)).items.map((i) => i.id)).toContain(env.id);
     await expect(
-      decideItem(t.db, { kind: "environment", id: env.id, decision: "ACCEPT", reason: "" }, loser),
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "environment", env.id)), decision: "ACCEPT", reason: "" },
+        loser,
+      ),
     ).rejects.toMatchObject({ code: "CONFLICT" });
     // Re-claiming one's own item extends it; after expiry the other reviewer may take it.
     expect(await claimItem(t.db, { kind: "environment", id: env.id }, winner)).toMatchObject({

@@ -8,6 +8,8 @@ import { AppError } from "@/lib/core/errors";
 import { type Db, Prisma } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
 import { z } from "zod";
+import { isSamePins } from "@/lib/scenarios/proof-status";
+import { lockScenarioPins } from "@/lib/scenarios/server/lock-scenario-pins";
 import { recordDecision } from "./record-decision";
 
 type Tx = Prisma.TransactionClient;
@@ -21,8 +23,13 @@ const ScenarioBefore = z.object({
   status: z.enum(["DRAFT", "IN_REVIEW", "VERIFIED", "ACCEPTED", "REJECTED"]),
   acceptedValidatorVersionIds: z.array(z.string()).nullable().optional(),
 });
-const EnvAfter = z.object({ environmentId: z.string(), status: z.string() });
-const ScenarioAfter = z.object({ status: z.string() });
+const EnvAfter = z.object({ environmentId: z.string(), status: z.enum(["ACCEPTED", "REJECTED"]) });
+/** A decision logged without the versions it was made on cannot be undone safely: refused. */
+const ScenarioAfter = z.object({
+  status: z.string(),
+  environmentVersionId: z.string(),
+  validatorVersionIds: z.array(z.string()),
+});
 
 const changedSince = () =>
   new AppError(
@@ -30,23 +37,31 @@ const changedSince = () =>
     "The item changed since that decision; it cannot be undone. Decide it again instead.",
   );
 
+/** Compare-and-set: restored only while the code is still the version the decision was made on. */
 async function restoreEnvironment(tx: Tx, d: Undone) {
   const after = EnvAfter.parse(d.after);
   const before = EnvBefore.parse(d.before);
-  const env = await tx.environment.findUnique({ where: { id: after.environmentId } });
-  if (!env || env.status !== after.status || env.currentVersionId !== d.targetId) throw changedSince();
-  await tx.environment.update({
-    where: { id: env.id },
+  const { count } = await tx.environment.updateMany({
+    where: { id: after.environmentId, status: after.status, currentVersionId: d.targetId },
     data: { status: before.status, acceptedVersionId: before.acceptedVersionId ?? null },
   });
-  return { kind: "environment" as const, id: env.id, restored: before };
+  if (count === 0) throw changedSince();
+  return { kind: "environment" as const, id: after.environmentId, restored: before };
 }
 
+/**
+ * Restored only while the scenario's checks and its environment's code are the versions the
+ * decision was made on (read under the pins' locks): undoing a rejection must not accept checks
+ * someone edited after it.
+ */
 async function restoreScenario(tx: Tx, d: Undone) {
-  const after = ScenarioAfter.parse(d.after);
+  const after = ScenarioAfter.safeParse(d.after);
   const before = ScenarioBefore.parse(d.before);
+  if (!after.success) throw changedSince();
+  const pins = await lockScenarioPins(tx, d.targetId);
+  if (!pins || !isSamePins(pins, after.data)) throw changedSince();
   const s = await tx.scenario.findUnique({ where: { id: d.targetId } });
-  if (!s || s.status !== after.status) throw changedSince();
+  if (!s || s.status !== after.data.status) throw changedSince();
   await tx.scenario.update({
     where: { id: s.id },
     data: {

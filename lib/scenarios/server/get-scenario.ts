@@ -2,6 +2,7 @@ import "server-only";
 /** Reads for the scenario pages: one scenario with validators, latest proof and trajectories; and the list. */
 import { AppError } from "@/lib/core/errors";
 import type { Db, ProofStatus } from "@/lib/db";
+import { findPinnedProofStatus } from "./lock-scenario-pins";
 
 export async function getScenarioOrThrow(db: Db, projectId: string, id: string) {
   const scenario = await db.scenario.findFirst({
@@ -31,7 +32,12 @@ export async function getScenarioOrThrow(db: Db, projectId: string, id: string) 
     },
   });
   if (!scenario) throw new AppError("NOT_FOUND", `Scenario "${id}" was not found.`);
-  return scenario;
+  // Shown and decided on: the proof of exactly the current versions, never an older proof's.
+  const proofStatus = await findPinnedProofStatus(db, scenario.id, {
+    environmentVersionId: scenario.environment.currentVersionId ?? "",
+    validatorVersionIds: scenario.validators.flatMap((v) => (v.currentVersion ? [v.currentVersion.id] : [])),
+  });
+  return { ...scenario, proofStatus };
 }
 
 export async function findScenarios(

@@ -2,18 +2,21 @@ import "server-only";
 /**
  * Proofs go stale when the code they proved changes: a new environment version or a new validator
  * version. `findStaleScenarios` compares each scenario's latest proof with the current versions, so
- * staleness is detected even when the editor that made the change did not report it; the callers
- * (code editor, validator editor, the environment page) then enqueue a proof run for the ids.
+ * staleness is detected even when the editor that made the change did not report it. Every writer
+ * of a new version marks the proofs STALE inside its own transaction (`markEnvironmentProofsStale`,
+ * the validator save), so no crash can leave VERIFIED on changed code; the callers (code editor,
+ * validator editor, import, the environment page) then enqueue a proof run for the ids.
  */
-import type { Db } from "@/lib/db";
+import type { Db, Prisma } from "@/lib/db";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { z } from "zod";
 import { enqueueProofRun } from "./proof-run";
 
 const IdsSchema = z.array(z.string()).catch([]);
+type Reader = Db | Prisma.TransactionClient;
 
 export async function findStaleScenarios(
-  db: Db,
+  db: Reader,
   where: { environmentId: string } | { scenarioIds: string[] },
 ): Promise<string[]> {
   const scenarios = await db.scenario.findMany({
@@ -44,13 +47,21 @@ export async function findStaleScenarios(
 }
 
 /** Marks proofs STALE (the scenario keeps its review status; the queue shows "re-proving"). */
-export async function markProofsStale(db: Db, scenarioIds: string[]): Promise<number> {
+export async function markProofsStale(db: Reader, scenarioIds: string[]): Promise<number> {
   if (scenarioIds.length === 0) return 0;
   const { count } = await db.scenario.updateMany({
     where: { id: { in: scenarioIds }, proofStatus: { in: ["VERIFIED", "FAILED"] } },
     data: { proofStatus: "STALE" },
   });
   return count;
+}
+
+/** In the transaction that gave the environment a new code version: its proven scenarios go STALE. */
+export async function markEnvironmentProofsStale(
+  tx: Prisma.TransactionClient,
+  environmentId: string,
+): Promise<number> {
+  return markProofsStale(tx, await findStaleScenarios(tx, { environmentId }));
 }
 
 /**

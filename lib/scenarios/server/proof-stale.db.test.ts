@@ -57,6 +57,7 @@ describe("runValidatorProof", () => {
         validatorId: validator.id,
         version: 2,
         code: "def check_func(final_state):\n    return True\n",
+        checkItem: validator.checkItem,
         producedBy: "user",
       },
     });

@@ -36,6 +36,7 @@ async function provenScenarioWithEditedCheck() {
       validatorId: validator.id,
       version: 2,
       code: "def check_func(final_state):\n    return True\n",
+      checkItem: validator.checkItem,
       producedBy: "user",
     },
   });

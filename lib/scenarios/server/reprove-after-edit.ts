@@ -1,9 +1,9 @@
 import "server-only";
 /**
  * After a reviewer saves environment code or a validator: re-run the proof of every scenario whose
- * latest proof was made with other versions (issue 5: proofs are re-run when a validator or the
- * environment code changes). The save has already committed; a failure to enqueue is reported,
- * not thrown, and the scenarios stay STALE so the environment page's "Prove validators" can retry.
+ * latest proof was made with other versions. The save has already committed, and marked those
+ * proofs STALE in its own transaction; a failure to enqueue is reported, not thrown, and the
+ * scenarios stay STALE so the environment page's "Prove validators" can retry.
  */
 import type { Db } from "@/lib/db";
 import { sendJob, type JobSender } from "@/lib/jobs/server/send-job";

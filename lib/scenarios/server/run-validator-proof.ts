@@ -4,7 +4,8 @@ import "server-only";
  * Finds a gold solution (stored gold calls, else a rollout that reached reward 1 on this code
  * version, else the model), proves the scenario's current validators against the environment's
  * current code, stores a ValidatorProof pinned to both versions, and moves the scenario: verified
- * ones to VERIFIED, the others to the review queue (IN_REVIEW) with the reasons.
+ * ones to VERIFIED, the others to the review queue (IN_REVIEW) with the reasons — unless the code
+ * or the checks changed while the proof ran (then only the proof row is stored).
  */
 import { type Result, err, ok } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
@@ -15,6 +16,7 @@ import type { SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { requestGoldCalls } from "../gold-calls";
 import { proveValidators } from "../proof";
+import { isSamePins } from "../proof-status";
 import {
   type GoldCall,
   type GoldSource,
@@ -23,6 +25,7 @@ import {
   ProofReasonSchema,
 } from "../scenario.schema";
 import { type ScenarioSubject, loadScenarioSubject } from "./load-proof-subject";
+import { lockScenarioPins } from "./lock-scenario-pins";
 
 export type ValidatorProofDeps = {
   sandbox: Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch">;
@@ -110,26 +113,37 @@ export async function runValidatorProof(
   });
 }
 
+/**
+ * Stores the proof row for the versions it proved and, only while those are still the current
+ * ones, the scenario's status. The check and the write hold the pins' row locks
+ * (lock-scenario-pins.ts), so a save cannot slip in between. A proof of versions replaced while
+ * it ran stays evidence for those versions only: the scenario keeps the STALE its save gave it.
+ */
 async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcome): Promise<string> {
   const json = (v: unknown) => v as Prisma.InputJsonValue;
-  const current = await db.scenario.findUniqueOrThrow({
-    where: { id: subject.scenarioId },
-    select: { status: true },
-  });
-  const [proof] = await db.$transaction([
-    db.validatorProof.create({
+  const pins = {
+    environmentVersionId: subject.environmentVersionId,
+    validatorVersionIds: subject.checks.map((c) => c.validatorVersionId),
+  };
+  return db.$transaction(async (tx) => {
+    const locked = await lockScenarioPins(tx, subject.scenarioId);
+    const proof = await tx.validatorProof.create({
       data: {
         scenarioId: subject.scenarioId,
-        environmentVersionId: subject.environmentVersionId,
-        validatorVersionIds: subject.checks.map((c) => c.validatorVersionId),
+        ...pins,
         status: outcome.status,
         noop: json(outcome.noop),
         gold: json(outcome.gold),
         sensitivity: json(outcome.sensitivity),
         reasons: json(outcome.reasons),
       },
-    }),
-    db.scenario.update({
+    });
+    if (!locked || !isSamePins(locked, pins)) return proof.id;
+    const current = await tx.scenario.findUniqueOrThrow({
+      where: { id: subject.scenarioId },
+      select: { status: true },
+    });
+    await tx.scenario.update({
       where: { id: subject.scenarioId },
       data: {
         proofStatus: outcome.status,
@@ -137,12 +151,12 @@ async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcom
         status: nextStatus(current.status, outcome.status),
         // Leaving ACCEPTED keeps what was accepted (the current checks) for datasets and the queue.
         ...(current.status === "ACCEPTED" && outcome.status === "FAILED"
-          ? { acceptedValidatorVersionIds: subject.checks.map((c) => c.validatorVersionId) }
+          ? { acceptedValidatorVersionIds: pins.validatorVersionIds }
           : {}),
       },
-    }),
-  ]);
-  return proof.id;
+    });
+    return proof.id;
+  });
 }
 
 /** A reviewer's REJECTED is final; an ACCEPTED scenario whose proof fails goes back to review. */

@@ -125,6 +125,7 @@ export async function saveValidatorVersion(
           validatorId: validator.id,
           version: base.version + 1,
           code: input.code,
+          checkItem: input.checkItem ?? validator.checkItem,
           authorId: actor.id,
           producedBy: "user",
           message: input.message,

@@ -7,7 +7,12 @@ import { readJsonBody } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/review/decisions {kind, id, decision, reason, versionId?}: the queue's accept/reject for scripts. */
+/**
+ * POST /api/review/decisions: the queue's accept/reject, also for scripts. The body names what the
+ * reviewer saw — `{kind: "environment", id, versionId}`, `{kind: "scenario", id, environmentVersionId,
+ * validatorVersionIds}` or `{kind: "trajectory", id}` — with `decision` and `reason`; 409 when the item
+ * changed since.
+ */
 export const POST = apiRoute(
   { role: "REVIEWER", schema: DecideItemInputSchema, input: readJsonBody },
   async (input, user) => NextResponse.json(await decideItem(getDb(), input, user), { status: 201 }),

@@ -83,9 +83,8 @@ export default async function QualityPage({
         <Card title="Decision on the environment">
           {versionId === env.currentVersion.id ? (
             <DecisionPanel
-              kind="environment"
               id={env.id}
-              versionId={env.currentVersion.id}
+              seen={{ kind: "environment", versionId: env.currentVersion.id }}
               canDecide={canReview}
             />
           ) : (

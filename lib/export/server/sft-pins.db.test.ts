@@ -1,0 +1,68 @@
+/**
+ * SFT exports ship only trajectories graded by the checks the dataset pins: same scenario, same
+ * environment version and the same validator versions. The row count that refuses an empty
+ * export is the same rule, so it always equals what the export writes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
+import {
+  actorOf,
+  acceptAndProveScenarios,
+  createEnvironment,
+  createScenario,
+  createTestProject,
+  createTrajectory,
+  createUser,
+} from "@/prisma/seed/factories";
+import { analyzeOk } from "@/tests/analyze-ok";
+import { useTestDatabase } from "@/tests/db";
+import { countSftTrajectories } from "./sft-trajectory-rule";
+import { writeDatasetExport } from "./run-export";
+
+const t = useTestDatabase();
+const work = mkdtempSync(path.join(tmpdir(), "sft-pins-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("SFT exports", () => {
+  it("ship only trajectories graded by the pinned checks, and count exactly those", async () => {
+    const project = await createTestProject(t.db, "sft-pins");
+    const env = await createEnvironment(t.db, project.id);
+    const scenario = await createScenario(t.db, env.id);
+    await acceptAndProveScenarios(t.db, project.id);
+    const graded = await createTrajectory(t.db, scenario.id);
+    const dataset = await createDatasetVersion(t.db, { projectId: project.id, name: "sft" });
+
+    // The check is rewritten; a rollout graded by the new check passes the SFT filter.
+    const user = await createUser(t.db, { role: "REVIEWER" });
+    const check = await t.db.validator.findFirstOrThrow({ where: { scenarioId: scenario.id } });
+    await saveValidatorVersion(
+      t.db,
+      {
+        validatorId: check.id,
+        baseVersionId: check.currentVersionId!,
+        code: "def check_func(final_state):\n    return True\n",
+        message: "anything passes",
+      },
+      actorOf(user),
+      analyzeOk,
+    );
+    const other = await createTrajectory(t.db, scenario.id, { rolloutIndex: 1 });
+    expect(other.validatorVersionIds).not.toEqual(graded.validatorVersionIds);
+
+    expect(await countSftTrajectories(t.db, dataset.id)).toBe(1);
+    const dir = path.join(work, "openai");
+    await writeDatasetExport(t.db, dataset.id, "OPENAI_JSONL", dir);
+    const rows = ["train.jsonl", "test.jsonl"].flatMap((f) => {
+      try {
+        return readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean);
+      } catch {
+        return [];
+      }
+    });
+    expect(rows).toHaveLength(1);
+  });
+});
