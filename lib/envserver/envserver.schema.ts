@@ -19,7 +19,7 @@ export type Action = z.infer<typeof ActionSchema>;
 // ids ≤ 255 characters, extra fields allowed.
 export const ResetBodySchema = z
   .object({
-    seed: z.number().int().min(0).optional(),
+    seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     episode_id: z.string().min(1).max(255).optional(),
     /** HTTP only: re-resetting an existing episode_id needs the key its first reset returned. A key
      * a client picks itself must be as hard to guess as the ones the server hands out. */

@@ -8,7 +8,7 @@
  * or any number when sessions share workers): a reset beyond that is refused at once instead of
  * waiting for a worker that will not come.
  */
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { type Result, err, ok } from "../core/result";
 import type { Episode, SandboxRunner } from "../sandbox";
 import { type Catalog, type ServedScenario, pickScenario } from "./catalog";
@@ -119,10 +119,14 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     }
     if (held >= capacity) return err(capacityError());
     held += 1;
+    // The episode's own random seed: the client's, or one drawn here and reported, so that the
+    // episode can be reproduced (and a replay after a worker's death reproduces it).
+    const seed = body.seed ?? randomInt(2 ** 31);
     const loaded = await sandbox.load({
       source: scenario.source,
       className: scenario.className,
       initialState: scenario.initialState,
+      seed,
     });
     if (!loaded.ok) {
       held -= 1;
@@ -147,7 +151,7 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
         observation: {
           content: scenario.task,
           tools,
-          metadata: { episode_id: id, scenario_id: scenario.id, env_id: scenario.envId },
+          metadata: { episode_id: id, scenario_id: scenario.id, env_id: scenario.envId, seed },
         },
         reward: null,
         done: false,

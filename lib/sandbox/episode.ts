@@ -9,12 +9,12 @@ import { endsEpisode, type Parsed, parseReply } from "./replies";
 import {
   type CheckResult,
   ChecksInputSchema,
-  ChecksReplySchema,
   DiffReplySchema,
   type JsonObject,
   type SandboxError,
   type StateDiff,
   StateReplySchema,
+  StatesReplySchema,
   StepInputSchema,
   StepReplySchema,
   type Tool,
@@ -40,7 +40,21 @@ export interface Episode {
   close(): Promise<void>;
 }
 
-export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptions): Episode {
+/** Runs checks over given states in a worker of their own (the runner's runChecks). */
+export type RunChecks = (request: {
+  checks: string[];
+  initialState: JsonObject;
+  finalState: JsonObject;
+}) => Promise<Result<CheckResult[], SandboxError>>;
+
+/** `runChecks`: where the episode's checks run. Never in the environment's own interpreter, where
+ * its code could have replaced what the checks rely on (json, builtins) and so forge the reward. */
+export function createEpisode(
+  lease: Lease,
+  tools: Tool[],
+  options: SandboxOptions,
+  runChecks: RunChecks,
+): Episode {
   let queue: Promise<unknown> = Promise.resolve();
   let ended: SandboxError | null = null;
   let closed = false;
@@ -119,10 +133,13 @@ export function createEpisode(lease: Lease, tools: Tool[], options: SandboxOptio
             message: "checks must be an array of strings",
             retryable: false,
           });
-        return mapOk(
-          await run({ op: "check", checks: input.data }, options.checkTimeoutMs, ChecksReplySchema),
-          (r) => r.results,
-        );
+        const states = await run({ op: "states" }, options.queryTimeoutMs, StatesReplySchema);
+        if (!states.ok) return stripCallError(states.error);
+        return runChecks({
+          checks: input.data,
+          initialState: states.value.initial,
+          finalState: states.value.final,
+        });
       }),
     close: () =>
       enqueue(async () => {

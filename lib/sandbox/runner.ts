@@ -34,6 +34,8 @@ export type LoadRequest = {
   className: string;
   initialState: Record<string, unknown>;
   tools?: string[];
+  /** The episode's random seed (default 0): its own `random` draws, reproduced by a replay. */
+  seed?: number;
 };
 
 export interface SandboxRunner {
@@ -92,7 +94,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
   async function load(request: LoadRequest): Promise<Result<Episode, SandboxError>> {
     const input = LoadInputSchema.safeParse(request);
     if (!input.success) return err(invalid(formatZodIssues(input.error, { root: "request" })));
-    const { source, className, initialState, tools: only } = input.data;
+    const { source, className, initialState, tools: only, seed } = input.data;
     const sourceKey = hash("env", source);
     const toolsKey = `${sourceKey}\u0000${className}`;
     const known = knownTools.get(toolsKey);
@@ -108,6 +110,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
           class_name: className,
           initial_state: initialState,
           ...(known ? { schemas: false } : {}),
+          ...(seed === undefined ? {} : { seed }),
         },
         options.loadTimeoutMs,
       ),
@@ -135,7 +138,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const tools = all.filter(
       (t) => !hidden.includes(t.function.name) && (!only || only.includes(t.function.name)),
     );
-    return ok(createEpisode(lease.value, tools, options));
+    return ok(createEpisode(lease.value, tools, options, runChecks));
   }
 
   function remember(key: string, tools: Tool[]) {

@@ -64,6 +64,13 @@ export const LoadInputSchema = z.object({
   initialState: JsonObjectSchema,
   /** Restricts the episode to these tool names (all public methods when omitted). */
   tools: z.array(z.string()).optional(),
+  /** Seeds the episode's own random generator (Python's `random` module functions); replays reuse it. */
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 53 - 1)
+    .optional(),
 });
 export type LoadInput = z.infer<typeof LoadInputSchema>;
 
@@ -111,12 +118,13 @@ export const HarnessRequestSchema = z.discriminatedUnion("op", [
     initial_state: JsonObjectSchema,
     /** false: the runner holds this source's tool schemas, so the reply names only hidden tools. */
     schemas: z.boolean().optional(),
+    seed: z.number().int().optional(),
   }),
   z.object({ op: z.literal("tools") }),
   z.object({ op: z.literal("step"), name: z.string(), arguments: JsonObjectSchema }),
   z.object({ op: z.literal("state") }),
   z.object({ op: z.literal("diff") }),
-  z.object({ op: z.literal("check"), checks: Checks }),
+  z.object({ op: z.literal("states") }),
   z.object({
     op: z.literal("run_checks"),
     checks: Checks,
@@ -166,6 +174,12 @@ export const StepReplySchema = z.object({
 });
 export const StateReplySchema = z.object({ ok: z.literal(true), state: JsonObjectSchema });
 export const DiffReplySchema = z.object({ ok: z.literal(true), diff: StateDiffSchema });
+/** The episode's initial and current state, exact: what its checks are run over, elsewhere. */
+export const StatesReplySchema = z.object({
+  ok: z.literal(true),
+  initial: JsonObjectSchema,
+  final: JsonObjectSchema,
+});
 export const ChecksReplySchema = z.object({ ok: z.literal(true), results: z.array(CheckResultSchema) });
 export const ChecksBatchReplySchema = z.object({
   ok: z.literal(true),

@@ -61,8 +61,7 @@ const SPAWNERS = ["spawn", "exec", "execFile", "fork", "execSync", "execFileSync
  * Handle also takes the request as UTF-8 bytes (see hardenRuntime).
  * @typedef {(request: string | Uint8Array) => unknown} Handle
  * @typedef {{
- *   handle: (request: string) => unknown,
- *   request_reader: (path: string) => (size: number) => unknown,
+ *   start: (path: string) => { get: (index: number) => unknown, destroy: () => void },
  *   install_lockdown: () => void,
  * }} Harness
  */
@@ -396,15 +395,18 @@ export function hardenRuntime(py, pythonFiles, limits) {
   for (const [name, text] of Object.entries(pythonFiles)) py.FS.writeFile(`/sandbox/${name}`, text);
   py.runPython("import sys; sys.path.insert(0, '/sandbox'); import harness");
   const harness = /** @type {Harness} */ (py.pyimport("harness"));
-  const handleText = harness.handle;
-  handleText(JSON.stringify({ op: "configure", ...limits }));
   // Bytes reach Python through a MEMFS file whose node the worker fills directly: a JS string
   // would be converted character by character (~7 ms per 740 KB), the bytes are copied once.
   py.FS.mkdirTree("/run/envstudio");
   py.FS.writeFile(REQUEST_FILE, new Uint8Array(0));
   const node = py.FS.lookupPath(REQUEST_FILE).node;
-  const handleFile = harness.request_reader(REQUEST_FILE);
-  harness.install_lockdown();
+  // The handler holds the episodes in its closure: only this worker holds the handler.
+  const started = harness.start(REQUEST_FILE);
+  const handleText = /** @type {(request: string) => unknown} */ (started.get(0));
+  const handleFile = /** @type {(size: number) => unknown} */ (started.get(1));
+  started.destroy();
+  handleText(JSON.stringify({ op: "configure", ...limits }));
+  harness.install_lockdown(); // also seals the harness: its modules leave sys.modules
   return (request) => {
     if (typeof request === "string") return handleText(request);
     node.contents = request;

@@ -3,6 +3,8 @@ import ast
 
 from docstrings import parse_docstring
 from toolschema import FORBIDDEN_IMPORTS, SchemaBuilder
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import SyntaxError, any, getattr, isinstance, len, list, set, sorted, str, zip  # noqa: A004
 
 
 def find_class(tree, class_name):

@@ -1,5 +1,7 @@
 """Bounded capture of what user code prints (stdout/stderr), per call."""
 import sys
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import len, max, str  # noqa: A004
 
 
 class BoundedLog:

@@ -4,6 +4,8 @@ Returns (summary, {arg: description}). The summary is the first paragraph; secti
 Returns/Raises/Examples are not part of the tool description.
 """
 import re
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import bool, enumerate, len, min, set  # noqa: A004
 
 _GOOGLE_ARGS = re.compile(r"^(Args|Arguments|Parameters|Params|Keyword Args|Kwargs)\s*:\s*$")
 _GOOGLE_OTHER = re.compile(r"^(Returns?|Yields?|Raises?|Examples?|Notes?|Attributes|See Also|Todo)\s*:\s*$")

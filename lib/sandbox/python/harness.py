@@ -1,14 +1,20 @@
 """EnvStudio sandbox harness: one JSON request in, one JSON reply out.
 
-Shared by every backend. Pyodide workers call `handle(request_json)` directly; the python3
+Shared by every backend. Pyodide workers call the `handle` that `start()` returns; the python3
 backends (bubblewrap, and the unsandboxed benchmark baseline) run `serve()` over JSON lines.
-Ops: load, unload, tools, step, state, diff, check, run_checks, analyze, configure, ping.
+Ops: load, unload, tools, step, state, diff, states, run_checks, run_checks_batch, analyze,
+configure, ping.
 A worker holds one episode, or several of the same source when requests name theirs with
-"episode" (worker sharing, shared-workers.ts): each has its own module and instance.
+"episode" (worker sharing, shared-workers.ts): each has its own module, instance and random state.
 Replies: {"ok": true, ...} or {"ok": false, "error": {"code", "message"}}; the codes match
 SandboxError in sandbox.schema.ts.
+
+Out of user code's reach: the episodes live in the closure of the one `handle` (held by the
+serve loop or by the JS worker), not in any module; once started, the harness's modules leave
+sys.modules and their folder leaves sys.path (`seal`), and the lockdown refuses frames and gc
+walks. Requests, replies and states go through the private C JSON (privatejson.py).
 """
-import json
+import random
 import sys
 import types
 
@@ -17,12 +23,25 @@ from capture import Capture
 from checks import run_checks
 from jsonstate import StateTracker, diff, dumps
 from loadcache import cached, prepare
+from privatejson import dumps as _json_text
+from privatejson import loads as _json_value
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import (
+    BaseException, Exception, KeyboardInterrupt, MemoryError, RecursionError, TypeError,
+    ValueError, callable, dict, exec, float, getattr, int, isinstance, len, list, open, setattr,
+    sorted, str, super, type,
+)  # noqa: A004
 
 LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
-_episodes = {}  # episode id ("" when the request names none) -> its environment and tracker
 _timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
-_REPLY_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+_HARNESS_MODULES = ("harness", "analyze", "capture", "checks", "docstrings", "jsonstate", "loadcache",
+                    "lockdown", "privatejson", "readonly", "toolschema", "validate")
+# The interpreter's one `random` generator, as the module's functions use it, and the C methods
+# that save and restore its state: each episode runs with its own (see _Entered).
+_RANDOM = random._inst
+_get_random, _set_random = type(_RANDOM).__mro__[1].getstate, type(_RANDOM).__mro__[1].setstate
+_seed_random = type(_RANDOM).seed
 
 
 class Fail(Exception):
@@ -48,7 +67,7 @@ def _require(req, key, kind, default=None):
 
 def _instantiate(cls, initial):
     """EnvScaler convention (cls({}) or cls(), then setattr per key) or `_load_scenario(state)`."""
-    state = json.loads(json.dumps(initial))  # a private copy the environment may mutate
+    state = _json_value(_json_text(initial))  # a private copy the environment may mutate
     if callable(getattr(cls, "_load_scenario", None)):
         try:
             env = cls()
@@ -65,7 +84,7 @@ def _instantiate(cls, initial):
     return env
 
 
-def op_load(req):
+def op_load(req, episodes):
     class_name = _require(req, "class_name", str)
     initial = _require(req, "initial_state", dict, {})
     source_key = req.get("source_key")
@@ -78,16 +97,20 @@ def op_load(req):
         prepared = cached(source_key, class_name) if source_key is not None else None
         if prepared is None:
             return {"need_source": True}
+    seed = req.get("seed", 0)
+    if type(seed) is not int:
+        raise Fail("INVALID_REQUEST", "'seed' must be an integer")
     key = _episode_key(req)
     if key:
-        _episodes.pop(key, None)
+        episodes.pop(key, None)
     else:
-        _episodes.clear()  # an unnamed load owns the worker: nothing else lives beside it
+        episodes.clear()  # an unnamed load owns the worker: nothing else lives beside it
     # A fresh module per episode: the cached code object re-runs the module body, so class
     # attributes and module globals mutated by an earlier episode's tools start pristine.
     module = types.ModuleType("environment")
-    sys.modules["environment"] = module  # dataclasses and typing look the module up by name
-    with Capture():
+    # Seeded before the module body runs, so module-level randomness is the episode's too.
+    ep = {"module": module, "random": _seeded(seed)}
+    with _Entered(ep), Capture():
         try:
             exec(prepared.code, module.__dict__)
             cls = module.__dict__.get(class_name)
@@ -101,10 +124,11 @@ def op_load(req):
         if not prepared.preimported:
             _preimport(prepared.modules)
             prepared.preimported = True
-    tools = {s["function"]["name"]: s for s in prepared.schemas if callable(getattr(env, s["function"]["name"], None))}
-    tracker = StateTracker(env)
-    _episodes[key] = {"env": env, "tools": tools, "validators": prepared.validators, "tracker": tracker,
-                      "initial": tracker.values, "last": tracker.values}
+        tools = {s["function"]["name"]: s for s in prepared.schemas if callable(getattr(env, s["function"]["name"], None))}
+        tracker = StateTracker(env)
+    ep.update(env=env, tools=tools, validators=prepared.validators, tracker=tracker, initial=tracker.values,
+              last=tracker.values)
+    episodes[key] = ep
     # Tools this instance shadows with a non-callable attribute (a state key named like a method).
     hidden = [s["function"]["name"] for s in prepared.schemas if s["function"]["name"] not in tools]
     if req.get("schemas", True) is False:
@@ -112,9 +136,43 @@ def op_load(req):
     return {"tools": list(tools.values()), "hidden": hidden}
 
 
-def op_unload(req):
-    _episodes.pop(_episode_key(req), None)
+def op_unload(req, episodes):
+    episodes.pop(_episode_key(req), None)
     return {}
+
+
+def _seeded(seed):
+    """The generator state `random.seed(seed)` gives, without touching the current one."""
+    saved = _get_random(_RANDOM), _RANDOM.gauss_next
+    _seed_random(_RANDOM, seed)
+    state = _get_random(_RANDOM), _RANDOM.gauss_next
+    _set_random(_RANDOM, saved[0])
+    _RANDOM.gauss_next = saved[1]
+    return state
+
+
+class _Entered:
+    """While one episode runs: its module is `sys.modules["environment"]` (dataclasses, typing and
+    pickle look it up by name; no other episode's module is ever there) and the interpreter's
+    random generator holds its state, which goes back to the episode afterwards. So an episode's
+    random draws depend on its own seed and calls alone: a replay on a fresh worker reproduces
+    them, whatever its neighbours did."""
+
+    __slots__ = ("ep",)
+
+    def __init__(self, ep):
+        self.ep = ep
+
+    def __enter__(self, _modules=sys.modules, _set=_set_random):
+        _modules["environment"] = self.ep["module"]
+        state, gauss = self.ep["random"]
+        _set(_RANDOM, state)
+        _RANDOM.gauss_next = gauss
+
+    def __exit__(self, *exc, _modules=sys.modules, _get=_get_random):
+        self.ep["random"] = (_get(_RANDOM), _RANDOM.gauss_next)
+        _modules.pop("environment", None)
+        return False
 
 
 def _episode_key(req):
@@ -139,8 +197,8 @@ def _preimport(names):
             pass
 
 
-def _episode_or_fail(req):
-    ep = _episodes.get(_episode_key(req))
+def _episode_or_fail(req, episodes):
+    ep = episodes.get(_episode_key(req))
     if ep is None:
         raise Fail("INVALID_REQUEST", "no environment is loaded")
     return ep
@@ -151,8 +209,8 @@ def _error_observation(kind, message):
     return {"success": False, "error": message, "error_type": kind}
 
 
-def op_step(req):
-    ep = _episode_or_fail(req)
+def op_step(req, episodes):
+    ep = _episode_or_fail(req, episodes)
     name = _require(req, "name", str)
     arguments = req.get("arguments", {})
     schema = ep["tools"].get(name)
@@ -164,17 +222,19 @@ def op_step(req):
         if problems:
             observation = _error_observation("invalid_arguments", f"Invalid arguments for '{name}': " + "; ".join(problems))
         else:
-            observation, is_error, logs = _call_tool(ep["env"], name, arguments)
+            with _Entered(ep):
+                observation, is_error, logs = _call_tool(ep["env"], name, arguments)
     if logs is None:
-        return _step_reply(_REPLY_ENCODER.encode(observation), True, _EMPTY_DIFF, "", "")
-    ep["last"], step_diff = ep["tracker"].snapshot()
+        return _step_reply(_json_text(observation), True, _EMPTY_DIFF, "", "")
+    with _Entered(ep):  # serializing can run user code (__eq__, properties)
+        ep["last"], step_diff = ep["tracker"].snapshot()
     return _step_reply(observation, is_error, step_diff, logs.out.value(), logs.err.value())
 
 
 def _step_reply(observation_text, is_error, step_diff, out, err):
     """The step reply as JSON text, with the observation spliced in as already encoded: a tool's
     result is serialized once, not serialized, parsed and serialized again."""
-    encode = _REPLY_ENCODER.encode
+    encode = _json_text
     return ('{"ok":true,"observation":' + observation_text + ',"is_error":' + ("true" if is_error else "false")
             + ',"diff":' + encode(step_diff) + ',"stdout":' + encode(out) + ',"stderr":' + encode(err) + "}")
 
@@ -186,44 +246,46 @@ def _call_tool(env, name, arguments):
         except (KeyboardInterrupt, Deadline, MemoryError):
             raise
         except BaseException as e:  # SystemExit too: a tool must not end the episode
-            return _REPLY_ENCODER.encode(_error_observation("exception", f"Tool '{name}' raised {_describe(e)}")), True, logs
+            return _json_text(_error_observation("exception", f"Tool '{name}' raised {_describe(e)}")), True, logs
     return dumps(result), False, logs
 
 
-def op_tools(req):
-    return {"tools": list(_episode_or_fail(req)["tools"].values())}
+def op_tools(req, episodes):
+    return {"tools": list(_episode_or_fail(req, episodes)["tools"].values())}
 
 
-def _settled(req):
+def _settled(req, episodes):
     """The episode with an exact current state: steps use the tracker's fast path, which can miss
     a swap between equal values of different JSON types (see StateTracker)."""
-    ep = _episode_or_fail(req)
-    ep["last"], _ = ep["tracker"].snapshot(exact=True)
+    ep = _episode_or_fail(req, episodes)
+    with _Entered(ep):
+        ep["last"], _ = ep["tracker"].snapshot(exact=True)
     return ep
 
 
-def op_state(req):
-    return {"state": _settled(req)["last"]}
+def op_state(req, episodes):
+    return {"state": _settled(req, episodes)["last"]}
 
 
-def op_diff(req):
-    ep = _settled(req)
+def op_diff(req, episodes):
+    ep = _settled(req, episodes)
     return {"diff": diff(ep["initial"], ep["last"])}
 
 
-def op_check(req):
-    ep = _settled(req)
-    checks = _require(req, "checks", list)
-    return {"results": run_checks(checks, ep["initial"], ep["last"], Capture)}
+def op_states(req, episodes):
+    """The states an episode's checks run over. The checks themselves never run here: in the
+    environment's interpreter, its code could have replaced what they rely on."""
+    ep = _settled(req, episodes)
+    return {"initial": ep["initial"], "final": ep["last"]}
 
 
-def op_run_checks(req):
+def op_run_checks(req, episodes):
     # The states were parsed from this request's JSON: plain JSON values that nobody else holds.
     return {"results": run_checks(_require(req, "checks", list), req.get("initial_state"), req.get("final_state"),
                                   Capture, owned=True)}
 
 
-def op_run_checks_batch(req):
+def op_run_checks_batch(req, episodes):
     """One call for the same checks over many state pairs: the per-call cost (a round trip, and
     parsing the check sources) is paid once, not once per scenario."""
     checks = _require(req, "checks", list)
@@ -235,11 +297,11 @@ def op_run_checks_batch(req):
     return {"results": results}
 
 
-def op_analyze(req):
+def op_analyze(req, episodes):
     return analyze(_require(req, "source", str), _require(req, "class_name", str))
 
 
-def op_configure(req):
+def op_configure(req, episodes):
     for key in LIMITS:
         value = req.get(key)
         if isinstance(value, int) and value > 0:
@@ -249,29 +311,29 @@ def op_configure(req):
 
 
 _OPS = {"load": op_load, "unload": op_unload, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
-        "check": op_check, "run_checks": op_run_checks,
+        "states": op_states, "run_checks": op_run_checks,
         "run_checks_batch": op_run_checks_batch, "analyze": op_analyze,
-        "configure": op_configure, "ping": lambda req: {}}
+        "configure": op_configure, "ping": lambda req, episodes: {}}
 
 
 def _error(code, message):
-    return json.dumps({"ok": False, "error": {"code": code, "message": str(message)[:2000]}})
+    return _json_text({"ok": False, "error": {"code": code, "message": str(message)[:2000]}})
 
 
 def _encode(payload):
-    text = payload if type(payload) is str else _REPLY_ENCODER.encode({"ok": True, **payload})
+    text = payload if type(payload) is str else _json_text({"ok": True, **payload})
     if len(text) > LIMITS["max_output_bytes"]:  # ensure_ascii: characters == bytes
         return _error("OUTPUT_TOO_LARGE", f"reply of {len(text)} bytes exceeds the {LIMITS['max_output_bytes']} byte limit")
     return text
 
 
-def request_reader(path):
+def request_reader(path, answer):
     """Pyodide: a reader of requests the worker leaves in a MEMFS file, opened before any user code
     runs. Converting a large JS string into Python cost ~7 ms per 740 KB; read as bytes, the
-    request costs a copy, and json.loads takes bytes as they are. What it calls is bound now, so
-    user code that replaces os functions or `handle` later does not see or change the requests."""
+    request costs a copy, and the private JSON takes bytes as they are. What it calls is bound
+    now, so user code that replaces os functions later does not see or change the requests."""
     import os
-    fd, lseek, read, answer = os.open(path, os.O_RDONLY), os.lseek, os.read, handle
+    fd, lseek, read = os.open(path, os.O_RDONLY), os.lseek, os.read
 
     def handle_request_file(size):
         lseek(fd, 0, 0)
@@ -289,31 +351,55 @@ def request_reader(path):
 
 def install_lockdown():
     """Pyodide: called from JS through the FFI's C path, not through `runPython`, whose Python-level
-    frames live in the modules the lockdown empties."""
+    frames live in the modules the lockdown empties. Seals the harness after."""
     import lockdown  # noqa: F401
+    seal()
 
 
-def handle(raw):
-    try:
+def make_handler():
+    """The worker's one request handler. Its episodes live in this closure alone."""
+    episodes = {}
+
+    def handle(raw, _ops=_OPS, _loads=_json_value, _dict=dict, _str=str):
         try:
-            req = json.loads(raw)
-        except ValueError:
-            return _error("INVALID_REQUEST", "request is not valid JSON")
-        if not isinstance(req, dict) or req.get("op") not in _OPS:
-            return _error("INVALID_REQUEST", f"unknown op {req.get('op') if isinstance(req, dict) else None!r}")
-        with _deadline(req.get("timeout_ms")):
-            payload = _OPS[req["op"]](req)
-        return _encode(payload)
-    except Fail as f:
-        return _error(f.code, f.message)
-    except (KeyboardInterrupt, Deadline):
-        return _error("TIMEOUT", "time limit exceeded")
-    except MemoryError:
-        return _error("MEMORY", "memory limit exceeded")
-    except RecursionError as e:
-        return _error("USER_CODE_ERROR", _describe(e))
-    except BaseException as e:
-        return _error("USER_CODE_ERROR", _describe(e))
+            try:
+                req = _loads(raw)
+            except ValueError:
+                return _error("INVALID_REQUEST", "request is not valid JSON")
+            op = req.get("op") if type(req) is _dict else None
+            if type(op) is not _str or op not in _ops:
+                return _error("INVALID_REQUEST", f"unknown op {op!r}")
+            with _deadline(req.get("timeout_ms")):
+                payload = _ops[op](req, episodes)
+            return _encode(payload)
+        except Fail as f:
+            return _error(f.code, f.message)
+        except (KeyboardInterrupt, Deadline):
+            return _error("TIMEOUT", "time limit exceeded")
+        except MemoryError:
+            return _error("MEMORY", "memory limit exceeded")
+        except RecursionError as e:
+            return _error("USER_CODE_ERROR", _describe(e))
+        except BaseException as e:
+            return _error("USER_CODE_ERROR", _describe(e))
+
+    return handle
+
+
+def start(request_path):
+    """Pyodide: the handler and the large-request reader (install_lockdown seals the harness)."""
+    handle = make_handler()
+    return handle, request_reader(request_path, handle)
+
+
+def seal():
+    """The harness's modules leave sys.modules and their folder leaves sys.path: user code cannot
+    import them, or reach the live ones by name (their functions stay alive in the handler)."""
+    for name in _HARNESS_MODULES:
+        sys.modules.pop(name, None)
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else ""
+    sys.path[:] = [p for p in sys.path if p != here]
+    sys.path_importer_cache.clear()
 
 
 class _deadline:
@@ -348,6 +434,7 @@ def serve(jail=False):
         import noproc
         noproc.install()  # raises when it cannot: then no untrusted code runs here
         del sys.modules["noproc"]
+    handle = make_handler()
     reply_fd, request_fd = os.dup(1), os.dup(0)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() sees EOF, never a protocol line
@@ -357,6 +444,7 @@ def serve(jail=False):
     _timer.update(enabled=True, signal=signal)
     signal.signal(signal.SIGALRM, _on_alarm)
     import lockdown  # noqa: F401  (installs the audit hook; after our own imports on purpose)
+    seal()
     read = requests.readline
     while True:
         line = read()

@@ -5,10 +5,19 @@ lists; objects with a `__dict__` become dicts of their public attributes; non-fi
 callables, modules, classes and anything else become their `repr`. Diff paths are arrays of dict
 keys (strings) and list indices (integers).
 """
-import json
 import math
 import types
 
+from privatejson import loads as _loads
+from privatejson import make_encoder
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import (
+    Exception, RecursionError, TypeError, ValueError, bool, callable, dict, float, frozenset,
+    getattr, id, int, isinstance, len, list, min, object, range, repr, set, sorted, str, tuple,
+    type,
+)  # noqa: A004
+
+_isfinite = math.isfinite
 _OPAQUE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.ModuleType, type)
 MAX_DEPTH = 200
 
@@ -17,7 +26,7 @@ def to_jsonable(value, _depth=0, _seen=None):
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
+        return value if _isfinite(value) else repr(value)
     if _depth > MAX_DEPTH:
         return repr(value)
     seen = _seen if _seen is not None else set()
@@ -77,18 +86,18 @@ def dumps(value):
     """JSON text of `value` under the rules above. The C encoder handles the common case; cycles,
     non-finite floats and odd dict keys fall back to the pure-Python to_jsonable."""
     try:
-        return _FAST.encode(value)
+        return _FAST(value)
     except (TypeError, ValueError, RecursionError):
-        return _PLAIN.encode(to_jsonable(value))
+        return _PLAIN(to_jsonable(value))
 
 
-# Built once: json.dumps with options constructs a new encoder on every call, which shows per step.
-_FAST = json.JSONEncoder(default=_default, allow_nan=False, separators=(",", ":"))
-_PLAIN = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+# The harness's private C encoders (privatejson.py), built once.
+_FAST = make_encoder(_default)
+_PLAIN = make_encoder(lambda value: repr(value))
 
 
 def jsonable(value):
-    return json.loads(dumps(value))
+    return _loads(dumps(value))
 
 
 def _public(env):
@@ -125,12 +134,12 @@ class StateTracker:
                 continue
             texts[k] = text = dumps(value)
             if old is _MISSING:
-                values[k] = json.loads(text)
+                values[k] = _loads(text)
                 out["added"].append({"path": [k], "value": values[k]})
             elif text == self.texts[k]:
                 values[k] = old
             else:
-                values[k] = json.loads(text)
+                values[k] = _loads(text)
                 diff(old, values[k], [k], out)
         for k, old in self.values.items():
             if k not in values:

@@ -11,6 +11,8 @@ import ast
 
 from analyze import extract_tools
 from validate import compile_arguments
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import SyntaxError, compile, isinstance, iter, len, next, set, sorted  # noqa: A004
 
 _MAX_ENTRIES = 4  # a worker serves one source; a few entries cover callers that alternate
 _cache = {}

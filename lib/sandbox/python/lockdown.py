@@ -28,13 +28,21 @@ def _install():
     events = ("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
               "os.kill", "os.killpg", "subprocess.Popen", "ctypes.", "socket.", "gc.get_",
               "sys._current_frames", "sys.setprofile", "sys.settrace", "sys.addaudithook",
-              "cpython.remote_debugger_script", "pty.spawn", "cpython._PySys_ClearAuditHooks")
+              "cpython.remote_debugger_script", "pty.spawn", "cpython._PySys_ClearAuditHooks",
+              "sys._getframe")  # sys._getframe and sys._getframemodulename
+    # A frame leads up the stack to the harness's frames and their locals (the episodes an
+    # interpreter hosts), so no user code may hold one: these are every way Python hands one out.
+    frame_attributes = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
 
-    create_module = _module_creators(sys, blocked_modules)
+    create_module, install_creators = _module_creators(sys, blocked_modules)
 
     def hook(event, args, _mods=blocked_modules, _prefixes=blocked_prefixes, _events=events,
-             _PE=PermissionError, _str=str, _startswith=str.startswith, _type=type, _create=create_module):
-        if event == "import":
+             _PE=PermissionError, _str=str, _startswith=str.startswith, _type=type, _create=create_module,
+             _frames=frame_attributes):
+        if event == "object.__getattr__":
+            if args[1] in _frames:
+                raise _PE(f"sandbox: reading {args[1]} is not allowed (frames lead to the harness)")
+        elif event == "import":
             name = args[0]
             if _type(name) is not _str:
                 raise _PE("sandbox: import of a non-string name is not allowed")
@@ -71,7 +79,16 @@ def _install():
         # Pyodide's time.sleep goes through the event loop's FFI helpers, emptied above (it raised
         # NameError: can_run_sync); generated environments do sleep to simulate latency.
         time.sleep = _make_sleep(time.monotonic)
+    import logging
+    logging._srcfile = None  # logging finds its caller through sys._getframe unless this is unset
+    # The stdlib asks for its caller's frame to name modules (namedtuple, enum, typing) and falls
+    # back when there is none (ValueError: "call stack is not deep enough"); the hook below also
+    # refuses the originals, wherever a reference to them survived.
+    sys._getframe = _no_frame
+    if hasattr(sys, "_getframemodulename"):
+        sys._getframemodulename = _no_frame
     sys.addaudithook(hook)  # cannot be removed from Python
+    install_creators()  # only now: they need the hook to create anything
 
 
 def _module_creators(sys, blocked):
@@ -109,8 +126,14 @@ def _module_creators(sys, blocked):
         _audit("envstudio.create_module", box)
         return box[-1]
 
-    _imp.create_builtin, _imp.create_dynamic = create_builtin, create_dynamic
-    return create
+    def install():
+        _imp.create_builtin, _imp.create_dynamic = create_builtin, create_dynamic
+
+    return create, install
+
+
+def _no_frame(*args, **kwargs):
+    raise ValueError("call stack is not deep enough")
 
 
 def _make_sleep(monotonic):
@@ -160,4 +183,4 @@ def _mirrors(candidate, namespace):
 
 
 _install()
-del _install, _empty_ffi, _mirrors, _make_sleep, _module_creators
+del _install, _empty_ffi, _mirrors, _make_sleep, _module_creators, _no_frame

@@ -5,13 +5,21 @@ that one check mutating them cannot change another's verdict. Parsing those copi
 check's cost (a 6 KB state: ~170 us of the ~350 us per check in CPython). A check whose code can
 only read may share one copy with the other checks of its call: the verdicts are the same.
 
-"Can only read" is decided on the syntax tree and is conservative: no assignment, deletion or
-augmented assignment to anything but a plain name, no global/nonlocal, no class, no generator,
-and every call is to a builtin, a method or a module function on an allow-list of functions that
-never mutate their arguments, or to a function the check itself defines (also checked). Anything
-else - including a method we do not know, such as `append` or `random.shuffle` - gets the copies.
+"Can only read" is decided on the syntax tree and is conservative: no assignment or deletion to
+anything but a plain name, no global/nonlocal, no class, no generator, and every call is to a
+builtin, a method or a module function on an allow-list of functions that never mutate their
+arguments, or to a function the check itself defines (also checked). Augmented assignment
+mutates in place whatever the name holds (`x = final_state['a']; x |= {...}`), so it is allowed
+only on a name that every binding in the check sets to a number or string literal (a counter):
+`+=` on those makes a new object. Anything else - including a method we do not know, such as
+`append` or `random.shuffle` - gets the copies.
 """
 import ast
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import (
+    RecursionError, SyntaxError, ValueError, all, bytes, complex, float, frozenset, getattr, id,
+    int, isinstance, len, set, str, type,
+)  # noqa: A004
 
 _PURE_NAMES = frozenset(
     "len sum any all isinstance issubclass str int float bool round abs min max sorted list dict set "
@@ -60,10 +68,14 @@ def reads_only(source):
 
 def _reads_only(tree):
     own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    counters = _scalar_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, _MUTATING_NODES):
             return False
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        if isinstance(node, ast.AugAssign):
+            if not (isinstance(node.target, ast.Name) and node.target.id in counters):
+                return False
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if not all(_plain_names(t) for t in targets):
                 return False
@@ -79,6 +91,33 @@ def _reads_only(tree):
         elif isinstance(node, ast.Name) and node.id in _BLOCKED_NAMES:
             return False
     return True
+
+
+_SCALARS = (int, float, complex, str, bytes)  # bool is an int: type() keeps it out
+
+
+def _scalar_names(tree):
+    """Names whose every binding anywhere in the check is `name = <number or string literal>` (or
+    an augmented assignment to it): they only ever hold immutable scalars. A name bound any other
+    way - a parameter, a loop or `with` target, an import, a walrus, a tuple target - is not."""
+    literal, other, seen = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Constant) and type(node.value.value) in _SCALARS:
+            literal.add(node.targets[0].id)
+            seen.add(id(node.targets[0]))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            seen.add(id(node.target))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in seen:
+            other.add(node.id)
+        elif isinstance(node, ast.arg):
+            other.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            other.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ExceptHandler)) and getattr(node, "name", None):
+            other.add(node.name)
+    return literal - other
 
 
 def _plain_names(target):

@@ -3,6 +3,10 @@
 Nothing here executes user code; it only parses it, so `analyze` is safe on any worker.
 """
 import ast
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import (
+    Ellipsis, SyntaxError, any, bool, dict, float, int, isinstance, len, list, set, str,
+)  # noqa: A004
 
 # Modules a generated environment has no business importing. They are blocked at run time as well
 # (lockdown.py); reporting them statically lets the editor flag them before anything runs.

@@ -1,4 +1,6 @@
 """Argument validation against the JSON Schema subset that analyze.py emits."""
+# Bound here, before any user code: user code may replace the builtins module's entries later.
+from builtins import all, any, bool, dict, enumerate, float, int, isinstance, len, list, set, str, type  # noqa: A004
 
 _TYPES = {
     "string": lambda v: isinstance(v, str),
