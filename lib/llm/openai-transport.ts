@@ -6,7 +6,14 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { z } from "zod";
 import { type Result, err, ok } from "../core/result";
-import type { ChatMessage, ChatRequest, ChatResponse, EmbeddingResponse, LlmError, Usage } from "./llm.schema";
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  EmbeddingResponse,
+  LlmError,
+  Usage,
+} from "./llm.schema";
 
 export type Transport = {
   endpoint: string;
@@ -121,7 +128,9 @@ function toResponse(
       model: completion.model || model,
     });
   } catch (error) {
-    return err(unusable(`malformed answer: ${error instanceof Error ? error.message : String(error)}`, usage));
+    return err(
+      unusable(`malformed answer: ${error instanceof Error ? error.message : String(error)}`, usage),
+    );
   }
 }
 

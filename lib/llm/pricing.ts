@@ -50,7 +50,7 @@ export function unpricedModels(table: PriceTable, models: (string | null | undef
 
 /** How a run's accounting words its unpriced models, wherever it is shown. */
 export const unpricedWarning = (models: string[]): string =>
-  `no price for ${models.join(", ")}: their calls count as $0 (set LLM_PRICES, USD per million tokens)`;
+  `no price for ${models.join(", ")}: ${models.length === 1 ? "its" : "their"} calls count as $0 (set LLM_PRICES, USD per million tokens)`;
 
 /**
  * Refuses a run with a cost budget that uses an unpriced model: its calls would count $0 and the
