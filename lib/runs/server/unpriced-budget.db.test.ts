@@ -26,7 +26,7 @@ function recordingQueue() {
   return { sent, send, queue };
 }
 
-const refusal = (models: string) =>
+const refusal = (models: string): unknown =>
   expect.objectContaining({
     code: "INVALID_INPUT",
     message: expect.stringContaining(
