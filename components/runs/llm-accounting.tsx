@@ -1,11 +1,12 @@
 import Link from "next/link";
 import type { LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.types";
+import { unpricedWarning } from "@/lib/llm/pricing";
 import { Card } from "@/components/ui/states";
 import { AttemptList } from "./llm-attempts";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-/** Requests sent and what became of them, cost including lost answers, and endpoint quality. */
+/** Requests sent and what became of them, cost including lost answers (warning when a model has no price), and endpoint quality. */
 export function LlmAccountingCard({ llm }: { llm: LlmAccountingView }) {
   return (
     <Card title="LLM requests">
@@ -16,6 +17,11 @@ export function LlmAccountingCard({ llm }: { llm: LlmAccountingView }) {
         {llm.costUsd.toFixed(4)} spent
         {llm.lostCostUsd ? ` (incl. $${llm.lostCostUsd.toFixed(4)} estimated for lost answers)` : ""}
       </p>
+      {llm.unpricedModels.length ? (
+        <p className="mt-1 text-sm text-amber-800" role="alert" data-testid="unpriced-models">
+          Cost understated: {unpricedWarning(llm.unpricedModels)}
+        </p>
+      ) : null}
       {llm.endpoints.length ? (
         <table className="mt-2 w-full text-left text-sm" data-testid="endpoint-quality">
           <thead>

@@ -6,6 +6,7 @@
  */
 import { isAppError } from "../core/errors";
 import type { Db } from "../db";
+import { unpricedWarning } from "../llm";
 import { type RunProgress, getRunProgress } from "../pipeline/server/get-run";
 import type { CliIo } from "./cli-io";
 
@@ -75,6 +76,8 @@ export async function followRun(db: Db, runId: string, io: CliIo, opts: FollowOp
     last = line.replace(/^\[[^\]]*\] /, "");
     if (progress.run.isTerminal) {
       io.out(formatAccounting(progress));
+      if (progress.llm.unpricedModels.length)
+        io.err(`warning: cost understated: ${unpricedWarning(progress.llm.unpricedModels)}`);
       for (const f of progress.failures)
         io.out(`  failed: ${f.stage} ${f.subjectKey}: ${f.errorCode}: ${f.errorMessage}`);
       for (const e of progress.environments)

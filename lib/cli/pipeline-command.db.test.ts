@@ -84,6 +84,25 @@ describe("envstudio pipeline run", () => {
     expect((await cliMain(["run"])).err).toContain("usage:\n  envstudio pipeline run (--ideas ideas.txt");
   });
 
+  it("refuses --max-cost on a model without a price before opening the database, with nothing written", async () => {
+    const runs = await t.db.pipelineRun.count();
+    const result = await cliMain([
+      "run",
+      "--ideas",
+      file("budget.txt", "A desk"),
+      "--models",
+      "gpt-4o",
+      "--max-cost",
+      "3",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(
+      /^envstudio pipeline: A cost budget needs a price for every model the run uses; gpt-4o has none, so its calls would count as \$0 and the budget of \$3 would never stop the run\. Add it to LLM_PRICES/,
+    );
+    expect(result.out).toBe("");
+    expect(await t.db.pipelineRun.count()).toBe(runs);
+  });
+
   it("runs ideas headless with an in-process worker and prints progress", async () => {
     const result = await cli([
       "run",
@@ -94,7 +113,11 @@ describe("envstudio pipeline run", () => {
       "--models",
       "m-cli",
     ]);
-    expect(result.err).toBe("");
+    // m-cli has no price: said when the run starts and again under the cost it could not count.
+    expect(result.err.split("\n")).toEqual([
+      "warning: no price for m-cli: its calls count as $0 (set LLM_PRICES, USD per million tokens)",
+      "warning: cost understated: no price for m-cli: its calls count as $0 (set LLM_PRICES, USD per million tokens)",
+    ]);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/run \w+ started \(1 idea\)/);
     expect(result.out).toMatch(

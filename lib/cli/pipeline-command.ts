@@ -10,8 +10,8 @@ import { startBoss } from "../jobs/boss";
 import { jobQueueOn } from "../jobs/server/send-job";
 import { loadJobHandler } from "../jobs/server/job-handlers";
 import { startWorker } from "../jobs/worker";
-import { getLlmConfig } from "../llm";
-import { buildRunConfig } from "../pipeline/run-config";
+import { getLlmConfig, unpricedWarning } from "../llm";
+import { buildRunConfig, checkRunPrices } from "../pipeline/run-config";
 import { createRun } from "../pipeline/server/create-run";
 import { PIPELINE_STEP_JOB } from "../pipeline/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
@@ -39,6 +39,10 @@ export async function runPipelineCommand(
   const llm = getLlmConfig();
   if (!llm.baseUrl)
     io.err("warning: OPENAI_BASE_URL is not set; LLM steps will fail unless your workers have it");
+  const config = buildRunConfig(llm, args.overrides, llm.prices);
+  // Before the database is opened: a budget on an unpriced model is refused with nothing written.
+  const unpriced = checkRunPrices(config, llm.prices);
+  if (unpriced.length) io.err(`warning: ${unpricedWarning(unpriced)}`);
   const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
   const db = createDb(url, 4);
   const worker = args.inProcessWorker
@@ -53,7 +57,7 @@ export async function runPipelineCommand(
       projectId: project.id,
       name: args.name,
       input: args.input,
-      config: buildRunConfig(llm, args.overrides, llm.prices),
+      config,
     });
     io.out(`run ${run.id} started (${run.name}); follow it in the studio at /runs/${run.id}`);
     return await followRun(db, run.id, io, {

@@ -19,6 +19,8 @@ export type AttemptEntry = {
   /** Delay before the next attempt. */
   waitMs?: number;
   latencyMs: number;
+  /** What a failed attempt was billed all the same (a 200 whose answer could not be used). */
+  usage?: Usage;
 };
 
 export type CallStart = {
@@ -28,6 +30,8 @@ export type CallStart = {
   request: unknown;
   estimate: Usage;
   estimatedCostUsd: number;
+  /** The model has no price: its cost is recorded as $0 and the run shows a warning. */
+  unpriced: boolean;
 };
 
 /** ACCEPTED: the stage used the answer (and it was cached). REJECTED: paid, but the stage could not use it. */
@@ -87,5 +91,17 @@ export const entryOf = (attempt: number, latencyMs: number, error?: LlmError): A
         message: error.message,
         ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
         latencyMs,
+        ...(error.usage ? { usage: error.usage } : {}),
       }
     : { attempt, ok: true, latencyMs };
+
+/** Tokens billed over a call's attempts: the failed ones' from the log, plus the answer's. */
+export function billedUsage(log: AttemptEntry[], answer?: Usage): Usage {
+  return [...log.map((e) => e.usage), answer].reduce<Usage>(
+    (sum, u) => ({
+      promptTokens: sum.promptTokens + (u?.promptTokens ?? 0),
+      completionTokens: sum.completionTokens + (u?.completionTokens ?? 0),
+    }),
+    { promptTokens: 0, completionTokens: 0 },
+  );
+}

@@ -8,7 +8,14 @@
  */
 import { type Result, err, ok } from "../core/result";
 import { linkSignal } from "./abort";
-import { type AttemptEntry, type CallOutcome, type LlmRecorder, entryOf, estimateUsage } from "./call-record";
+import {
+  type AttemptEntry,
+  type CallOutcome,
+  type LlmRecorder,
+  billedUsage,
+  entryOf,
+  estimateUsage,
+} from "./call-record";
 import { chatCacheKey, embeddingCacheKey } from "./cache-key";
 import type { Limiter } from "./limiter";
 import {
@@ -22,7 +29,7 @@ import {
 } from "./llm.schema";
 import type { Transport } from "./openai-transport";
 import { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
-import { type PriceTable, costOf } from "./pricing";
+import { type PriceTable, costOf, findPrice } from "./pricing";
 import { type RetryDeps, type RetryPolicy, withRetries } from "./retry";
 
 /** Judges a reply: the value the stage will use, or why the reply cannot be used. May throw when the check itself cannot run. */
@@ -104,6 +111,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         ...meta,
         estimate,
         estimatedCostUsd: costOf(deps.prices, meta.model, estimate),
+        unpriced: !findPrice(deps.prices, meta.model),
       }),
     );
     const log: AttemptEntry[] = [];
@@ -136,7 +144,10 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const finish = (callId: string, outcome: CallOutcome) =>
     persist(() => deps.recorder.finish(callId, outcome));
 
-  /** Judges a paid reply; caches it only when accepted. */
+  /**
+   * Judges a paid reply; caches it only when accepted. Every attempt that was billed counts, the
+   * failed ones included (a 200 with no choices is paid for, then retried).
+   */
   async function settle<R extends { usage: Usage; model: string }, T>(
     key: string,
     meta: Meta,
@@ -145,26 +156,19 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     summarize: (r: R) => unknown,
   ): Promise<Result<{ value: R; verdict: Result<T, string> }, LlmError>> {
     const { callId, result, log, latencyMs } = sent;
-    const base = { latencyMs, attempts: log };
+    const usage = billedUsage(log, result.ok ? result.value.usage : undefined);
+    const base = { latencyMs, attempts: log, usage, costUsd: costOf(deps.prices, meta.model, usage) };
     if (!result.ok) {
       await finish(callId, {
         ...base,
         status: "FAILED",
         response: null,
-        usage: { promptTokens: 0, completionTokens: 0 },
-        costUsd: 0,
         errorMessage: `${result.error.code}: ${result.error.message}`,
         rejection: null,
       });
       return result;
     }
-    const paidFor = {
-      ...base,
-      response: summarize(result.value),
-      usage: result.value.usage,
-      costUsd: costOf(deps.prices, meta.model, result.value.usage),
-      errorMessage: null,
-    };
+    const paidFor = { ...base, response: summarize(result.value), errorMessage: null };
     const judged = await judge(accept, result.value);
     if ("unchecked" in judged) {
       await finish(callId, { ...paidFor, status: "REJECTED", rejection: `not checked: ${judged.unchecked}` });

@@ -19,7 +19,17 @@ export { linkSignal } from "./abort";
 export { chatCacheKey, embeddingCacheKey, canonicalJson } from "./cache-key";
 export { createLimiter, getEndpointLimiter, type Limiter } from "./limiter";
 export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } from "./openai-transport";
-export { DEFAULT_PRICES, type PriceTable, PriceTableSchema, costOf, parsePriceTable } from "./pricing";
+export {
+  DEFAULT_PRICES,
+  type PriceTable,
+  PriceTableSchema,
+  costOf,
+  findPrice,
+  parsePriceTable,
+  requirePricesForBudget,
+  unpricedModels,
+  unpricedWarning,
+} from "./pricing";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelay, realSleep, withRetries } from "./retry";
 export { type LlmConfig, getLlmConfig, readLlmConfig } from "./llm-config";
 export {

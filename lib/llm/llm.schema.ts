@@ -96,6 +96,8 @@ export type LlmError = {
   /** From Retry-After / retry-after-ms when the endpoint sent one. */
   retryAfterMs?: number;
   status?: number;
+  /** Tokens the endpoint billed for an answer that could not be used (e.g. HTTP 200 with no choices). */
+  usage?: Usage;
 };
 
 /** What a cached or fresh reply looks like to callers; `cached` says whether it cost anything. */

@@ -63,6 +63,7 @@ export function createMemoryRecorder(): LlmRecorder & { calls: MemoryCall[] } {
         id: `call-${calls.length + 1}`,
         estimate,
         estimatedCostUsd: 0,
+        unpriced: false,
         cached: true,
         sentAttempts: 0,
         status: h.rejection ? "REJECTED" : "ACCEPTED",

@@ -4,8 +4,16 @@
  * retry could help and carry the server's Retry-After.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { z } from "zod";
 import { type Result, err, ok } from "../core/result";
-import type { ChatMessage, ChatRequest, ChatResponse, EmbeddingResponse, LlmError } from "./llm.schema";
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  EmbeddingResponse,
+  LlmError,
+  Usage,
+} from "./llm.schema";
 
 export type Transport = {
   endpoint: string;
@@ -80,26 +88,57 @@ export function mapSdkError(error: unknown): LlmError {
   };
 }
 
+const WireUsageSchema = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0).default(0),
+});
+
+/** The usage a 200 answer reports, read apart from the rest: an answer we cannot use is billed all the same. */
+function reportedUsage(body: unknown): Usage | undefined {
+  const usage = WireUsageSchema.safeParse((body as { usage?: unknown } | null)?.usage);
+  return usage.success
+    ? { promptTokens: usage.data.prompt_tokens, completionTokens: usage.data.completion_tokens }
+    : undefined;
+}
+
+/** A 200 whose body is not an answer: retryable (usually transient), carrying what it was billed. */
+const unusable = (message: string, usage: Usage | undefined): LlmError => ({
+  code: "BAD_RESPONSE",
+  message,
+  retryable: true,
+  ...(usage ? { usage } : {}),
+});
+
 function toResponse(
   completion: OpenAI.Chat.Completions.ChatCompletion,
   model: string,
 ): Result<ChatResponse, LlmError> {
-  const choice = completion.choices?.[0];
-  if (!choice?.message)
-    return err({ code: "BAD_RESPONSE", message: "the endpoint returned no choices", retryable: true });
-  const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
-    c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
-  );
-  return ok({
-    content: choice.message.content ?? null,
-    toolCalls,
-    finishReason: choice.finish_reason ?? null,
-    usage: {
-      promptTokens: completion.usage?.prompt_tokens ?? 0,
-      completionTokens: completion.usage?.completion_tokens ?? 0,
-    },
-    model: completion.model || model,
-  });
+  const usage = reportedUsage(completion);
+  try {
+    const choice = completion.choices?.[0];
+    if (!choice?.message) return err(unusable("the endpoint returned no choices", usage));
+    const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
+      c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+    );
+    return ok({
+      content: choice.message.content ?? null,
+      toolCalls,
+      finishReason: choice.finish_reason ?? null,
+      usage: usage ?? { promptTokens: 0, completionTokens: 0 },
+      model: completion.model || model,
+    });
+  } catch (error) {
+    return err(
+      unusable(`malformed answer: ${error instanceof Error ? error.message : String(error)}`, usage),
+    );
+  }
+}
+
+function toEmbeddings(res: OpenAI.Embeddings.CreateEmbeddingResponse, model: string) {
+  const usage = reportedUsage(res);
+  if (!Array.isArray(res.data)) return err(unusable("the endpoint returned no embeddings", usage));
+  const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+  return ok({ vectors, model: res.model || model, usage: usage ?? { promptTokens: 0, completionTokens: 0 } });
 }
 
 export function createOpenAiTransport(options: TransportOptions): Transport {
@@ -136,12 +175,7 @@ export function createOpenAiTransport(options: TransportOptions): Transport {
         // "float" explicitly: without it the SDK asks for base64 and decodes it itself, which breaks on
         // OpenAI-compatible servers that ignore encoding_format and answer with plain float arrays.
         const res = await client.embeddings.create({ model, input, encoding_format: "float" }, { signal });
-        const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-        return ok({
-          vectors,
-          model: res.model || model,
-          usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: 0 },
-        });
+        return toEmbeddings(res, model);
       } catch (error) {
         return err(mapSdkError(error));
       }

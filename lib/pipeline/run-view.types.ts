@@ -21,6 +21,8 @@ export type LlmAccountingView = {
   cacheHits: number;
   costUsd: number;
   lostCostUsd: number;
+  /** Models the run called without a price: their calls count $0. */
+  unpricedModels: string[];
   endpoints: EndpointQuality[];
 };
 export type LlmProblemView = {

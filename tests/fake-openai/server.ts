@@ -2,8 +2,8 @@
  * TEST ONLY. A real OpenAI-compatible HTTP server (node:http) speaking /v1/chat/completions
  * (including tool calls) and /v1/embeddings, answering from a per-test script. It records every
  * request with the usage it reported, so tests can count what was paid for, and can inject faults
- * on either endpoint: status codes with Retry-After, hangs (client timeouts), malformed bodies and
- * fixed latency.
+ * on either endpoint: status codes with Retry-After, hangs (client timeouts), malformed bodies,
+ * billed answers without choices and fixed latency.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -27,6 +27,8 @@ export type FakeReply =
       toolCalls?: { name: string; arguments: unknown }[];
       usage?: { prompt: number; completion: number };
     }
+  /** HTTP 200 with `choices: []` and usage: billed, but nothing to use (some proxies and filters do this). */
+  | { noChoices: true; usage?: { prompt: number; completion: number } }
   | FakeFault;
 
 /** Embeddings answer: vectors (usage: 10 tokens per input unless given) or a fault. */
@@ -105,7 +107,28 @@ function embeddingsBody(model: string, reply: Exclude<EmbedReply, FakeFault>, in
 
 let callSeq = 0;
 
-function completion(model: string, reply: Extract<FakeReply, { content?: unknown }>) {
+type Answered = Exclude<FakeReply, FakeFault>;
+
+function completion(model: string, reply: Answered) {
+  if ("noChoices" in reply) return { ...completionBody(model, []), usage: wireUsage(reply.usage) };
+  return answer(model, reply);
+}
+
+const wireUsage = (usage = { prompt: 100, completion: 50 }) => ({
+  prompt_tokens: usage.prompt,
+  completion_tokens: usage.completion,
+  total_tokens: usage.prompt + usage.completion,
+});
+
+const completionBody = (model: string, choices: unknown[]) => ({
+  id: `chatcmpl-${++callSeq}`,
+  object: "chat.completion",
+  created: Math.floor(Date.now() / 1000),
+  model,
+  choices,
+});
+
+function answer(model: string, reply: Extract<FakeReply, { content?: unknown }>) {
   const toolCalls = reply.toolCalls?.map((c) => ({
     id: `call_${++callSeq}`,
     type: "function",
@@ -114,13 +137,8 @@ function completion(model: string, reply: Extract<FakeReply, { content?: unknown
       arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
     },
   }));
-  const usage = reply.usage ?? { prompt: 100, completion: 50 };
   return {
-    id: `chatcmpl-${++callSeq}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [
+    ...completionBody(model, [
       {
         index: 0,
         finish_reason: toolCalls?.length ? "tool_calls" : "stop",
@@ -130,12 +148,8 @@ function completion(model: string, reply: Extract<FakeReply, { content?: unknown
           ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
         },
       },
-    ],
-    usage: {
-      prompt_tokens: usage.prompt,
-      completion_tokens: usage.completion,
-      total_tokens: usage.prompt + usage.completion,
-    },
+    ]),
+    usage: wireUsage(reply.usage),
   };
 }
 
@@ -184,9 +198,9 @@ export async function startFakeOpenAi(
       const reply = await script(chat, chatIndex++);
       record.reply = reply;
       if (sendFault(res, reply)) return;
-      const answer = completion(chat.model, reply as Extract<FakeReply, { content?: unknown }>);
-      record.usage = { prompt: answer.usage.prompt_tokens, completion: answer.usage.completion_tokens };
-      send(res, 200, answer);
+      const answered = completion(chat.model, reply as Answered);
+      record.usage = { prompt: answered.usage.prompt_tokens, completion: answered.usage.completion_tokens };
+      send(res, 200, answered);
     })().catch((e: unknown) => send(res, 500, { error: { message: String(e) } }));
   });
   server.on("connection", (s) => {

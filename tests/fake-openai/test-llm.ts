@@ -6,9 +6,13 @@ import {
   createMemoryCache,
   createMemoryRecorder,
   createOpenAiTransport,
+  type PriceTable,
 } from "@/lib/llm";
 
-export function createTestLlm(url: string, opts: { timeoutMs?: number; concurrency?: number } = {}) {
+export function createTestLlm(
+  url: string,
+  opts: { timeoutMs?: number; concurrency?: number; prices?: PriceTable; maxAttempts?: number } = {},
+) {
   const cache = createMemoryCache();
   const recorder = createMemoryRecorder();
   const llm = createLlmClient({
@@ -16,8 +20,8 @@ export function createTestLlm(url: string, opts: { timeoutMs?: number; concurren
     cache,
     recorder,
     limiter: createLimiter(opts.concurrency ?? 4),
-    prices: {},
-    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, baseDelayMs: 5 },
+    prices: opts.prices ?? {},
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: opts.maxAttempts ?? 3, baseDelayMs: 5 },
     retryDeps: { sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))), random: () => 0.5 },
   });
   return { llm, cache, recorder };

@@ -1,8 +1,9 @@
 /**
  * Cost accounting with priced models, through the real job path: the scripted endpoint reports
  * usage per stage, a price table comes from settings (LLM_PRICES) and is snapshotted into the run,
- * and every recorded cost — per call, per step, per run — must be exact. Then a cost budget must
- * stop a run cleanly once crossed.
+ * and every recorded cost — per call, per step, per run — must be exact, also for answers the
+ * endpoint billed but that could not be used (HTTP 200 with `choices: []`). A model without a price
+ * is named in the run's accounting. Then a cost budget must stop a run cleanly once crossed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@/lib/db";
@@ -13,9 +14,11 @@ import { useTestDatabase } from "@/tests/db";
 import { createPipelineScript } from "@/tests/fake-openai/pipeline-script";
 import { loadSampleEnv } from "@/tests/fake-openai/sample-env";
 import {
+  type ChatBody,
   type FakeOpenAi,
   type RecordedRequest,
   type Script,
+  promptText,
   stageOf,
   startFakeOpenAi,
 } from "@/tests/fake-openai/server";
@@ -59,6 +62,12 @@ const priced: Script = async (body, index) => {
     ? reply
     : { ...reply, usage: USAGE[stageOf(body) ?? ""] };
 };
+/** The first `count` requests matching `when` get a billed 200 without choices, then `priced` answers. */
+function emptyFirst(when: (body: ChatBody) => boolean, count: number): Script {
+  let left = count;
+  return (body, index) =>
+    when(body) && left-- > 0 ? { noChoices: true, usage: USAGE[stageOf(body) ?? ""] } : priced(body, index);
+}
 
 /** Exact cost in picodollars (1e-12 USD): integers, so sums compare exactly. */
 const pico = (model: string, usage: { prompt: number; completion: number }) => {
@@ -156,6 +165,68 @@ describe("cost accounting with priced models", () => {
     expect(runPico).toBe(billed(fake.requests.slice(from)));
     expect(runPico).toBeGreaterThan(0);
     expect(done.run.costUsd).toBe(runPico / 1e12);
+  });
+
+  it("counts every billed answer without choices: retried ones, and a call that failed after five", async () => {
+    const project = await createTestProject(t.db);
+    // Replies cached by the runs above would spare the very requests this test scripts.
+    await t.db.llmCacheEntry.deleteMany({});
+    const from = fake.requests.length;
+    const weather = (body: ChatBody) => stageOf(body) === "judge" && /weather/.test(promptText(body));
+    const noChoicesThenPriced = [emptyFirst(weather, 5), emptyFirst((b) => stageOf(b) === "state", 2)];
+    fake.setScript((body, index) =>
+      (weather(body) ? noChoicesThenPriced[0]! : noChoicesThenPriced[1]!)(body, index),
+    );
+    try {
+      const run = await createRun(t.db, worker.queue, {
+        projectId: project.id,
+        input: { kind: "tasks", tasks: ["Renew loan L004 for member M001", "What's the weather in Paris?"] },
+        config: pricedRunConfig({}),
+      });
+      const done = await waitForRun(t.db, run.id);
+      expect(done.run.status).toBe("SUCCEEDED");
+      const calls = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false } });
+      // The weather judge: five billed answers without choices, then the job's retry is answered.
+      const failed = calls.filter((c) => c.status === "FAILED");
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({
+        attempts: 5,
+        promptTokens: 5 * USAGE.judge!.prompt,
+        completionTokens: 5 * USAGE.judge!.completion,
+      });
+      expect(picoOf(failed[0]!.costUsd)).toBe(5 * pico(failed[0]!.model, USAGE.judge!));
+      const state = calls.find((c) => c.status !== "FAILED" && c.attempts > 1);
+      expect(state).toMatchObject({
+        status: "ACCEPTED",
+        promptTokens: 3 * USAGE.state!.prompt,
+        completionTokens: 3 * USAGE.state!.completion,
+      });
+      expect(picoOf(state!.costUsd)).toBe(3 * pico(state!.model, USAGE.state!));
+      // The run's total is what the endpoint billed, the answers without choices included.
+      const stored = await t.db.pipelineRun.findUniqueOrThrow({ where: { id: run.id } });
+      expect(picoOf(stored.costUsd)).toBe(billed(fake.requests.slice(from)));
+      expect(done.llm.unpricedModels).toEqual([]);
+    } finally {
+      fake.setScript(priced);
+    }
+  });
+
+  it("names a model without a price in the run's accounting, and counts its calls at $0", async () => {
+    const project = await createTestProject(t.db);
+    const run = await createRun(t.db, worker.queue, {
+      projectId: project.id,
+      input: { kind: "ideas", ideas: ["A library lending desk checked by an unpriced model"] },
+      config: pricedRunConfig({ models: { tester: "m-unpriced", judge: "m-unpriced" } }),
+    });
+    const done = await waitForRun(t.db, run.id);
+    expect(done.run.status).toBe("SUCCEEDED");
+    expect(done.llm.unpricedModels).toEqual(["m-unpriced"]);
+    const calls = await t.db.llmCall.findMany({ where: { runId: run.id, cached: false } });
+    expect(calls.filter((c) => c.unpriced).every((c) => c.model === "m-unpriced" && c.costUsd.isZero())).toBe(
+      true,
+    );
+    expect(calls.some((c) => c.unpriced)).toBe(true);
+    expect(calls.filter((c) => !c.unpriced).every((c) => c.costUsd.gt(0))).toBe(true);
   });
 
   it("stops a run cleanly once its cost budget is crossed", async () => {

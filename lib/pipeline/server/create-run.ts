@@ -2,11 +2,14 @@ import "server-only";
 /**
  * Starts a SkelBuilder run: the run row (config snapshot, budgets), the first steps (a judge step
  * per task, or an environment chain per typed idea) and their jobs. Used by the studio's action,
- * the CLI and the benchmark alike.
+ * the CLI and the benchmark alike. A run with a cost budget on a model without a price is refused
+ * before anything is written or enqueued.
  */
 import type { JobQueue } from "@/lib/jobs/server/send-job";
 import type { Db } from "@/lib/db";
+import { getLlmConfig } from "@/lib/llm";
 import { type RunConfig, RunConfigSchema, type RunInput, RunInputSchema } from "../pipeline.schema";
+import { checkRunPrices } from "../run-config";
 import { topicFromIdea } from "../stages/infer-topic";
 import { enqueueSteps } from "./advance-run";
 import { createChainStarts } from "./environments";
@@ -22,6 +25,7 @@ export type CreateRunInput = {
 export async function createRun(db: Db, queue: JobQueue, request: CreateRunInput) {
   const input = RunInputSchema.parse(request.input);
   const config = RunConfigSchema.parse(request.config);
+  checkRunPrices(config, getLlmConfig().prices);
   const label =
     request.name?.trim() ||
     (input.kind === "ideas"

@@ -16,6 +16,7 @@ import {
 import { createDbCache } from "@/lib/llm/server/db-cache";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
+import { runPrices } from "../run-config";
 import type { StageDeps } from "../stages/deps";
 import { createStepRecorder } from "@/lib/runs/server/step-recorder";
 
@@ -52,7 +53,7 @@ export function createStepLlm(
     cache: createDbCache(db),
     recorder: createStepRecorder(db, ids),
     limiter: getEndpointLimiter(env.baseUrl, env.concurrency),
-    prices: { ...env.prices, ...config.prices },
+    prices: runPrices(config, env.prices),
     retry: env.retry,
     persist: env.persist,
     retryDeps: { sleep: realSleep, random: Math.random, signal },

@@ -3,12 +3,14 @@ import "server-only";
  * A ROLLOUT run: k rollouts per scenario per model, one PipelineStep ("rollout",
  * "<scenario>:<index>") each, memoised so a killed worker's retry resumes where it stopped. The
  * LLM cache salt is the step's identity, so a resumed rollout replays its paid turns from the cache
- * and the k rollouts of a scenario are still k different samples.
+ * and the k rollouts of a scenario are still k different samples. The run snapshots its prices
+ * when it is enqueued; a cost budget on a model without a price is refused then, before any write.
  */
 import { type Result, err, ok } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
 import { JobError } from "@/lib/jobs/job-definition";
+import { PriceTableSchema, getLlmConfig, requirePricesForBudget } from "@/lib/llm";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
@@ -38,6 +40,8 @@ export const RolloutRunConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
   policy: RewardPolicySchema.default({ onTruncated: "zero", onCrash: "zero" }),
   sft: SftFilterSchema.default(SftFilterSchema.parse({})),
+  /** USD per million tokens, snapshotted from LLM_PRICES when the run is enqueued. */
+  prices: PriceTableSchema.default({}),
 });
 export type RolloutRunConfig = z.infer<typeof RolloutRunConfigSchema>;
 export const RolloutRunInputSchema = z.object({
@@ -63,7 +67,9 @@ export async function enqueueRolloutRun(
     maxCostUsd?: number | null;
   },
 ) {
-  const config = RolloutRunConfigSchema.parse(input.config);
+  const parsed = RolloutRunConfigSchema.parse(input.config);
+  const config = { ...parsed, prices: { ...getLlmConfig().prices, ...parsed.prices } };
+  requirePricesForBudget(config.prices, [...config.models, config.userModel], input.maxCostUsd);
   const run = await createRun(db, {
     projectId: input.projectId,
     kind: "ROLLOUT",
@@ -137,7 +143,7 @@ async function rolloutStep(
     where: { id: stepId },
     data: { environmentId: s.environmentId, input: { ...subject } },
   });
-  const llm = deps.llmFor({ runId, stepId });
+  const llm = deps.llmFor({ runId, stepId, prices: config.prices });
   const result = await runRollout(
     {
       mode: config.mode,

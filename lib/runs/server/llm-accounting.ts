@@ -5,6 +5,7 @@ import "server-only";
  * stages rejected, error responses, answers lost (sent by a process that died before storing the
  * answer) and requests still in flight — so that used + rejected + errors + lost + in flight =
  * sent, the number the endpoint saw. Endpoint quality per model: error rate, causes, p95 latency.
+ * Models without a price are named: their calls count $0, so the cost shown is too low.
  * The problems list gives each rejected, failed, lost or retried call with its cause.
  */
 import type { Db } from "@/lib/db";
@@ -61,8 +62,15 @@ export async function getLlmAccounting(db: Db, runId: string): Promise<LlmAccoun
     cacheHits: t?.hits ?? 0,
     costUsd: Number(t?.cost ?? 0),
     lostCostUsd: Number(t?.lostcost ?? 0),
+    unpricedModels: await unpricedModels(db, runId),
     endpoints: await endpointQuality(db, runId),
   };
+}
+
+async function unpricedModels(db: Db, runId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ model: string }[]>`
+    SELECT DISTINCT model FROM "LlmCall" WHERE "runId" = ${runId} AND unpriced AND NOT cached ORDER BY model`;
+  return rows.map((r) => r.model);
 }
 
 async function endpointQuality(db: Db, runId: string): Promise<EndpointQuality[]> {

@@ -3,13 +3,15 @@ import "server-only";
  * An LlmClient bound to one step of a run: the Postgres response cache (lib/llm/server) shared by
  * every worker, and a recorder writing each call (LlmCall) and adding its tokens and cost to the
  * step and the run in one transaction — the same accounting SkelBuilder's steps use, so budgets
- * and cost pages read one total.
+ * and cost pages read one total. A run that snapshotted its prices passes them with the ids; they
+ * win over the process's LLM_PRICES, so its cost does not depend on which worker ran it.
  */
 import { err } from "@/lib/core/result";
 import type { Db } from "@/lib/db";
 import {
   type LlmClient,
   type LlmConfig,
+  type PriceTable,
   type RetryPolicy,
   createLlmClient,
   createOpenAiTransport,
@@ -20,7 +22,7 @@ import {
 import { createDbCache } from "@/lib/llm/server/db-cache";
 import { createStepRecorder } from "./step-recorder";
 
-export type RunLlmFactory = (ids: { runId: string; stepId: string }) => LlmClient;
+export type RunLlmFactory = (ids: { runId: string; stepId: string; prices?: PriceTable }) => LlmClient;
 export type RunLlmOverrides = Partial<
   Pick<LlmConfig, "baseUrl" | "apiKey" | "timeoutMs" | "concurrency" | "prices">
 > & { retry?: RetryPolicy; signal?: AbortSignal };
@@ -47,12 +49,12 @@ export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): Ru
   const transport = createOpenAiTransport({ baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
   const cache = createDbCache(db);
   const limiter = getEndpointLimiter(baseUrl, config.concurrency);
-  return (ids) =>
+  return ({ prices, ...ids }) =>
     createLlmClient({
       transport,
       cache,
       limiter,
-      prices: config.prices,
+      prices: { ...config.prices, ...prices },
       retry: overrides.retry ?? config.retry,
       persist: config.persist,
       recorder: createStepRecorder(db, ids),

@@ -31,6 +31,7 @@ const start = {
   request: { q: 1 },
   estimate: { promptTokens: 100, completionTokens: 100 },
   estimatedCostUsd: 0.002,
+  unpriced: false,
 };
 const outcome = {
   status: "ACCEPTED" as const,

@@ -28,9 +28,9 @@ export function createStepRecorder(db: Db, ids: { runId: string; stepId: string 
     async begin(call) {
       const id = randomUUID();
       await db.$executeRaw`
-        INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, status, cached, attempts, "promptTokens", "completionTokens", "costUsd")
+        INSERT INTO "LlmCall" (id, "runId", "stepId", "cacheKey", model, purpose, request, status, cached, attempts, "promptTokens", "completionTokens", "costUsd", unpriced)
         VALUES (${id}, ${ids.runId}, ${ids.stepId}, ${call.cacheKey}, ${call.model}, ${call.purpose}, ${JSON.stringify(call.request)}::jsonb, 'PENDING', false, 1,
-          ${call.estimate.promptTokens}, ${call.estimate.completionTokens}, ${String(call.estimatedCostUsd)}::numeric)`;
+          ${call.estimate.promptTokens}, ${call.estimate.completionTokens}, ${String(call.estimatedCostUsd)}::numeric, ${call.unpriced})`;
       return id;
     },
     async retrying(callId, attempt, log) {

@@ -141,12 +141,45 @@ class EnvMethodTool(BaseTool):
         self._create_kwargs.pop(instance_id, None)
 
 
+# verl hands AgentData.extra_fields (where the episode lives) to the reward only since 0.7.1
+# (commit 9aaa5761a); an older verl drops every episode, and its rollouts would all score the initial state.
+MIN_VERL = "verl >= 0.7.1 (commit 9aaa5761a)"
+
+
+def _verl_hands_over_episodes() -> bool:
+    """Whether the installed verl is a release known to carry extra_fields to the reward (0.8.0.dev builds are ambiguous)."""
+    try:
+        import verl
+
+        parts = str(verl.__version__).split(".")
+        release = tuple(int(p) for p in parts[:3])
+    except Exception:
+        return False
+    return release >= (0, 9, 0) or (release >= (0, 7, 1) and len(parts) == 3)
+
+
+def final_episode(target: dict, extra_info: dict) -> dict:
+    """The trajectory's episode; without one, the initial state only when no tool call reached the environment."""
+    episode = extra_info.get(STATE_KEY)
+    if episode:
+        return episode
+    # ToolAgentLoop adds one tool_rewards entry per tool call, also for calls it refused (unknown tool,
+    # arguments that are not JSON) before any tool ran; without the list, extra_fields never arrived.
+    rewards = extra_info.get("tool_rewards")
+    if rewards is not None and (len(rewards) == 0 or _verl_hands_over_episodes()):
+        return new_episode(target["env_id"], target["task_id"])
+    raise RuntimeError(
+        f"envstudio_verl: extra_info has no {STATE_KEY!r}, so the rollout's final state is unknown. "
+        f"This export needs {MIN_VERL}, which passes AgentData.extra_fields to the reward, and a reward "
+        "manager of verl's reward loop (verl/experimental/reward_loop), which merges them into extra_info; "
+        "an older verl would score every rollout on the initial state."
+    )
+
+
 def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kwargs) -> dict:
     """verl custom_reward_function: fraction of the scenario's checks passing on the final state."""
     target = json.loads(ground_truth)
-    episode = (extra_info or {}).get(STATE_KEY)
-    if not episode:  # no tool was called: the final state is the initial one
-        episode = new_episode(target["env_id"], target["task_id"])
+    episode = final_episode(target, extra_info or {})
     checks = scenario(target["env_id"], target["task_id"]).get("checklist_with_func", [])
     passed = run_checks(episode["initial_state"], episode["state"], checks)
     score = round(sum(passed) / len(passed), 4) if passed else 0.0

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LlmCall" ADD COLUMN     "unpriced" BOOLEAN NOT NULL DEFAULT false;
