@@ -41,7 +41,7 @@ export function pyType(prop: Prop, where = "parameter"): string {
  * so every character Python's `re` or `str.splitlines` treats as whitespace or a line break
  * (U+0085, U+2028, \x1c–\x1f…) becomes one space. Quoting is pyDocstring's.
  */
-const docLine = (text: string) => text.replace(/[\s\u0085\u001c-\u001f]+/g, " ").trim();
+export const docLine = (text: string) => text.replace(/[\s\u0085\u001c-\u001f]+/g, " ").trim();
 
 /** TRL exposes every public method but these two as tools, so a tool cannot be named so. */
 const TRL_RESERVED_TOOLS = new Set(["reset", "get_reward"]);
