@@ -169,7 +169,7 @@ describe("hostile strings land exactly where each trainer reads them", () => {
 
   it("Hugging Face: the card's YAML header gives the dataset name back; JSON columns hold tools and states", async () => {
     const { back } = await exportAndReadBack("HF_DATASET");
-    expect(back.files["README.md"]).toMatchObject({ pretty_name: H[1] });
+    expect(back.files["README.md"]).toMatchObject({ pretty_name: hostileDatasetName(marker) });
     const [envRow] = back.files["data/environments.jsonl"] as {
       tools: string;
       environment_summary: string;

@@ -131,12 +131,14 @@ function hostileScenario(marker: string, taskId: string, split: "TRAIN" | "TEST"
   };
 }
 
+/** Short enough to name a file (LLaMA-Factory's); U+0085 and DEL are what PyYAML misreads or refuses raw. */
+export const hostileDatasetName = (marker: string) => `next\u0085${payloads(marker).write} del\u007f`;
+
 export function hostileInput(marker: string, environments = [hostileEnvironment(marker)]): ExportInput {
   const h = hostileStrings(marker);
   return {
     dataset: {
-      // Dataset names also name files (LLaMA-Factory): the studio bounds them at 80 characters.
-      name: h[1] ?? "",
+      name: hostileDatasetName(marker),
       version: 1,
       description: h.join("\n"),
       seed: 3,
