@@ -22,6 +22,7 @@ import { UnsafeSourceError } from "./python-source";
 import { createDirSink } from "./sink";
 import {
   HOSTILE_NAMES,
+  hostileDatasetName,
   hostileEnvironment,
   hostileInput,
   hostileStrings,
