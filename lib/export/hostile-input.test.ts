@@ -21,7 +21,7 @@ import { docLine, forwarder } from "./formats/trl-wrapper";
 import { UnsafeSourceError } from "./python-source";
 import { createDirSink } from "./sink";
 import {
-  HOSTILE_NAMES,
+  hostileNames,
   hostileDatasetName,
   hostileEnvironment,
   hostileInput,
@@ -214,7 +214,7 @@ describe("names that are not Python names", () => {
   it.each(EXPORT_FORMATS)(
     "%s refuses them, naming the environment and the field, and writes nothing",
     async (format) => {
-      for (const [i, name] of HOSTILE_NAMES.entries()) {
+      for (const [i, name] of hostileNames(marker).entries()) {
         for (const [kind, env, field] of [
           ["tool", withToolName(name), "tools.0.function.name"],
           ["parameter", withParameter(name), "tools.0.function.parameters.properties"],
@@ -237,7 +237,7 @@ describe("names that are not Python names", () => {
   });
 
   it("the generators refuse them on their own, without the export's check", async () => {
-    for (const name of HOSTILE_NAMES) {
+    for (const name of hostileNames(marker)) {
       const tool = { ...TOOL, function: { ...TOOL.function, name } };
       expect(() => forwarder(tool), JSON.stringify(name)).toThrow(UnsafeSourceError);
     }

@@ -37,9 +37,14 @@ export function hostileStrings(marker: string): string[] {
   ];
 }
 
-/** Tool and parameter names that are not Python names; each one must make every export refuse. */
-export const HOSTILE_NAMES = [
-  "x(self) -> str:\n        return ''\n    __import__('os').system('id')  #\\",
+/**
+ * Tool and parameter names that are not Python names; each one must make every export refuse. The
+ * first is the attack that worked on the TRL wrapper when it interpolated names: `#\` ends each
+ * line in a comment where the name is a `def`, and continues the string where it is `_call("…")`,
+ * so the class body ran `__import__('os').system(…)` when trl_env.py was imported.
+ */
+export const hostileNames = (marker: string) => [
+  `x(self) -> str:  #\\\n        return ''  #\\\n    ${payloads(marker).run}  #\\\n    def y`,
   "add\u2028__import__('os')",
   "class",
   "None",
