@@ -103,5 +103,8 @@ export function pyLiteral(value: unknown, what = "value"): string {
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "string") return pyString(value);
   if (typeof value === "number" && Number.isFinite(value)) return JSON.stringify(value);
-  throw new UnsafeSourceError(what, `${JSON.stringify(value) ?? String(value)} cannot be a Python literal`);
+  throw new UnsafeSourceError(
+    what,
+    `${JSON.stringify(value) ?? `a ${typeof value}`} cannot be a Python literal`,
+  );
 }

@@ -36,12 +36,19 @@ export function pyType(prop: Prop, where = "parameter"): string {
   return SCALARS[prop.type ?? ""] ?? "Any";
 }
 
+/** Characters Python's `str.isspace` and `re` `\s` count as whitespace and JavaScript's `\s` does not. */
+const PYTHON_ONLY_SPACE = new Set([0x1c, 0x1d, 0x1e, 0x1f, 0x85]);
+
 /**
  * One docstring line: get_json_schema reads a parameter's description up to the next line break,
- * so every character Python's `re` or `str.splitlines` treats as whitespace or a line break
- * (U+0085, U+2028, \x1c–\x1f…) becomes one space. Quoting is pyDocstring's.
+ * so every character Python treats as whitespace or a line break (U+2028, U+0085, \x1c…) becomes
+ * one space. Quoting is pyDocstring's.
  */
-export const docLine = (text: string) => text.replace(/[\s\u0085\u001c-\u001f]+/g, " ").trim();
+export const docLine = (text: string) =>
+  Array.from(text, (ch) => (PYTHON_ONLY_SPACE.has(ch.charCodeAt(0)) ? " " : ch))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** TRL exposes every public method but these two as tools, so a tool cannot be named so. */
 const TRL_RESERVED_TOOLS = new Set(["reset", "get_reward"]);
