@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ExportInputError } from "./check-environments";
 import { omegaConfString } from "./config-source";
 import { EXPORT_FORMATS, type ExportFormatName, type OpenAiTool } from "./export.schema";
-import { writeOpenEnv } from "./formats/openenv";
+import { packageName, writeOpenEnv } from "./formats/openenv";
 import { singleTypeTool } from "./formats/single-type-schema";
 import { systemPrompt } from "./formats/system-prompt";
 import { docLine, forwarder } from "./formats/trl-wrapper";
@@ -190,6 +190,23 @@ describe("hostile strings land exactly where each trainer reads them", () => {
     const [scenario] = back.files["scenario_metadata_train.json"] as Record<string, unknown>[];
     expect(scenario).toMatchObject({ task: TASK, checklist: H });
     expect(Object.keys(scenario?.init_config as object)).toEqual(H);
+  });
+});
+
+describe("env ids that are Python or YAML words", () => {
+  it("become package names Python can import and openenv.yaml gives back as strings", async () => {
+    expect([packageName("class"), packageName("import"), packageName("null"), packageName("9lives")]).toEqual(
+      ["env_class", "env_import", "null", "env_9lives"],
+    );
+    for (const envId of ["class", "null"]) {
+      const dir = path.join(work, `words-${envId}`);
+      await writeExport("OPENENV_PACKAGE", hostileInput(marker, [{ ...ENV, envId }]), createDirSink(dir));
+      const back = JSON.parse(runPython([READ_BACK, dir])) as ReadBack;
+      const pkg = packageName(envId);
+      expect(back.files[`${pkg}/openenv.yaml`]).toMatchObject({ name: pkg });
+      expect(back.python.package?.env_class_name).toBe("Hostile");
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });
 

@@ -88,7 +88,10 @@ export function forwarder(rawTool: OpenAiTool): string {
     if (required.has(n)) return `${n}: ${annotation}`;
     return `${n}: ${annotation} = ${noneWhenOmitted.has(n) ? "None" : "_UNSET"}`;
   });
-  const args = ordered.map(([n, p]) => `    ${n}: ${docLine(p.description || n)}`);
+  const args = ordered.map(
+    ([n, p]) =>
+      `    ${n}: ${docLine(typeof p.description === "string" && p.description ? p.description : n)}`,
+  );
   const doc = [docLine(tool.function.description) || name, ...(args.length ? ["", "Args:", ...args] : [])];
   const call = `{${ordered.map(([n]) => `${pyString(n)}: ${n}`).join(", ")}}`;
   return [
