@@ -246,6 +246,17 @@ describe("names that are not Python names", () => {
     },
   );
 
+  it("OpenEnv refuses a tool TRL reserves, naming the environment, and writes nothing", async () => {
+    const dir = path.join(work, "reserved");
+    const env = { ...ENV, tools: [{ ...TOOL, function: { ...TOOL.function, name: "reset" } }] };
+    await expect(
+      writeExport("OPENENV_PACKAGE", hostileInput(marker, [env]), createDirSink(dir)),
+    ).rejects.toThrow(
+      'environment hostile version 1 cannot be exported as an OpenEnv package: tool name: "reset" is a TRL environment method',
+    );
+    expect(existsSync(dir) ? listFiles(dir) : []).toEqual([]);
+  });
+
   it("the class name too: `class Hostile\\n…` is not a class name", async () => {
     const env = { ...ENV, className: "Hostile\n__import__('os')" };
     await expect(
@@ -264,6 +275,7 @@ describe("names that are not Python names", () => {
     const sink = createDirSink(path.join(work, "direct"));
     await expect(
       writeOpenEnv(hostileInput(marker, [{ ...ENV, className: "Hostile(object): pass\n#" }]), sink),
-    ).rejects.toThrow(UnsafeSourceError);
+    ).rejects.toThrow("environment hostile version 1 cannot be exported as an OpenEnv package: class name");
+    expect(sink.files).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ import {
   serverInitPy,
 } from "./openenv-package";
 import { RUNTIME_PY } from "./openenv-runtime";
-import { isPyIdentifier, pyIdentifier, pyString } from "../python-source";
+import { UnsafeSourceError, isPyIdentifier, pyIdentifier, pyString } from "../python-source";
+import { ExportInputError } from "../check-environments";
 import { systemPrompt } from "./system-prompt";
 import { trlClassName, trlWrapper } from "./trl-wrapper";
 
@@ -66,14 +67,26 @@ function staticFiles(env: ExportEnvironment, pkg: string): [string, string][] {
   ];
 }
 
+/** Every package's generated files, made before any is written: a name the wrapper refuses writes nothing. */
+function packageFiles(env: ExportEnvironment): { pkg: string; files: [string, string][] } {
+  const pkg = packageName(env.envId);
+  try {
+    return { pkg, files: staticFiles(env, pkg) };
+  } catch (error) {
+    if (!(error instanceof UnsafeSourceError)) throw error;
+    throw new ExportInputError(
+      `environment ${env.envId} version ${env.version} cannot be exported as an OpenEnv package: ${error.message}`,
+    );
+  }
+}
+
 export async function writeOpenEnv(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
   const open = new Map<string, { scenarios: ArrayWriter; dataset: ArrayWriter }>();
   let bytes = 0;
-  for (const env of input.environments) {
-    const pkg = packageName(env.envId);
-    for (const [file, content] of staticFiles(env, pkg))
-      bytes += await writeWhole(sink, `${pkg}/${file}`, content);
+  const packages = input.environments.map((env) => ({ env, ...packageFiles(env) }));
+  for (const { env, pkg, files } of packages) {
+    for (const [file, content] of files) bytes += await writeWhole(sink, `${pkg}/${file}`, content);
     open.set(env.envId, {
       scenarios: openJsonArray(sink, `${pkg}/scenarios.json`),
       dataset: openJsonl(sink, `${pkg}/trl_dataset.jsonl`),
