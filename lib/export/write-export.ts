@@ -1,4 +1,5 @@
 /** The public entry of the pure exporters: one writer per format, same input and sink. */
+import { checkExportEnvironments } from "./check-environments";
 import type { ExportFormatName, ExportInput, ExportSummary } from "./export.schema";
 import { writeEnvScaler } from "./formats/envscaler";
 import { writeHfDataset } from "./formats/hf-dataset";
@@ -29,10 +30,12 @@ export const SFT_ROW_FORMATS: ReadonlySet<ExportFormatName> = new Set([
   "LLAMAFACTORY_SHAREGPT",
 ]);
 
-export function writeExport(
+/** Refuses (ExportInputError) an environment whose names cannot be written as code, before any file is written. */
+export async function writeExport(
   format: ExportFormatName,
   input: ExportInput,
   sink: Sink,
 ): Promise<ExportSummary> {
+  checkExportEnvironments(input.environments);
   return WRITERS[format](input, sink);
 }

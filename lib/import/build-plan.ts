@@ -1,10 +1,12 @@
 /**
  * Cross-checks the records and builds the ImportPlan. Code is checked by the sandbox's `analyze`
  * (parsed with `ast`, never executed): a syntax error or a missing class is reported at the line
- * inside the class code. Nothing is written here.
+ * inside the class code. Tool schemas are the analysis's; a file's own `tools` only produce
+ * warnings where they disagree (import-tools.ts). Nothing is written here.
  */
 import { type Result, err, ok } from "../core/result";
-import type { ImportEnvItem, ImportError, ImportPlan, ImportScenario } from "./import.schema";
+import type { ImportEnvItem, ImportError, ImportPlan, ImportScenario, ImportWarning } from "./import.schema";
+import { toolDisagreements, toolNameProblem } from "./import-tools";
 
 export type AnalyzeFn = (
   source: string,
@@ -21,8 +23,11 @@ export type PlanSources = {
   scenarioFile: string;
   envs: ImportEnvItem[];
   scenarios: ImportScenario[];
+  envLines?: number[];
   scenarioLines?: number[];
 };
+
+type PlannedEnvironment = { env: ImportPlan["environments"][number]; warnings: ImportWarning[] };
 
 const SLUG = /[^a-z0-9@._-]+/g;
 export const slugOf = (envId: string) =>
@@ -31,13 +36,34 @@ export const slugOf = (envId: string) =>
     .replace(SLUG, "-")
     .replace(/^-+|-+$/g, "") || "env";
 
+/** The file's tools refused (a name that is not a Python name) or compared with the code's. */
+function checkTools(
+  item: ImportEnvItem,
+  codeTools: unknown[],
+  at: { file: string; line?: number; record: string },
+): Result<ImportWarning[], ImportError> {
+  const code = toolNameProblem(codeTools);
+  if (code) return err({ ...at, field: "env_class_code", message: `code defines a ${code.message}` });
+  if (!item.tools) return ok([]);
+  const file = toolNameProblem(item.tools);
+  if (file) return err({ ...at, field: `tools.${file.field}`, message: file.message });
+  return ok(
+    toolDisagreements(item.tools, codeTools, item.env_class_name).map((d) => ({
+      ...at,
+      field: d.index === null ? "tools" : `tools.${d.index}`,
+      message: d.message,
+    })),
+  );
+}
+
 async function planEnvironment(
   item: ImportEnvItem,
   file: string,
+  line: number | undefined,
   analyze: AnalyzeFn,
-): Promise<Result<ImportPlan["environments"][number], ImportError>> {
+): Promise<Result<PlannedEnvironment, ImportError>> {
   const analysis = await analyze(item.env_class_code, item.env_class_name);
-  const at = { file, record: item.env_id, field: "env_class_code" };
+  const at = { file, line, record: item.env_id, field: "env_class_code" };
   if (!analysis.ok) return err({ ...at, message: `could not analyse the code: ${analysis.error.message}` });
   const [syntax] = analysis.value.syntaxErrors;
   if (syntax)
@@ -52,9 +78,11 @@ async function planEnvironment(
       field: "env_class_name",
       message: `class ${item.env_class_name} is not defined at the top level of env_class_code`,
     });
+  const warnings = checkTools(item, analysis.value.tools, { file, line, record: item.env_id });
+  if (!warnings.ok) return warnings;
   const ext = item.envstudio ?? {};
   const convention = /^\s+def _load_scenario\(/m.test(item.env_class_code) ? "load_scenario" : "attributes";
-  return ok({
+  const env = {
     slug: slugOf(item.env_id),
     name: item.environment_summary || item.env_id,
     description: item.environment_introduction,
@@ -62,7 +90,7 @@ async function planEnvironment(
     className: item.env_class_name,
     source: item.env_class_code,
     version: ext.version ?? 1,
-    tools: item.tools ?? analysis.value.tools,
+    tools: analysis.value.tools,
     stateSchema: item.state_space_definition,
     rules: item.constraints_rules,
     operations: item.operation_list,
@@ -72,7 +100,8 @@ async function planEnvironment(
       initial_state_convention: convention,
       ...(item.env_structure ? { env_structure: item.env_structure } : {}),
     },
-  });
+  };
+  return ok({ env, warnings: warnings.value });
 }
 
 function planScenario(
@@ -130,11 +159,12 @@ export async function buildImportPlan(
       return err({ file: src.envFile, record: item.env_id, field: "env_id", message: "duplicate env_id" });
     envs.set(item.env_id, item);
   }
-  const plan: ImportPlan = { environments: [], scenarios: [] };
-  for (const item of src.envs) {
-    const env = await planEnvironment(item, src.envFile, analyze);
-    if (!env.ok) return env;
-    plan.environments.push(env.value);
+  const plan: ImportPlan = { warnings: [], environments: [], scenarios: [] };
+  for (const [i, item] of src.envs.entries()) {
+    const planned = await planEnvironment(item, src.envFile, src.envLines?.[i], analyze);
+    if (!planned.ok) return planned;
+    plan.environments.push(planned.value.env);
+    plan.warnings.push(...planned.value.warnings);
   }
   const seen = new Set<string>();
   for (const [i, s] of src.scenarios.entries()) {

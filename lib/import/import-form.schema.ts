@@ -1,6 +1,6 @@
 /** The import upload (POST /api/imports) and its reply. */
 import { z } from "zod";
-import { ON_EXISTING, type ImportError, type ImportedEnvironment } from "./import.schema";
+import { ON_EXISTING, type ImportError, type ImportWarning, type ImportedEnvironment } from "./import.schema";
 
 export const ImportFormSchema = z.object({
   className: z
@@ -24,6 +24,7 @@ export type ImportReply =
         scenarios: number;
         imported: ImportedEnvironment[];
         proofRunId: string | null;
+        warnings: ImportWarning[];
       };
     }
   | { ok: false; error: ImportError & { located: string } };

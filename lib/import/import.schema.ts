@@ -13,6 +13,7 @@ export const ImportEnvItemSchema = z.object({
   env_class_name: z.string().regex(PY_IDENTIFIER, "must be a Python identifier"),
   env_class_code: z.string().min(1, "is empty"),
   env_structure: z.unknown().optional(),
+  /** The file's own tool schemas: compared with the analysis of the code, never used (import-tools.ts). */
   tools: z.array(z.record(z.string(), z.unknown())).optional(),
   /** EnvStudio's own export extras. Informational only: nothing a file says about itself (a hash, a
    * version) grants review status or proof — imports are reviewed and proven here. */
@@ -55,13 +56,17 @@ export type ImportError = ImportLocation & {
   /** the env_id already exists: re-import as new slug or new version */ existing?: boolean;
 };
 
+/** Something the import did differently from what a file said, and did not refuse: shown, not written. */
+export type ImportWarning = ImportLocation & { message: string };
+
 /** What to do when an imported env_id already exists in the project. */
 export const ON_EXISTING = ["refuse", "rename", "new-version"] as const;
 export type OnExisting = (typeof ON_EXISTING)[number];
 /** One environment the import wrote: a new one (maybe under a new slug) or a new version of one. */
 export type ImportedEnvironment = { slug: string; id: string; version: number; asNewVersion: boolean };
 
-export const formatImportError = (e: ImportError) =>
+/** `file:line, record r, field f: message`, for errors and warnings alike. */
+export const formatImportError = (e: ImportLocation & { message: string }) =>
   [
     e.file + (e.line ? `:${e.line}` : ""),
     e.record !== undefined ? `record ${e.record}` : "",
@@ -70,8 +75,9 @@ export const formatImportError = (e: ImportError) =>
     .filter(Boolean)
     .join(", ") + `: ${e.message}`;
 
-/** What gets written, all or nothing. */
+/** What gets written, all or nothing; `warnings` are reported to the importer and not written. */
 export type ImportPlan = {
+  warnings: ImportWarning[];
   environments: {
     slug: string;
     name: string;
@@ -80,6 +86,7 @@ export type ImportPlan = {
     className: string;
     source: string;
     version: number;
+    /** From the analysis of `source`, never from the file. */
     tools: unknown[];
     stateSchema: unknown;
     rules: unknown;

@@ -4,6 +4,7 @@
  */
 import { type Result, err, ok } from "../core/result";
 import type { ImportError } from "./import.schema";
+import { findNumberHazard } from "./json-numbers";
 
 export function lineColumnAt(text: string, position: number): { line: number; column: number } {
   let line = 1;
@@ -17,9 +18,15 @@ export function lineColumnAt(text: string, position: number): { line: number; co
   return { line, column: position - lineStart + 1 };
 }
 
-export function parseJsonLocated(text: string, file: string): Result<unknown, ImportError> {
+/**
+ * Parses `text`, or says where it is not JSON, or where a number in it would not be kept
+ * (json-numbers.ts). `records`: the top level holds records (a list, or an object keyed by id), so
+ * the location names the record and the field inside it; otherwise the whole path is the field.
+ */
+export function parseJsonLocated(text: string, file: string, records = true): Result<unknown, ImportError> {
+  let value: unknown;
   try {
-    return ok(JSON.parse(text));
+    value = JSON.parse(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const position = /position (\d+)/.exec(message)?.[1];
@@ -30,6 +37,15 @@ export function parseJsonLocated(text: string, file: string): Result<unknown, Im
       message: `not valid JSON${where ? ` (line ${where.line}, column ${where.column})` : ""}: ${message}`,
     });
   }
+  const hazard = findNumberHazard(text);
+  if (!hazard) return ok(value);
+  const { line, column } = lineColumnAt(text, hazard.index);
+  const [first, ...rest] = hazard.path;
+  const location =
+    records && first !== undefined
+      ? { record: String(first), field: rest.length ? rest.join(".") : undefined }
+      : { field: hazard.path.length ? hazard.path.join(".") : undefined };
+  return err({ file, line, ...location, message: `${hazard.problem} (line ${line}, column ${column})` });
 }
 
 /** Line numbers where each top-level element (array) or entry (object) starts. */

@@ -105,7 +105,7 @@ export function readPythonEnvironment(
 ): Result<ImportEnvItem, ImportError> {
   let metaValue: Record<string, unknown> = {};
   if (meta) {
-    const json = parseJsonLocated(meta.text, meta.name);
+    const json = parseJsonLocated(meta.text, meta.name, false);
     if (!json.ok) return json;
     if (!json.value || typeof json.value !== "object" || Array.isArray(json.value))
       return err({ file: meta.name, line: 1, message: "expected an object" });

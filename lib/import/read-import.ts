@@ -78,6 +78,7 @@ export async function readImport(
   const envFiles = files.filter(isEnvMetadata);
   let envs: ImportEnvItem[];
   let envFile: string;
+  let envLines: number[] | undefined;
   if (python) {
     if (!python.ok) return python;
     envs = [python.value];
@@ -93,6 +94,7 @@ export async function readImport(
     if (!read.ok) return read;
     envs = read.value;
     envFile = (envFiles[0] as ImportFile).name;
+    envLines = topLevelLines((envFiles[0] as ImportFile).text);
   }
   const scenarioFiles = files.filter(
     (f) => f.name.endsWith(".json") && !isEnvMetadata(f) && !MANIFESTS.has(base(f)),
@@ -104,7 +106,7 @@ export async function readImport(
     ? scen.value.scenarios.map((s) => ({ ...s, env_id: envs[0]?.env_id ?? s.env_id }))
     : scen.value.scenarios;
   return buildImportPlan(
-    { envFile, scenarioFile: scen.value.name, envs, scenarios, scenarioLines: scen.value.lines },
+    { envFile, scenarioFile: scen.value.name, envs, scenarios, envLines, scenarioLines: scen.value.lines },
     analyze,
   );
 }

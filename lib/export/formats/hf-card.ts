@@ -1,4 +1,5 @@
 /** The README.md dataset card: YAML header (configs, features, splits) + schema, stats, provenance. */
+import { yamlString } from "../config-source";
 import type { ExportInput } from "../export.schema";
 
 const SCENARIO_FEATURES = `  - config_name: default
@@ -45,8 +46,6 @@ const ENV_FEATURES = [
   .map((name) => `      - name: ${name}\n        dtype: string`)
   .concat(["      - name: version\n        dtype: int64"])
   .join("\n");
-
-const yamlString = (s: string) => JSON.stringify(s);
 
 export function datasetCard(
   input: ExportInput,

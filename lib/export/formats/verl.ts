@@ -14,6 +14,7 @@ import type {
   ExportSummary,
   OpenAiTool,
 } from "../export.schema";
+import { yamlFlow } from "../config-source";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
 import { bool, int64, list, root, str, struct } from "../parquet-schema";
 import { type Sink, writeWhole } from "../sink";
@@ -92,17 +93,20 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
   };
 }
 
+/**
+ * verl reads this file with OmegaConf (verl/tools/utils/tool_registry.py), so every string goes
+ * through yamlFlow's OmegaConf quoting: a `${…}` in a description stays text.
+ */
 export function toolConfigYaml(tools: OpenAiTool[]): string {
-  // JSON is YAML flow syntax: the schemas go in verbatim, no YAML emitter needed.
   // BaseTool receives `config`: null_when_omitted lists the parameters that lost `required` with their null type.
   const config = (t: OpenAiTool) =>
-    JSON.stringify({
-      type: "native",
-      ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}),
-    });
+    yamlFlow(
+      { type: "native", ...(nullableRequired(t).length ? { null_when_omitted: nullableRequired(t) } : {}) },
+      { omegaConf: true },
+    );
   const entries = tools.map(
     (t) =>
-      `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${JSON.stringify(singleTypeTool(t))}`,
+      `  - class_name: "envstudio_verl.EnvMethodTool"\n    config: ${config(t)}\n    tool_schema: ${yamlFlow(singleTypeTool(t), { omegaConf: true, where: `tool ${t.function.name}` })}`,
   );
   return `# verl tool config: actor_rollout_ref.rollout.multi_turn.tool_config_path\ntools:\n${entries.join("\n")}\n`;
 }

@@ -11,7 +11,7 @@ import type { JobSender } from "@/lib/jobs/server/send-job";
 import type { SandboxRunner } from "@/lib/sandbox";
 import { findStaleScenarios } from "@/lib/scenarios/server/mark-proofs-stale";
 import { enqueueProofRun } from "@/lib/scenarios/server/proof-run";
-import type { ImportError, ImportedEnvironment, OnExisting } from "../import.schema";
+import type { ImportError, ImportWarning, ImportedEnvironment, OnExisting } from "../import.schema";
 import type { ImportFile } from "../read-files";
 import { type ReadImportOptions, readImport } from "../read-import";
 import { ImportConflictError, writeImportPlan } from "./write-import";
@@ -20,13 +20,16 @@ import { readEnv } from "../../env";
 export type ImportDeps = { sandbox: Pick<SandboxRunner, "analyze">; send: JobSender };
 /**
  * `imported`: where each environment landed (its slug, and whether it became a new version of an
- * existing one); `proofRunId`: the PROOF run that proves the imported scenarios (null when none).
+ * existing one); `proofRunId`: the PROOF run that proves the imported scenarios (null when none);
+ * `warnings`: where the import did not follow the files (their tool schemas, when the code says
+ * otherwise), each located.
  */
 export type ImportSummary = {
   environments: string[];
   scenarios: number;
   imported: ImportedEnvironment[];
   proofRunId: string | null;
+  warnings: ImportWarning[];
 };
 
 export const importMaxBytes = () => readEnv("ENVSTUDIO_IMPORT_MAX_BYTES");
@@ -70,6 +73,7 @@ export async function importFiles(
     scenarios: written.scenarioIds.length,
     imported: written.imported,
     proofRunId: proof?.id ?? null,
+    warnings: plan.value.warnings,
   });
 }
 

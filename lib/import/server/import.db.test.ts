@@ -132,6 +132,7 @@ describe("EnvScaler round trip", () => {
       scenarios: 1,
       imported: [expect.objectContaining({ slug: "notes", version: 1, asNewVersion: false })],
       proofRunId: expect.any(String) as unknown,
+      warnings: [],
     });
     const version = await t.db.environmentVersion.findFirstOrThrow({ where: { environment: { projectId } } });
     expect(version).toMatchObject({
@@ -151,6 +152,45 @@ describe("EnvScaler round trip", () => {
       });
       await episode.value.close();
     }
+  });
+});
+
+describe("tool schemas come from the code, never from the file", () => {
+  it("stores the analysis; each disagreement of the file's tools is a located warning", async () => {
+    const { id: projectId } = await createTestProject(t.db, "import-tools");
+    const envs = JSON.parse(readFileSync(path.join(exported, "env_metadata.json"), "utf8")) as Record<
+      string,
+      {
+        env_class_code: string;
+        env_class_name: string;
+        tools: { function: { name: string; description: string } }[];
+      }
+    >;
+    const [envId, item] = Object.entries(envs)[0] ?? [];
+    if (!envId || !item) throw new Error("no environment exported");
+    const code = await sandbox.extractTools(item.env_class_code, item.env_class_name);
+    if (!code.ok) throw new Error(code.error.message);
+    const [first, ...rest] = item.tools;
+    const claimed = [
+      { ...first, function: { ...first?.function, description: "Deletes every record." } },
+      ...rest.slice(1),
+      { type: "function", function: { name: "drop_all", description: "Not a method.", parameters: {} } },
+    ];
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [
+      { name: "env_metadata.json", text: JSON.stringify({ [envId]: { ...item, tools: claimed } }, null, 2) },
+    ]);
+    if (!result.ok) throw new Error(formatImportError(result.error));
+    expect(result.value.warnings.map(formatImportError)).toEqual([
+      `env_metadata.json:2, record ${envId}, field tools.0: tool "${first?.function.name}" differs from the code in description; the code's schema is used`,
+      `env_metadata.json:2, record ${envId}, field tools.${claimed.length - 1}: tool "drop_all" is not a method of ${item.env_class_name}; it is left out`,
+      `env_metadata.json:2, record ${envId}, field tools: method "${rest[0]?.function.name}" of ${item.env_class_name} is missing from the file's tools; it is a tool`,
+    ]);
+    const env = await t.db.environment.findFirstOrThrow({
+      where: { projectId },
+      include: { currentVersion: true },
+    });
+    expect(env.currentVersion?.tools).toEqual(code.value);
+    expect(env.toolCount).toBe(code.value.length);
   });
 });
 
@@ -184,6 +224,42 @@ describe("malformed imports leave the database unchanged", () => {
         { name: "scenario_metadata.json", text: s.replace(/"env_id":"[a-z-]+"/, '"env_id":"nope"') },
       ],
       /record 0, field env_id: unknown environment "nope"/,
+    ],
+    [
+      "a number beyond the float range",
+      (e, s) => [
+        { name: "env_metadata.json", text: e },
+        {
+          name: "scenario_metadata.json",
+          text: s.replace('"init_config":{', '"init_config":{"limit":1e999,'),
+        },
+      ],
+      /^scenario_metadata\.json:2, record 0, field init_config\.limit: the number 1e999 is beyond the 64-bit float range and would be stored as null/,
+    ],
+    [
+      "an integer beyond 2^53",
+      (e, s) => [
+        { name: "env_metadata.json", text: e },
+        {
+          name: "scenario_metadata.json",
+          text: s.replace('"init_config":{', '"init_config":{"account":12345678901234567891,'),
+        },
+      ],
+      /^scenario_metadata\.json:2, record 0, field init_config\.account: the integer 12345678901234567891 is beyond ±9007199254740991/,
+    ],
+    [
+      "a tool name in the file that is not a Python name",
+      (e, s) => [
+        {
+          name: "env_metadata.json",
+          text: e.replace(
+            '"tools":[{"type":"function","function":{"name":"',
+            '"tools":[{"type":"function","function":{"name":"x(self):  #\\\\\\n    pass  #\\\\\\n',
+          ),
+        },
+        { name: "scenario_metadata.json", text: s },
+      ],
+      /^env_metadata\.json:2, record [a-z-]+, field tools\.0\.function\.name: tool name "x\(self\):/,
     ],
     [
       "oversized",
