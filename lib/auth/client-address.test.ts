@@ -32,7 +32,10 @@ describe("IP ranges (ENVSTUDIO_TRUSTED_PROXIES)", () => {
 
   it("refuses what is not an address or a range, with the entry in the message", () => {
     for (const bad of ["10.0.0.0/33", "proxy.example", "10.0.0.1/8/8", "::1/129", "10.0.0.0/-1"])
-      expect(parseIpRanges(bad)).toMatchObject({ ok: false, message: expect.stringContaining(bad) });
+      expect(parseIpRanges(bad)).toMatchObject({
+        ok: false,
+        message: expect.stringContaining(bad) as string,
+      });
     expect(() => readEnv("ENVSTUDIO_TRUSTED_PROXIES", { ENVSTUDIO_TRUSTED_PROXIES: "nginx" })).toThrow(
       /^Invalid configuration: ENVSTUDIO_TRUSTED_PROXIES: "nginx" is not an IP address or a CIDR range/,
     );
