@@ -90,10 +90,11 @@ async function expectRefused(label: string, res: APIResponse) {
   expect(message, label).toBeTruthy();
 }
 
+/** Bodies go as bytes: Playwright would JSON-encode a string that is not JSON under application/json. */
 function send(request: APIRequestContext, method: string, url: string, c: BadRequest) {
-  return c.multipart
-    ? request.fetch(url, { method, multipart: c.multipart })
-    : request.fetch(url, { method, headers: c.headers, data: c.body });
+  if (c.multipart) return request.fetch(url, { method, multipart: c.multipart });
+  const data = typeof c.body === "string" ? Buffer.from(c.body) : c.body;
+  return request.fetch(url, { method, headers: c.headers, data });
 }
 
 test("bad input to every API route gets a 4xx with a message and changes nothing", async ({ request }) => {

@@ -50,7 +50,8 @@ export function callAction(
   const action = serverAction(name);
   return rawRequest(base, {
     method: "POST",
-    path: action.page,
+    // Signing in posts from the sign-in page, the one page open to anyone.
+    path: name === "loginAction" ? "/login" : action.page,
     headers: {
       "next-action": action.id,
       "content-type": "text/plain;charset=UTF-8",

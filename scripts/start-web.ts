@@ -15,6 +15,8 @@ import { refuseLoginlessBind } from "../lib/auth/login-policy";
 import { parseEnv } from "../lib/env";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** X-Forwarded-For stays: the app reads it to tell that an untrusted peer forwards for someone. */
+const UNTRUSTED_FORWARDING = ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"];
 
 function fail(message: string): never {
   console.error(`\n[envstudio] ${message}\n`);
@@ -41,8 +43,13 @@ async function main(): Promise<void> {
   const refusal = refuseLoginlessBind((server.address() as AddressInfo).address);
   if (refusal) fail(refusal);
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const peer = req.socket.remoteAddress ?? "";
     // Assignment replaces any value a client sent under this name (Node joins repeats into one).
-    req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
+    req.headers[PEER_HEADER] = peer;
+    // Next.js builds absolute URLs (redirects, its own action checks) from these when present and
+    // fills them from the socket when absent: only a trusted proxy may set them.
+    if (!env.ENVSTUDIO_TRUSTED_PROXIES.has(peer))
+      for (const name of UNTRUSTED_FORWARDING) delete req.headers[name];
     void handle(req, res);
   });
 
