@@ -1,5 +1,5 @@
 /**
- * Bounded fuzz over every API route and every server action (issue 14.5): malformed input — NUL
+ * Bounded fuzz over every API route and every server action: malformed input — NUL
  * bytes, lone surrogates, bytes that are not UTF-8, wrong content types, broken multipart, deep
  * nesting, bodies that are not what the handler reads (a number, null, an array), references to
  * values no action takes, wrong shapes, seeded random values, and well-formed input naming rows that
