@@ -3,7 +3,8 @@
  *  1. the Host allow-list and the same-origin rule for writes (lib/auth/request-guard.ts) — with or
  *     without a session, so a rebinding or cross-site page cannot act as the localhost admin;
  *  2. input nothing downstream can handle (lib/auth/input-guard.ts): broken URLs, NUL bytes, lone
- *     surrogates, over-deep or non-JSON server-action arguments, bodies over their size limit;
+ *     surrogates, server-action arguments that are not UTF-8, not JSON, over-deep, not an array or
+ *     not plain values, and bodies over their size limit;
  *  3. the login gate unless the request acts as the anonymous local admin (lib/auth/login-policy.ts:
  *     login-less HOST and a connection from this machine). Proxy runs on the Node.js runtime in
  *     Next 16, so it validates the session against the database.
@@ -59,25 +60,26 @@ function factsOf(request: NextRequest, connection: Connection): RequestFacts {
   };
 }
 
-/**
- * Server-action arguments arrive as a JSON array (text/plain), or as multipart whose field "0" holds
- * that array (when an argument is FormData). No action takes a file, so the whole body is UTF-8.
- */
+/** The arguments' JSON: the body, or its field "0" when an argument is FormData (multipart). */
+async function actionArgumentsJson(request: NextRequest, body: string, multipart: boolean) {
+  if (!multipart) return body;
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  const root = form?.get("0");
+  return typeof root === "string" ? root : null;
+}
+
+/** Server-action arguments: a JSON array of plain values. No action takes a file, so the body is UTF-8. */
 async function checkActionBody(request: NextRequest): Promise<string | null> {
   if (request.method !== "POST" || !request.headers.has("next-action")) return null;
   const refused = (why: string) => `Server action arguments refused: ${why}`;
-  const text = decodeUtf8(await request.clone().arrayBuffer());
-  if (text === null) return refused(NOT_UTF8_MESSAGE);
+  const body = decodeUtf8(await request.clone().arrayBuffer());
+  if (body === null) return refused(NOT_UTF8_MESSAGE);
   const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
-  const json = multipart
-    ? (
-        await request
-          .clone()
-          .formData()
-          .catch(() => null)
-      )?.get("0")
-    : text;
-  if (typeof json !== "string") return refused("the multipart body has no arguments field.");
+  const json = await actionArgumentsJson(request, body, multipart);
+  if (json === null) return refused("the multipart body has no arguments field.");
   const parsed = parseCheckedJson(json);
   if (!parsed.ok) return refused(parsed.message);
   const bad = findBadActionArguments(parsed.value, { multipart });
