@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import next from "next";
 import { markPeerStamping, PEER_HEADER } from "../lib/auth/client-address";
+import type { IpRanges } from "../lib/auth/ip-ranges";
 import { refuseLoginlessBind } from "../lib/auth/login-policy";
 import { parseEnv } from "../lib/env";
 
@@ -21,6 +22,16 @@ const UNTRUSTED_FORWARDING = ["x-forwarded-proto", "x-forwarded-host", "x-forwar
 function fail(message: string): never {
   console.error(`\n[envstudio] ${message}\n`);
   process.exit(1);
+}
+
+/** What the app learns about the connection (lib/auth/client-address.ts) before Next.js sees the request. */
+function stampConnection(req: http.IncomingMessage, trusted: IpRanges): void {
+  const peer = req.socket.remoteAddress ?? "";
+  // Assignment replaces any value a client sent under this name (Node joins repeats into one).
+  req.headers[PEER_HEADER] = peer;
+  // Next.js builds absolute URLs (redirects, its own action checks) from these when present and
+  // fills them from the socket when absent: only a trusted proxy may set them.
+  if (!trusted.has(peer)) for (const name of UNTRUSTED_FORWARDING) delete req.headers[name];
 }
 
 async function main(): Promise<void> {
@@ -43,14 +54,13 @@ async function main(): Promise<void> {
   const refusal = refuseLoginlessBind((server.address() as AddressInfo).address);
   if (refusal) fail(refusal);
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const peer = req.socket.remoteAddress ?? "";
-    // Assignment replaces any value a client sent under this name (Node joins repeats into one).
-    req.headers[PEER_HEADER] = peer;
-    // Next.js builds absolute URLs (redirects, its own action checks) from these when present and
-    // fills them from the socket when absent: only a trusted proxy may set them.
-    if (!env.ENVSTUDIO_TRUSTED_PROXIES.has(peer))
-      for (const name of UNTRUSTED_FORWARDING) delete req.headers[name];
-    void handle(req, res);
+    stampConnection(req, env.ENVSTUDIO_TRUSTED_PROXIES);
+    handle(req, res).catch((error: unknown) => {
+      // Next answers its own errors; one escaping it must not take the whole server down.
+      console.error(`[envstudio] failed to handle ${req.method} ${req.url}:`, error);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500).end("Internal Server Error");
+    });
   });
 
   const stop = () => {
