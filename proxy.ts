@@ -3,16 +3,25 @@
  *  1. the Host allow-list and the same-origin rule for writes (lib/auth/request-guard.ts) — with or
  *     without a session, so a rebinding or cross-site page cannot act as the localhost admin;
  *  2. input nothing downstream can handle (lib/auth/input-guard.ts): broken URLs, NUL bytes, lone
- *     surrogates, over-deep or non-JSON server-action arguments, bodies over their size limit;
- *  3. the login gate when the login policy requires it (lib/auth/login-policy.ts). Proxy runs on
- *     the Node.js runtime in Next 16, so it validates the session against the database.
+ *     surrogates, server-action arguments that are not UTF-8, not JSON, over-deep, not an array or
+ *     not plain values, and bodies over their size limit;
+ *  3. the login gate unless the request acts as the anonymous local admin (lib/auth/login-policy.ts:
+ *     login-less HOST and a connection from this machine). Proxy runs on the Node.js runtime in
+ *     Next 16, so it validates the session against the database.
  * Server code checks the role again (requireRole / currentUser): this is the first line, not the only
  * one. Every answer carries the security headers (lib/auth/security-headers.ts).
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db";
-import { findBadUrl, parseCheckedJson } from "@/lib/auth/input-guard";
-import { isLoginRequired, SESSION_COOKIE } from "@/lib/auth/login-policy";
+import {
+  decodeUtf8,
+  findBadActionArguments,
+  findBadUrl,
+  NOT_UTF8_MESSAGE,
+  parseCheckedJson,
+} from "@/lib/auth/input-guard";
+import { connectionOf, type Connection } from "@/lib/auth/client-address";
+import { isAnonymousLocalAdmin, SESSION_COOKIE } from "@/lib/auth/login-policy";
 import {
   checkBodySize,
   checkHost,
@@ -39,28 +48,47 @@ function refuse(status: number, code: string, message: string): NextResponse {
   return withHeaders(NextResponse.json({ error: { code, message, retryable: false } }, { status }));
 }
 
-function factsOf(request: NextRequest): RequestFacts {
+function factsOf(request: NextRequest, connection: Connection): RequestFacts {
   const h = request.headers;
   return {
     method: request.method,
     host: h.get("host"),
-    forwardedHost: h.get("x-forwarded-host"),
+    // Next.js fills X-Forwarded-Host from Host when absent; a client-sent one counts only via a trusted proxy.
+    forwardedHost: connection.viaTrustedProxy ? h.get("x-forwarded-host") : null,
     origin: h.get("origin"),
     secFetchSite: h.get("sec-fetch-site"),
   };
 }
 
-/** Server-action arguments arrive as a JSON array (text/plain); multipart ones are form posts. */
+/** The arguments' JSON: the body, or its field "0" when an argument is FormData (multipart). */
+async function actionArgumentsJson(request: NextRequest, body: string, multipart: boolean) {
+  if (!multipart) return body;
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  const root = form?.get("0");
+  return typeof root === "string" ? root : null;
+}
+
+/** Server-action arguments: a JSON array of plain values. No action takes a file, so the body is UTF-8. */
 async function checkActionBody(request: NextRequest): Promise<string | null> {
   if (request.method !== "POST" || !request.headers.has("next-action")) return null;
-  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return null;
-  const parsed = parseCheckedJson(await request.clone().text());
-  return parsed.ok ? null : `Server action arguments refused: ${parsed.message}`;
+  const refused = (why: string) => `Server action arguments refused: ${why}`;
+  const body = decodeUtf8(await request.clone().arrayBuffer());
+  if (body === null) return refused(NOT_UTF8_MESSAGE);
+  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+  const json = await actionArgumentsJson(request, body, multipart);
+  if (json === null) return refused("the multipart body has no arguments field.");
+  const parsed = parseCheckedJson(json);
+  if (!parsed.ok) return refused(parsed.message);
+  const bad = findBadActionArguments(parsed.value, { multipart });
+  return bad ? refused(`${bad}.`) : null;
 }
 
 /** Steps 1 and 2; null when the request may go on. */
-async function checkRequest(request: NextRequest): Promise<NextResponse | null> {
-  const facts = factsOf(request);
+async function checkRequest(request: NextRequest, connection: Connection): Promise<NextResponse | null> {
+  const facts = factsOf(request, connection);
   const refusal = checkHost(facts) ?? checkWriteOrigin(facts);
   if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
   const { pathname, search } = request.nextUrl;
@@ -78,9 +106,10 @@ async function checkRequest(request: NextRequest): Promise<NextResponse | null> 
 }
 
 export async function proxy(request: NextRequest) {
-  const refused = await checkRequest(request);
+  const connection = connectionOf(request.headers);
+  const refused = await checkRequest(request, connection);
   if (refused) return refused;
-  if (!isLoginRequired()) return withHeaders(NextResponse.next());
+  if (isAnonymousLocalAdmin(connection)) return withHeaders(NextResponse.next());
   const { pathname, search } = request.nextUrl;
   if (PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`)))
     return withHeaders(NextResponse.next());
@@ -94,7 +123,11 @@ export async function proxy(request: NextRequest) {
   return withHeaders(NextResponse.redirect(login));
 }
 
+/**
+ * Static assets carry no data (their headers come from next.config.ts); everything else is gated.
+ * Each exception is a whole path segment (`/_next/static/…`, `/_next/image`, `/favicon.ico`): an
+ * unanchored prefix would also skip the gate for `/favicon.icox` or `/_next/staticky`.
+ */
 export const config = {
-  // Static assets carry no data (their headers come from next.config.ts); everything else is gated.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!_next/static/|_next/image$|favicon\\.ico$).*)"],
 };

@@ -1,28 +1,32 @@
 /**
- * Bounded fuzz over every API route and every server action (issue 14.5): malformed input — NUL
- * bytes, lone surrogates, broken encodings, wrong content types, broken multipart, deep nesting,
- * wrong shapes and seeded random values — gets a 4xx with a message (an action may instead answer
- * `{ ok: false }` with one), never a 5xx or an uncaught action error, and no row changes.
+ * Bounded fuzz over every API route and every server action: malformed input — NUL
+ * bytes, lone surrogates, bytes that are not UTF-8, wrong content types, broken multipart, deep
+ * nesting, bodies that are not what the handler reads (a number, null, an array), references to
+ * values no action takes, wrong shapes, seeded random values, and well-formed input naming rows that
+ * do not exist — gets a 4xx with a message (an action may instead answer `{ ok: false }` with one),
+ * never a 5xx or an internal error, and changes nothing: not a row count, not a column
+ * (e2e/db-state.ts). The cases live in e2e/bad-input.ts, checked against every route and action.
  */
-import type { APIRequestContext } from "@playwright/test";
-import { actionResult, serverActions } from "./actions";
-import { e2eDb } from "./db";
+import type { APIRequestContext, APIResponse } from "@playwright/test";
+import { actionResult, serverActions, type ActionRef } from "./actions";
+import {
+  apiRoutes,
+  type BadRequest,
+  deep,
+  NOT_UTF8,
+  ROUTE_CASES,
+  UNKNOWN_ID,
+  WELL_FORMED_CALLS,
+} from "./bad-input";
+import { createEnvironment } from "../prisma/seed/factories";
+import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
+import { dbState, settledDbState } from "./db-state";
 import { expect, test } from "./fixtures";
 
 test.setTimeout(300_000);
 
-/** Exact row counts of every table the studio owns (pg-boss's own schema excluded). */
-async function rowCounts(): Promise<Record<string, number>> {
-  const tables = await e2eDb().$queryRaw<
-    { name: string }[]
-  >`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> '_prisma_migrations'`;
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) {
-    const [row] = await e2eDb().$queryRawUnsafe<{ n: bigint }[]>(`select count(*) as n from "${name}"`);
-    counts[name] = Number(row?.n ?? -1);
-  }
-  return counts;
-}
+const created: string[] = [];
+test.afterAll(() => deleteEnvironments(created));
 
 /** mulberry32: a seeded generator, so a failure reproduces. */
 function random(seed: number) {
@@ -78,9 +82,7 @@ function randomValue(next: () => number, depth = 0): unknown {
   );
 }
 
-const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
-
-async function expectRefused(label: string, res: Awaited<ReturnType<APIRequestContext["get"]>>) {
+async function expectRefused(label: string, res: APIResponse) {
   const text = await res.text();
   expect(res.status(), `${label}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
   expect(res.status(), `${label}: ${text.slice(0, 300)}`).toBeLessThan(500);
@@ -88,92 +90,45 @@ async function expectRefused(label: string, res: Awaited<ReturnType<APIRequestCo
   expect(message, label).toBeTruthy();
 }
 
-test("malformed input to every API route gets a 4xx with a message and changes nothing", async ({
-  request,
-}) => {
-  const before = await rowCounts();
-  const bad = ["a%00b", "%ED%A0%80", "%E0%A4%A", "x%00"];
-  const gets = [
-    ...bad.flatMap((b) => [
-      `/api/runs/${b}`,
-      `/api/runs/${b}/summary`,
-      `/api/datasets/${b}/exports`,
-      `/api/exports/${b}/download`,
-    ]),
-    ...["a%00b", "x%00"].flatMap((b) => [`/api/environments?q=${b}`, `/api/environments?domain=${b}`]),
-    "/api/environments?page=-1",
-    "/api/environments?pageSize=100000",
-    "/api/environments?status=NOPE",
-    "/api/runs/does-not-exist",
-    "/api/runs/does-not-exist/summary",
-    "/api/exports/does-not-exist/download?file=../../../etc/passwd",
-    "/environments/a%00b",
-    "/scenarios/%ED%A0%80",
-    "/runs/x%00/steps/y",
-    "/api/review/preview?kind=nope&id=x",
-    "/api/review/preview?kind=environment&id=a%00b",
-    "/api/review/preview?kind=environment",
-  ];
-  for (const url of gets) await expectRefused(`GET ${url}`, await request.get(url));
+/** Bodies go as bytes: Playwright would JSON-encode a string that is not JSON under application/json. */
+function send(request: APIRequestContext, method: string, url: string, c: BadRequest) {
+  if (c.multipart) return request.fetch(url, { method, multipart: c.multipart });
+  const data = typeof c.body === "string" ? Buffer.from(c.body) : c.body;
+  return request.fetch(url, { method, headers: c.headers, data });
+}
+
+test("bad input to every API route gets a 4xx with a message and changes nothing", async ({ request }) => {
+  // A new route fails here until its bad input is listed in e2e/bad-input.ts.
+  expect(Object.keys(ROUTE_CASES).sort()).toEqual(apiRoutes().sort());
+  // Something the caller could undo, so a body misread as "undo" would show as a change.
+  const env = await createEnvironment(e2eDb(), await defaultProjectId(), {
+    status: "IN_REVIEW",
+    name: unique("fuzz-undo"),
+  });
+  created.push(env.id);
+  const decided = await request.post("/api/review/decisions", {
+    data: {
+      kind: "environment",
+      id: env.id,
+      versionId: env.currentVersionId,
+      decision: "REJECT",
+      reason: "fuzz",
+    },
+  });
+  expect(decided.status(), await decided.text()).toBe(201);
+  const before = await settledDbState();
+  for (const [route, cases] of Object.entries(ROUTE_CASES)) {
+    const [method = "", pattern = ""] = route.split(" ");
+    expect(cases.length, route).toBeGreaterThan(0);
+    const url = pattern.replace(/\[[^\]]+\]/g, UNKNOWN_ID);
+    for (const c of cases)
+      await expectRefused(`${route} ${c.label}`, await send(request, method, c.url ?? url, c));
+  }
+  for (const url of ["/environments/a%00b", "/scenarios/%ED%A0%80", "/runs/x%00/steps/y"])
+    await expectRefused(`GET ${url}`, await request.get(url));
   // Broken UTF-8 in a query decodes to U+FFFD (the URL standard's lenient rule): an answer, not a 500.
   for (const url of ["/api/environments?q=%ED%A0%80", "/api/environments?domain=%E0%A4%A"])
     expect((await request.get(url)).status(), url).toBeLessThan(500);
-
-  const jsonBodies = [
-    "not json",
-    "{",
-    deep(5000),
-    '{"kind":"environment","id":"a\\u0000b","decision":"ACCEPT","reason":"r"}',
-    '{"kind":"environment","id":"\\ud800","decision":"ACCEPT","reason":"r"}',
-    "[]",
-    "null",
-    '{"kind":"nope"}',
-    '{"kind":"environment","id":1}',
-  ];
-  for (const url of ["/api/review/decisions", "/api/review/claims", "/api/review/claims/release"]) {
-    for (const method of ["post", "delete"] as const) {
-      if (!url.endsWith("/claims") && method === "delete") continue;
-      await expectRefused(
-        `${method} ${url} text/plain`,
-        await request[method](url, {
-          headers: { "content-type": "text/plain" },
-          data: '{"kind":"environment","id":"x"}',
-        }),
-      );
-      for (const body of jsonBodies)
-        await expectRefused(
-          `${method} ${url} ${body.slice(0, 40)}`,
-          await request[method](url, { headers: { "content-type": "application/json" }, data: body }),
-        );
-    }
-  }
-  // Undo takes no arguments: only bodies it cannot read are fed to it (a readable one would undo).
-  await expectRefused(
-    "post /api/review/undo text/plain",
-    await request.post("/api/review/undo", { headers: { "content-type": "text/plain" }, data: "{}" }),
-  );
-  for (const body of ["not json", "{", deep(5000), '"\ud800"'])
-    await expectRefused(
-      `post /api/review/undo ${body.slice(0, 40)}`,
-      await request.post("/api/review/undo", { headers: { "content-type": "application/json" }, data: body }),
-    );
-
-  const imports: [string, Record<string, string>, string][] = [
-    ["text/plain", { "content-type": "text/plain" }, "x"],
-    [
-      "broken multipart",
-      { "content-type": "multipart/form-data; boundary=zzz" },
-      '--zzz\r\nContent-Disposition: form-data; name="files"; filename="a.json"\r\n\r\n{',
-    ],
-    ["no boundary", { "content-type": "multipart/form-data" }, "garbage"],
-    ["urlencoded", { "content-type": "application/x-www-form-urlencoded" }, "files=x"],
-  ];
-  for (const [label, headers, data] of imports)
-    await expectRefused(`POST /api/imports ${label}`, await request.post("/api/imports", { headers, data }));
-  await expectRefused(
-    "POST /api/imports no files",
-    await request.post("/api/imports", { multipart: { className: "X" } }),
-  );
   for (const text of ['{"x":{"env_id":"x\\u0000"}}', '{"x":{"env_id":"\\ud800"}}', deep(5000)]) {
     const res = await request.post("/api/imports", {
       multipart: {
@@ -188,32 +143,74 @@ test("malformed input to every API route gets a 4xx with a message and changes n
       });
     else await expectRefused(`POST /api/imports ${text.slice(0, 40)}`, res);
   }
-
-  expect(await rowCounts()).toEqual(before);
+  expect(await dbState()).toEqual(before);
 });
 
-test("malformed arguments to every server action get a 4xx or an { ok: false } with a message, never a 5xx, and change nothing", async ({
-  request,
-}) => {
-  const actions = serverActions().filter((a) => a.name !== "logoutAction"); // takes no input
-  expect(actions.map((a) => a.name)).toEqual(
-    expect.arrayContaining([
-      "runToolAction",
-      "runBenchAction",
-      "analyzeSourceAction",
-      "createUserAction",
-      "loginAction",
-    ]),
-  );
-  const before = await rowCounts();
-  const malformed = [
+/** Refused by proxy.ts before Next decodes them (Next would answer most of them with a 500). */
+const REFUSED_BEFORE_THE_ACTION: { label: string; body: string | Buffer }[] = [
+  ...[
     "not json",
     "[",
     deep(5000),
     `[{"id":"a\\u0000b","environmentId":"a\\u0000b","runId":"a\\u0000b","email":"a\\u0000@b"}]`,
     `[{"id":"\\ud800","environmentId":"\\udfff"}]`,
     `[{"args":${deep(200)}}]`,
-  ];
+    // Not an argument list.
+    "1",
+    "null",
+    '"x"',
+    "true",
+    "{}",
+    '{"0":{}}',
+    // References to values no action takes (Map, promise, server function, blob, iterator, FormData).
+    '["$Q1"]',
+    '[{"id":"$@1"}]',
+    '[{"id":"$h1"}]',
+    '["$B1"]',
+    '["$i"]',
+    '["$K1"]',
+  ].map((body) => ({ label: body.slice(0, 60), body })),
+  { label: "not UTF-8", body: Buffer.concat([Buffer.from("["), NOT_UTF8, Buffer.from("]")]) },
+];
+const MULTIPART_REFUSED: Record<string, string>[] = [{ "0": "1" }, { x: "[{}]" }, { "0": '["$Q1"]' }];
+
+async function expectNoInternalError(label: string, res: APIResponse) {
+  const text = await res.text();
+  const full = `${label}: ${res.status()} ${text.slice(0, 300)}`;
+  expect(res.status(), full).toBeLessThan(500);
+  if (res.status() >= 400) return expectRefused(label, res); // refused before the action
+  const result = actionResult(text);
+  expect(result, full).not.toBeNull(); // null: an uncaught error row
+  expect(result?.ok, full).toBe(false);
+  // Every action answers through runAction: one shape, { ok: false, error: { code, message, retryable } }.
+  expect(result?.error, full).toMatchObject({
+    code: expect.any(String),
+    message: expect.stringMatching(/\S/),
+    retryable: expect.any(Boolean),
+  });
+  expect(result?.error?.code, full).not.toBe("INTERNAL");
+}
+
+/** Well-formed arguments naming rows that do not exist: a refusal naming why, never INTERNAL. */
+async function expectWellFormedRefused(action: ActionRef, call: (body: string) => Promise<APIResponse>) {
+  const expected = WELL_FORMED_CALLS[action.name];
+  if (!expected || "namesNoRow" in expected) return;
+  const res = await call(JSON.stringify([expected.args]));
+  const text = await res.text();
+  const label = `${action.name} well-formed: ${res.status()} ${text.slice(0, 300)}`;
+  expect(res.status(), label).toBe(200);
+  const result = actionResult(text);
+  if ("readsOnly" in expected) expect(result?.ok, label).toBe(true);
+  else expect(result, label).toMatchObject({ ok: false, error: { code: expected.refusedWith } });
+}
+
+test("bad arguments to every server action get a 4xx or an { ok: false } with a message, never a 5xx, and change nothing", async ({
+  request,
+}) => {
+  const actions = serverActions();
+  // A new action fails here until e2e/bad-input.ts says what a well-formed call with unknown ids answers.
+  expect(Object.keys(WELL_FORMED_CALLS).sort()).toEqual(actions.map((a) => a.name).sort());
+  const before = await settledDbState();
   const next = random(1414);
   const wrong = [
     "[]",
@@ -222,39 +219,28 @@ test("malformed arguments to every server action get a 4xx or an { ok: false } w
     "[1]",
     '["x"]',
     '[{"id":1,"environmentId":[],"runId":{}}]',
-    "{}",
     ...Array.from({ length: 6 }, () => JSON.stringify([randomValue(next)])),
   ];
   for (const action of actions) {
-    const call = (body: string) =>
+    const headers = { "next-action": action.id, accept: "text/x-component" };
+    const call = (body: string | Buffer) =>
       request.post(action.page, {
-        headers: {
-          "next-action": action.id,
-          "content-type": "text/plain;charset=UTF-8",
-          accept: "text/x-component",
-        },
+        headers: { ...headers, "content-type": "text/plain;charset=UTF-8" },
         data: body,
       });
-    for (const body of malformed)
-      await expectRefused(`${action.name} ${body.slice(0, 50)}`, await call(body));
-    for (const body of wrong) {
-      const res = await call(body);
-      const text = await res.text();
-      const label = `${action.name} ${body.slice(0, 80)}: ${res.status()} ${text.slice(0, 300)}`;
-      expect(res.status(), label).toBeLessThan(500);
-      if (res.status() >= 400) continue; // refused before the action, with a message (checked above)
-      const result = actionResult(text);
-      expect(result, label).not.toBeNull(); // null: an uncaught error row
-      expect(result?.ok, label).toBe(false);
-      // Every action answers through runAction: one shape, { ok: false, error: { code, message, retryable } }.
-      expect(result?.error, label).toMatchObject({
-        code: expect.any(String),
-        message: expect.stringMatching(/\S/),
-        retryable: expect.any(Boolean),
-      });
-    }
+    for (const { label, body } of REFUSED_BEFORE_THE_ACTION)
+      await expectRefused(`${action.name} ${label}`, await call(body));
+    for (const multipart of MULTIPART_REFUSED)
+      await expectRefused(
+        `${action.name} multipart ${JSON.stringify(multipart)}`,
+        await request.post(action.page, { headers, multipart }),
+      );
+    if (action.name === "logoutAction") continue; // ignores its arguments (bad-input.ts)
+    for (const body of wrong)
+      await expectNoInternalError(`${action.name} ${body.slice(0, 80)}`, await call(body));
+    await expectWellFormedRefused(action, call);
   }
-  expect(await rowCounts()).toEqual(before);
+  expect(await dbState()).toEqual(before);
 });
 
 test("pages given odd, repeated or malformed parameters render or say not found, never an error page", async ({

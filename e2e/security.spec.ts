@@ -12,6 +12,7 @@ import { freePort } from "../tests/free-port";
 import { serverAction } from "./actions";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
+import { rawRequest } from "./raw-http";
 import { spawnStudio } from "./spawn-studio";
 
 const created: string[] = [];
@@ -28,26 +29,6 @@ async function serveAttackPage(html: string): Promise<{ url: string; close: () =
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A raw request with any Host header (browsers' fetch cannot set it; a rebinding page gets it for free). */
-function rawRequest(
-  base: string,
-  opts: { method: string; path: string; headers: Record<string, string>; body?: string },
-): Promise<{ status: number; text: string }> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, path: opts.path, method: opts.method, headers: opts.headers },
-      (res) => {
-        let text = "";
-        res.on("data", (d: Buffer) => (text += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
 }
 
 test("a page on another port cannot decide or import in the studio's name, with or without a session", async ({
@@ -163,6 +144,35 @@ test("a DNS-rebinding host name is not answered, so it cannot create an admin th
   });
   expect(page.status).toBe(421);
   expect(page.text).not.toContain(E2E_ADMIN.email);
+  // The gate's exceptions (static assets) are whole path segments: a name that merely starts like
+  // one is gated like any page, so no path answers a rebinding host with something other than 421.
+  for (const path of [
+    "/favicon.icox",
+    "/favicon.ico/x",
+    "/favicon.ico.json",
+    "/_next/staticx",
+    "/_next/static",
+    "/_next/imagex",
+    "/_next/image/x",
+    "/users/favicon.ico",
+  ]) {
+    const reply = await rawRequest(base, {
+      method: "GET",
+      path,
+      headers: { host: `rebind.example:${port}` },
+    });
+    expect(reply.status, path).toBe(421);
+  }
+  // What the exceptions are for: a real asset, answered on any Host (no data, no session).
+  const asset = await rawRequest(base, { method: "GET", path: "/login", headers: {} });
+  const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(asset.text)?.[1];
+  expect(script).toBeTruthy();
+  const served = await rawRequest(base, {
+    method: "GET",
+    path: script ?? "",
+    headers: { host: `rebind.example:${port}` },
+  });
+  expect(served.status).toBe(200);
 });
 
 test("login follows only same-origin paths", async ({ page, baseURL }) => {

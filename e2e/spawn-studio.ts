@@ -17,30 +17,42 @@ const CLEARED = [
   "DATABASE_URL",
 ];
 
+/** Wildcard binds are polled (and by default addressed) on loopback. */
+const reachableHost = (host: string) => (host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host);
+
 /**
- * `how: "next"` runs `next start` directly; `how: "npm-start"` runs scripts/start.ts (migrations,
- * first-start admin, worker) the way `npm start` does. Resolves once /api/health answers at all.
+ * `how: "web"` (default) runs the studio's web server alone (scripts/start-web.ts, what `npm start`
+ * serves with); `how: "npm-start"` runs scripts/start.ts (migrations, first-start admin, worker) the
+ * way `npm start` does; `how: "next"` runs plain `next start`, which tells the app no peer address.
+ * `host` is the address to listen on; HOST is set to it unless `hostVariable` says otherwise (null:
+ * unset). Resolves once /api/health answers at all.
  */
 export async function spawnStudio(opts: {
   host?: string;
+  hostVariable?: string | null;
   env: Record<string, string>;
-  how?: "next" | "npm-start";
+  how?: "web" | "next" | "npm-start";
 }): Promise<SpawnedStudio> {
   const host = opts.host ?? "127.0.0.1";
   const port = await freePort();
-  const base = `http://${host}:${port}`;
+  const base = `http://${reachableHost(host)}:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
-    HOST: host,
+    NODE_ENV: "production",
     PORT: String(port),
   };
   for (const name of CLEARED) delete env[name];
+  const hostVariable = opts.hostVariable === undefined ? host : opts.hostVariable;
+  if (hostVariable === null) delete env.HOST;
+  else env.HOST = hostVariable;
   Object.assign(env, opts.env);
+  const script = { web: "scripts/start-web.ts", "npm-start": "scripts/start.ts" } as const;
+  const how = opts.how ?? "web";
   const args =
-    opts.how === "npm-start"
-      ? ["--import", "tsx", path.resolve("scripts/start.ts")]
-      : [path.resolve("node_modules/next/dist/bin/next"), "start", "-H", host, "-p", String(port)];
+    how === "next"
+      ? [path.resolve("node_modules/next/dist/bin/next"), "start", "-H", host, "-p", String(port)]
+      : ["--import", "tsx", path.resolve(script[how])];
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));

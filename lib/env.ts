@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { EmailSchema } from "./auth/auth.schema";
+import { parseIpRanges } from "./auth/ip-ranges";
 import { formatZodIssues } from "./core/zod-issues";
 
 /** An empty value (`NAME=` in a .env file) means unset, so the default applies. */
@@ -77,6 +78,16 @@ export const EnvSchema = z.object({
       (v) => !v || v.split(",").every((u) => !u.trim() || URL.canParse(u.trim())),
       "a comma-separated list of URLs like https://studio.example.org",
     ),
+  // Reverse proxies whose X-Forwarded-For / -Proto / -Host are believed (lib/auth/client-address.ts).
+  ENVSTUDIO_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const parsed = parseIpRanges(raw ?? "");
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }),
   ENVSTUDIO_IMPORT_MAX_BYTES: optionalNumber({ min: 1 }),
   ENVSTUDIO_SANDBOX_CALLS_PER_USER: optionalNumber({ min: 1 }),
 });

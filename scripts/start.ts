@@ -4,7 +4,8 @@
  *  2. database: DATABASE_URL, or an embedded PostgreSQL in ENVSTUDIO_DATA_DIR; apply migrations;
  *  3. seed the sample environments on first start;
  *  4. build the app if the sources changed since the last build;
- *  5. start a job worker and the Next.js server on HOST:PORT (default 127.0.0.1:3000).
+ *  5. start a job worker and the web server (scripts/start-web.ts: Next.js behind a server that
+ *     passes each connection's peer address on) on HOST:PORT (default 127.0.0.1:3000).
  * `--dev` runs `next dev` instead of building.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -140,17 +141,21 @@ async function main(): Promise<void> {
       }),
     );
   }
-  const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
+  // Not `next start`: scripts/start-web.ts tells the app each connection's peer address.
   const web = spawn(
     process.execPath,
-    [nextBin, isDev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)],
-    { cwd: ROOT, env: childEnv, stdio: "inherit" },
+    ["--import", "tsx", path.join(ROOT, "scripts/start-web.ts"), ...(isDev ? ["--dev"] : [])],
+    {
+      cwd: ROOT,
+      env: { ...childEnv, NODE_ENV: isDev ? "development" : "production" },
+      stdio: "inherit",
+    },
   );
   children.push(web);
   log(
     isLoginRequired({ ...process.env, HOST: env.HOST })
       ? "login required for every page (non-loopback HOST or ENVSTUDIO_REQUIRE_LOGIN=1)"
-      : "localhost: visitors without a session act as the local admin",
+      : "localhost: visitors from this machine without a session act as the local admin",
   );
   log(`studio on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`);
 

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { AppError, httpStatusOf, isAppError } from "@/lib/core/errors";
-import { parseCheckedJson } from "@/lib/auth/input-guard";
+import { decodeUtf8, NOT_UTF8_MESSAGE, parseCheckedJson } from "@/lib/auth/input-guard";
 import { toActionError } from "@/lib/auth/server/action-error";
 
 /**
@@ -41,12 +41,14 @@ export function requireMediaType(request: Request, expected: string): void {
 
 /**
  * The JSON body of a write: only `application/json` (a cross-site form or no-cors fetch can send
- * text/plain but never that), checked for NUL bytes, lone surrogates and depth
- * (lib/auth/input-guard.ts). Its size was checked by proxy.ts.
+ * text/plain but never that), UTF-8 (not decoded leniently into U+FFFD), checked for NUL bytes, lone
+ * surrogates and depth (lib/auth/input-guard.ts). Its size was checked by proxy.ts.
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   requireMediaType(request, "application/json");
-  const parsed = parseCheckedJson(await request.text());
+  const text = decodeUtf8(await request.arrayBuffer());
+  if (text === null) throw new AppError("INVALID_INPUT", NOT_UTF8_MESSAGE);
+  const parsed = parseCheckedJson(text);
   if (!parsed.ok) throw new AppError("INVALID_INPUT", parsed.message);
   return parsed.value;
 }

@@ -5,28 +5,36 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { LoginInputSchema, safeNextPath } from "@/lib/auth/auth.schema";
 import { SESSION_COOKIE } from "@/lib/auth/login-policy";
-import { clientAddress } from "@/lib/auth/login-throttle";
+import { connectionOf } from "@/lib/auth/client-address";
 import { isSecureRequest } from "@/lib/auth/request-guard";
 import { logIn } from "@/lib/auth/server/log-in";
 import { ANYONE, runAction } from "@/lib/auth/server/run-action";
 import { deleteSession } from "@/lib/auth/server/sessions";
 import type { ActionResult } from "@/lib/core/result";
 
-/** Secure cookies when configured for HTTPS (ENVSTUDIO_PUBLIC_URL), or when a proxy says so. */
-async function isHttps() {
-  return isSecureRequest((await headers()).get("x-forwarded-proto"));
+/**
+ * The address sign-in throttling counts (the connection's, see lib/auth/client-address.ts) and
+ * whether the session cookie is Secure (HTTPS configured in ENVSTUDIO_PUBLIC_URL, or a trusted proxy
+ * says so).
+ */
+async function requestFacts() {
+  const h = await headers();
+  const connection = connectionOf(h);
+  return {
+    address: connection.address ?? "unknown",
+    secure: isSecureRequest({ forwardedProto: h.get("x-forwarded-proto"), ...connection }),
+  };
 }
 
 /** Anyone may call it: this is how a visitor gets a role. Success redirects, so only refusals return. */
 export async function loginAction(raw: unknown): Promise<ActionResult<never>> {
   const result = await runAction(raw, LoginInputSchema, ANYONE, async (input) => {
-    const session = await logIn(getDb(), input, {
-      address: clientAddress((await headers()).get("x-forwarded-for")),
-    });
+    const request = await requestFacts();
+    const session = await logIn(getDb(), input, { address: request.address });
     (await cookies()).set(SESSION_COOKIE, session.token, {
       httpOnly: true,
       sameSite: "lax",
-      secure: await isHttps(),
+      secure: request.secure,
       path: "/",
       expires: session.expiresAt,
     });

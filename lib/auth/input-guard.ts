@@ -1,11 +1,14 @@
 /**
  * Input no handler can store or even decode, refused before it reaches one (pure; used by proxy.ts
  * for URLs and server-action bodies, and by the JSON route helper):
+ * - bodies that are not UTF-8: decoding would turn them into U+FFFD and store that instead;
  * - NUL characters: PostgreSQL text cannot hold them, so a query fails deep inside Prisma;
  * - lone UTF-16 surrogates: not Unicode; jsonb refuses their escapes;
  * - URLs with broken percent-encoding;
  * - JSON nested deeper than MAX_JSON_DEPTH: React's action-argument decoder and zod recurse per
- *   level and overflow the stack at a few thousand.
+ *   level and overflow the stack at a few thousand;
+ * - server-action arguments that are not an array, or that reference values no action takes
+ *   (findBadActionArguments): Next.js fails on those with a 500 before the action runs.
  * Each check answers with the place of the problem, so the 400 says what to fix.
  */
 
@@ -43,6 +46,19 @@ export function findBadJson(value: unknown, maxDepth = MAX_JSON_DEPTH): string |
   return null;
 }
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A request body as text, or null when its bytes are not UTF-8. */
+export function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export const NOT_UTF8_MESSAGE = "The request body is not valid UTF-8.";
+
 /** Parses a JSON text and checks it; the message is meant for the caller. */
 export function parseCheckedJson(
   text: string,
@@ -71,6 +87,40 @@ export function findBadUrl(pathname: string, search: string): string | null {
     }
     const bad = badText(decoded);
     if (bad) return `The address ${bad}.`;
+  }
+  return null;
+}
+
+/**
+ * React sends server-action arguments as a JSON array in which a string starting with "$" stands
+ * for a value JSON cannot carry. The studio's actions take plain data, so only the references React
+ * writes for plain values pass: an escaped "$$…" string, undefined, NaN, ±Infinity, -0, a date, a
+ * bigint, and in multipart bodies FormData (the sign-out form posts one). Any other reference (Map,
+ * Set, promise, iterator, stream, blob, server function…) fails in React's decoder or in Next's
+ * call of the action — a 500 before the action could refuse it.
+ */
+const PLAIN_VALUE_REFERENCE = /^\$(?:\$|D|undefined$|NaN$|-?Infinity$|-0$|n-?\d+$)/;
+const FORM_DATA_REFERENCE = /^\$K[0-9a-f]+$/;
+
+export function findBadActionArguments(value: unknown, opts: { multipart: boolean }): string | null {
+  if (!Array.isArray(value)) return "the arguments must be a JSON array";
+  // findBadJson has bounded the depth; an explicit stack keeps this walk off the call stack anyway.
+  const stack: { value: unknown; path: string }[] = [{ value, path: "arguments" }];
+  while (stack.length) {
+    const item = stack.pop();
+    if (!item) break;
+    if (typeof item.value === "string") {
+      const text = item.value;
+      const allowed =
+        !text.startsWith("$") ||
+        PLAIN_VALUE_REFERENCE.test(text) ||
+        (opts.multipart && FORM_DATA_REFERENCE.test(text));
+      if (!allowed) return `${item.path} is a reference to a value the studio's actions do not take`;
+      continue;
+    }
+    if (item.value === null || typeof item.value !== "object") continue;
+    for (const [key, child] of Object.entries(item.value))
+      stack.push({ value: child, path: `${item.path}.${key}`.slice(0, 200) });
   }
   return null;
 }

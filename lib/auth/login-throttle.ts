@@ -28,16 +28,3 @@ export function describeWait(ms: number): string {
   if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
   return `${Math.ceil(seconds / 60)} minutes`;
 }
-
-/**
- * The client address as Next.js reports it: the right-most `x-forwarded-for` entry (Next sets the
- * header from the socket when a client sends none; a reverse proxy appends the address it saw).
- */
-export function clientAddress(forwardedFor: string | null): string {
-  const last = forwardedFor
-    ?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .at(-1);
-  return last ? last.slice(0, 64) : "unknown";
-}

@@ -6,7 +6,7 @@ import {
   isSecureRequest,
   type RequestFacts,
 } from "./request-guard";
-import { findBadJson, findBadUrl, parseCheckedJson } from "./input-guard";
+import { decodeUtf8, findBadActionArguments, findBadJson, findBadUrl, parseCheckedJson } from "./input-guard";
 import { securityHeaders } from "./security-headers";
 
 const facts = (over: Partial<RequestFacts>): RequestFacts => ({
@@ -79,6 +79,37 @@ describe("bad input", () => {
     expect(parseCheckedJson('[{"a":1}]')).toEqual({ ok: true, value: [{ a: 1 }] });
   });
 
+  it("reads bodies as strict UTF-8: broken bytes are refused, not turned into U+FFFD", () => {
+    expect(decodeUtf8(new TextEncoder().encode('{"id":"café"}'))).toBe('{"id":"café"}');
+    expect(decodeUtf8(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))).toBeNull();
+    expect(decodeUtf8(new Uint8Array([0xed, 0xa0, 0x80]))).toBeNull(); // an encoded surrogate
+  });
+
+  it("takes server-action arguments only as an array of plain values", () => {
+    const plain = { multipart: false };
+    for (const args of [1, null, "x", true, { 0: {} }])
+      expect(findBadActionArguments(args, plain), JSON.stringify(args)).toBe(
+        "the arguments must be a JSON array",
+      );
+    // What React writes for plain values: escaped "$" strings, undefined, non-finite numbers, dates, bigints.
+    const ok = [
+      {
+        id: "$$literal dollar",
+        next: "$undefined",
+        n: ["$NaN", "$-Infinity", "$-0", "$n42"],
+        at: "$D2026-01-01",
+      },
+    ];
+    expect(findBadActionArguments(ok, plain)).toBeNull();
+    for (const ref of ["$Q1", "$W1", "$@1", "$h1", "$F1", "$K1", "$B1", "$i", "$1", "$S", "$Y", "$l", "$n1x"])
+      expect(findBadActionArguments([{ a: [ref] }], plain), ref).toBe(
+        "arguments.0.a.0 is a reference to a value the studio's actions do not take",
+      );
+    // FormData only where it can exist: the parts of a multipart body.
+    expect(findBadActionArguments(["$K1"], { multipart: true })).toBeNull();
+    expect(findBadActionArguments(["$Q1"], { multipart: true })).toMatch(/reference/);
+  });
+
   it("has one upload limit with 413, a 1 MiB limit on other writes, and 411 for undeclared chunked bodies", () => {
     const env = { ENVSTUDIO_IMPORT_MAX_BYTES: String(12 * 1024 * 1024) };
     const upload = (contentLength: string | null, chunked = false) =>
@@ -114,8 +145,11 @@ describe("security headers and cookies", () => {
     });
     expect(headers["Strict-Transport-Security"]).toBeUndefined();
     expect(securityHeaders({ dev: false, https: true })["Strict-Transport-Security"]).toBeDefined();
-    expect(isSecureRequest(null, { ENVSTUDIO_PUBLIC_URL: "https://studio.example.org" })).toBe(true);
-    expect(isSecureRequest("https", {})).toBe(true);
-    expect(isSecureRequest(null, {})).toBe(false);
+    const direct = { forwardedProto: null, viaTrustedProxy: false };
+    expect(isSecureRequest(direct, { ENVSTUDIO_PUBLIC_URL: "https://studio.example.org" })).toBe(true);
+    expect(isSecureRequest(direct, {})).toBe(false);
+    // X-Forwarded-Proto is the word of a trusted proxy, or of nobody.
+    expect(isSecureRequest({ forwardedProto: "https", viaTrustedProxy: true }, {})).toBe(true);
+    expect(isSecureRequest({ forwardedProto: "https", viaTrustedProxy: false }, {})).toBe(false);
   });
 });

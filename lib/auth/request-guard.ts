@@ -111,9 +111,14 @@ export function checkWriteOrigin(facts: RequestFacts, env: Env = process.env): R
   return refuse(`its origin ${origin.origin} is not this studio`);
 }
 
-/** Cookies get `Secure` when configured for HTTPS, or when a TLS-terminating proxy says so. */
-export const isSecureRequest = (forwardedProto: string | null, env: Env = process.env) =>
-  isHttpsConfigured(env) || forwardedProto === "https";
+/**
+ * Cookies get `Secure` when configured for HTTPS, or when a trusted TLS-terminating proxy says the
+ * request came over HTTPS (anyone else could send `X-Forwarded-Proto: https` over plain HTTP).
+ */
+export const isSecureRequest = (
+  request: { forwardedProto: string | null; viaTrustedProxy: boolean },
+  env: Env = process.env,
+) => isHttpsConfigured(env) || (request.viaTrustedProxy && request.forwardedProto === "https");
 
 /** Bodies of actions and JSON routes: Next caps server-action bodies at 1 MB too. */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;

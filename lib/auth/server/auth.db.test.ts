@@ -58,6 +58,18 @@ describe("sessions and roles", () => {
     expect(local?.role).toBe("ADMIN");
   });
 
+  it("an unknown user id is NOT_FOUND, not an internal error, and ends nobody's session", async () => {
+    const admin = await createUser(t.db, { role: "ADMIN" });
+    const { token } = await createSession(t.db, admin.id);
+    await expect(
+      updateUser(t.db, { userId: "no-such-user", role: "VIEWER" }, admin.id),
+    ).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "User was not found.",
+    });
+    expect(await findSessionUser(t.db, token)).not.toBeNull();
+  });
+
   it("admins cannot lock themselves out", async () => {
     const admin = await createUser(t.db, { role: "ADMIN" });
     await expect(updateUser(t.db, { userId: admin.id, role: "VIEWER" }, admin.id)).rejects.toMatchObject({

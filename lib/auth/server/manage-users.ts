@@ -28,6 +28,8 @@ export async function updateUser(db: Db, input: UpdateUserInput, actorId: string
     throw new AppError("INVALID_INPUT", "You cannot demote or disable yourself; ask another admin.");
   }
   return db.$transaction(async (tx) => {
+    if (!(await tx.user.findUnique({ where: { id: input.userId }, select: { id: true } })))
+      throw new AppError("NOT_FOUND", "User was not found.");
     const user = await tx.user.update({
       where: { id: input.userId },
       data: {

@@ -5,13 +5,15 @@ import "server-only";
  * UNAUTHENTICATED / FORBIDDEN. Pages call `currentUser()` for reads.
  *
  * Identity comes from the httpOnly session cookie. Without one, the login policy decides
- * (lib/auth/login-policy.ts): on a loopback HOST the visitor acts as the local admin, otherwise
- * nobody. proxy.ts redirects anonymous visitors first, but this check does not rely on it.
+ * (lib/auth/login-policy.ts): on a loopback HOST, a request from this machine (the connection's peer
+ * address) acts as the local admin; anything else is nobody. proxy.ts redirects anonymous visitors
+ * first, but this check does not rely on it.
  */
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/lib/db";
-import { isLoginRequired, SESSION_COOKIE } from "../login-policy";
+import { connectionOf } from "../client-address";
+import { isAnonymousLocalAdmin, SESSION_COOKIE } from "../login-policy";
 import type { RoleName } from "../roles";
 import { assertRole, findLocalAdmin } from "./resolve-user";
 import { findSessionUser, type SessionUser } from "./sessions";
@@ -26,7 +28,8 @@ export const getIdentity = cache(async (): Promise<Identity> => {
   const db = getDb();
   const user = await findSessionUser(db, (await cookies()).get(SESSION_COOKIE)?.value);
   if (user) return { user, signedIn: true };
-  return { user: isLoginRequired() ? null : await findLocalAdmin(db), signedIn: false };
+  const localAdmin = isAnonymousLocalAdmin(connectionOf(await headers()));
+  return { user: localAdmin ? await findLocalAdmin(db) : null, signedIn: false };
 });
 
 export async function requireRole(min: RoleName): Promise<SessionUser> {

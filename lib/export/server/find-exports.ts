@@ -1,5 +1,6 @@
 import "server-only";
 /** Reads of export rows for the dataset page and its polling route. */
+import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import type { ExportView } from "../export-view";
 
@@ -10,6 +11,8 @@ export async function findDatasetExports(db: Db, datasetId: string): Promise<Exp
     take: 50,
     include: { datasetVersion: { select: { version: true } } },
   });
+  if (rows.length === 0 && (await db.dataset.count({ where: { id: datasetId } })) === 0)
+    throw new AppError("NOT_FOUND", `Dataset ${datasetId} does not exist.`);
   return rows.map((r) => ({
     id: r.id,
     version: r.datasetVersion.version,

@@ -8,7 +8,19 @@ import "server-only";
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
-import { CLAIM_TTL_MS, type ClaimInput, TARGET_OF } from "../review.schema";
+import { CLAIM_TTL_MS, type ClaimInput, type ReviewKind, TARGET_OF } from "../review.schema";
+
+const TARGET_EXISTS: Record<ReviewKind, (db: Db, id: string) => Promise<number>> = {
+  environment: (db, id) => db.environment.count({ where: { id } }),
+  scenario: (db, id) => db.scenario.count({ where: { id } }),
+  trajectory: (db, id) => db.trajectory.count({ where: { id } }),
+};
+
+/** A claim names a queue item that exists: an unknown id is refused, never stored. */
+async function assertTargetExists(db: Db, input: ClaimInput) {
+  if ((await TARGET_EXISTS[input.kind](db, input.id)) === 0)
+    throw new AppError("NOT_FOUND", `There is no ${input.kind} with the id "${input.id}".`);
+}
 
 export type ClaimResult = { claimed: true; expiresAt: string } | { claimed: false; heldBy: string };
 
@@ -19,6 +31,7 @@ export async function claimItem(
   now = new Date(),
 ): Promise<ClaimResult> {
   if (!actor.id) throw new AppError("INVALID_INPUT", "Sign in to claim review items.");
+  await assertTargetExists(db, input);
   const expiresAt = new Date(now.getTime() + CLAIM_TTL_MS);
   const rows = await db.$queryRaw<{ userId: string }[]>`
     INSERT INTO "ReviewClaim" ("targetType", "targetId", "userId", "expiresAt")
@@ -39,5 +52,7 @@ export async function releaseClaim(db: Db, input: ClaimInput, actor: SessionUser
   const { count } = await db.reviewClaim.deleteMany({
     where: { targetType: TARGET_OF[input.kind], targetId: input.id, userId: actor.id },
   });
+  // Released first: a claim on an item deleted meanwhile still goes.
+  if (count === 0) await assertTargetExists(db, input);
   return { released: count };
 }

@@ -8,13 +8,16 @@ import { readJsonBody } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
+/** The body says nothing, and anything else (`null`, `[]`, a stray field) is refused, not read as a request to undo. */
+const UndoInputSchema = z.strictObject({});
+
 /**
  * POST /api/review/undo `{}`: undoes the caller's last accept/reject (logged as an UNDO decision).
- * The body says nothing, but like every JSON write it must be application/json, which a cross-site
- * form or no-cors fetch cannot send.
+ * Like every JSON write it must be application/json, which a cross-site form or no-cors fetch
+ * cannot send.
  */
 export const POST = apiRoute(
-  { role: "REVIEWER", schema: z.unknown(), input: readJsonBody },
+  { role: "REVIEWER", schema: UndoInputSchema, input: readJsonBody },
   async (_input, user) => {
     const db = getDb();
     const project = await getDefaultProject(db);
