@@ -33,7 +33,9 @@ export interface Backend {
    * `key` identifies the untrusted code the lease will run (e.g. a source hash): workers are only
    * reused for the same key. `null` means no user code runs (analysis), so any fresh worker does.
    */
-  lease(key: string | null, waitMs: number): Promise<Result<Lease, SandboxError>>;
+  /** `checks`: the lease runs checks (runChecks), which an episode may need while it holds a
+   * worker of its own; a bounded pool keeps room for them. */
+  lease(key: string | null, waitMs: number, checks?: boolean): Promise<Result<Lease, SandboxError>>;
   stats(): Promise<BackendStats>;
   close(): Promise<void>;
 }

@@ -36,7 +36,8 @@ const HOST_START_TIMEOUT_MS = 30_000;
 type Pending = { resolve: (message: Result<HostReply, SandboxError & { terminated?: boolean }>) => void };
 
 /** Room for every worker plus one replacement each booting while a retired thread still exits. */
-const slotCount = (options: SandboxOptions) => 2 * (options.poolSize + options.spareWorkers);
+/** Twice the workers (a retiring thread holds its slot until it exits), the check worker included. */
+const slotCount = (options: SandboxOptions) => 2 * (options.poolSize + options.spareWorkers + 1);
 
 export class HostProcess {
   readonly generation: number;

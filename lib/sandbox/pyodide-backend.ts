@@ -95,11 +95,14 @@ export function createPyodideBackend(options: SandboxOptions): Backend {
 
   return {
     name: "pyodide",
-    async lease(key, waitMs) {
+    async lease(key, waitMs, checks) {
       const hostResult = await getHost();
       if (!hostResult.ok) return hostResult;
       const current = hostResult.value;
-      const reply = await current.request({ type: "lease", key, waitMs }, waitMs + 5_000);
+      const reply = await current.request(
+        { type: "lease", key, waitMs, ...(checks ? { checks } : {}) },
+        waitMs + 5_000,
+      );
       if (!reply.ok) return err(reply.error);
       const { lease: leaseId, slot } = reply.value;
       if (leaseId === undefined || slot === undefined || !current.bindLease(leaseId, slot))

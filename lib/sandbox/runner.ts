@@ -79,12 +79,15 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
   const knownTools = new Map<string, Tool[]>();
 
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
-  async function durableLease(key: string | null, shared = false): Promise<Result<Lease, SandboxError>> {
+  async function durableLease(
+    key: string | null,
+    use: "episode" | "shared-episode" | "checks" = "episode",
+  ): Promise<Result<Lease, SandboxError>> {
     const acquire = async () => {
       const lease =
-        shared && sharing && key
+        use === "shared-episode" && sharing && key
           ? await sharing.lease(key, options.leaseTimeoutMs)
-          : await backend.lease(key, options.leaseTimeoutMs);
+          : await backend.lease(key, options.leaseTimeoutMs, use === "checks");
       return lease.ok ? ok(sourceOnDemand(lease.value)) : lease;
     };
     const first = await acquire();
@@ -99,7 +102,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const toolsKey = `${sourceKey}\u0000${className}`;
     const known = knownTools.get(toolsKey);
     // Workers are reused only for the same source: different untrusted code never shares a realm.
-    const lease = await durableLease(sourceKey, true);
+    const lease = await durableLease(sourceKey, "shared-episode");
     if (!lease.ok) return lease;
     const reply = parseReply(
       await lease.value.call(
@@ -206,7 +209,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     if (!input.success) return err(invalid("runChecks needs { checks: string[], initialState, finalState }"));
     const { checks, initialState, finalState } = input.data;
     // Check code is untrusted too: a worker is reused only for the very same set of checks.
-    const lease = await durableLease(hash("checks", ...checks));
+    const lease = await durableLease(hash("checks", ...checks), "checks");
     if (!lease.ok) return lease;
     const raw = await lease.value.call(
       { op: "run_checks", checks, initial_state: initialState, final_state: finalState },
@@ -247,7 +250,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
         const chunk = cases.slice(start, start + CHECK_BATCH_CASES);
         if (held && held.cases + chunk.length > options.maxCheckRunsPerWorker) await letGo(false);
         if (!held) {
-          const lease = await durableLease(hash("checks", ...checks));
+          const lease = await durableLease(hash("checks", ...checks), "checks");
           if (!lease.ok) return lease;
           held = { lease: lease.value, cases: 0 };
         }

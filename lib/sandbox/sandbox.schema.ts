@@ -220,7 +220,13 @@ export type Analysis = {
 // ---- server <-> sandbox host (host/sandbox-host.mjs) ----
 
 export const HostRequestSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("lease"), key: z.string().nullable(), waitMs: z.number().int().positive() }),
+  z.object({
+    type: z.literal("lease"),
+    key: z.string().nullable(),
+    waitMs: z.number().int().positive(),
+    /** A check run: the pool keeps a worker for these beyond its size (host/pool.mjs). */
+    checks: z.boolean().optional(),
+  }),
   z.object({
     type: z.literal("release"),
     lease: z.number().int(),

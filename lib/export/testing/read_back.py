@@ -55,7 +55,7 @@ def import_package(root: Path, pkg: str) -> dict:
 
 
 def import_verl(path: Path) -> dict:
-    install_verl_modules()
+    install_verl_modules(None)  # the reader needs only the modules, not a verl version
     spec = importlib.util.spec_from_file_location("envstudio_verl", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -6,6 +6,8 @@
 import { Worker } from "node:worker_threads";
 import { SandboxWorker } from "./sandbox-worker.mjs";
 
+/** Workers beyond the pool size that only check runs may take (see Pool.capacity). */
+const CHECK_RESERVE = 1;
 const WATCH_INTERVAL_MS = 5;
 
 /** The pool part of the host's config (built by lib/sandbox/host-process.ts).
@@ -39,6 +41,7 @@ const WATCH_INTERVAL_MS = 5;
 /** A lease waiting for a worker.
  * @typedef {object} LeaseRequest
  * @property {string | null} key
+ * @property {boolean} checks a check run (runChecks): may use the reserved check worker
  * @property {(granted: { lease: number, slot: number }) => void} resolve
  * @property {(error: HostError) => void} reject
  * @property {NodeJS.Timeout} [timer]
@@ -69,8 +72,15 @@ export class Pool {
     this.watchdog = null;
   }
 
+  /** Workers for episodes; one more is kept for check runs, which an episode may need while it
+   * holds its own worker (its checks never run in the environment's interpreter): with every
+   * worker held by an episode waiting on its checks, they would otherwise wait for each other. */
   get capacity() {
     return this.config.poolSize + this.config.spares;
+  }
+
+  get totalCapacity() {
+    return this.capacity + CHECK_RESERVE;
   }
 
   start() {
@@ -80,12 +90,13 @@ export class Pool {
   /** Resolves to {lease, slot}, or rejects with {code, message, retryable}.
    * @param {string | null} key the code the lease will run (null: none yet)
    * @param {number} waitMs
+   * @param {boolean} [checks] a check run (may use the reserved check worker)
    * @returns {Promise<{ lease: number, slot: number }>}
    */
-  lease(key, waitMs) {
+  lease(key, waitMs, checks = false) {
     return new Promise((resolve, reject) => {
       /** @type {LeaseRequest} */
-      const request = { key, resolve, reject };
+      const request = { key, resolve, reject, checks };
       request.timer = setTimeout(() => {
         this.queue = this.queue.filter((r) => r !== request);
         reject({
@@ -239,13 +250,22 @@ export class Pool {
   }
 
   pump() {
-    while (this.queue.length > 0) {
-      const request = /** @type {LeaseRequest} */ (this.queue[0]); // the queue is not empty
+    // In order, except that a check run does not wait behind episodes that wait for a worker.
+    let episodesWait = false;
+    for (const request of [...this.queue]) {
+      if (!request.checks) {
+        episodesWait ||= this.count((w) => w.state === "leased" && !w.leasedForChecks) >= this.capacity;
+        if (episodesWait) continue;
+      }
       const worker = this.pickIdle(request.key);
-      if (!worker) break;
-      this.queue.shift();
+      if (!worker) {
+        if (!request.checks) episodesWait = true; // later episodes keep their place behind it
+        continue;
+      }
+      this.queue = this.queue.filter((r) => r !== request);
       clearTimeout(request.timer);
       worker.state = "leased";
+      worker.leasedForChecks = request.checks;
       if (request.key !== null) worker.key = request.key;
       const id = this.nextLease++;
       this.leases.set(id, worker);
@@ -262,8 +282,9 @@ export class Pool {
     const booting = this.count((w) => w.state === "booting");
     const freshIdle = this.count((w) => w.state === "idle" && w.key === null);
     let wanted = this.queue.length + this.config.spares - booting - freshIdle;
+    const limit = this.queue.some((r) => r.checks) ? this.totalCapacity : this.capacity;
     while (wanted > 0) {
-      if (this.workers.size >= this.capacity) {
+      if (this.workers.size >= limit) {
         const victim = this.pickVictim();
         if (!victim) return;
         this.retire(victim);

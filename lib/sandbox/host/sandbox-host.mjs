@@ -36,6 +36,7 @@ import { capWasmMemory } from "./wasm-cap.mjs";
  * @property {string} [sha256] snapshot
  * @property {string | null} [key] lease
  * @property {number} [waitMs] lease
+ * @property {boolean} [checks] lease: for a check run
  * @property {number} [lease] release
  * @property {boolean} [recycle] release
  * @property {unknown} [weight] release
@@ -114,7 +115,7 @@ function reply(id, body) {
 function dispatch(pool, message) {
   const { id, type } = message;
   if (type === "lease") {
-    pool.lease(message.key ?? null, message.waitMs ?? 60000).then(
+    pool.lease(message.key ?? null, message.waitMs ?? 60000, message.checks === true).then(
       ({ lease, slot }) => reply(id, { ok: true, lease, slot }),
       (error) => reply(id, { ok: false, error }),
     );

@@ -25,6 +25,8 @@ export class SandboxWorker {
   constructor(Worker, shared, snapshot, slot) {
     /** @type {WorkerState} */
     this.state = "booting";
+    /** Leased for a check run (the pool's reserved check worker may serve it). */
+    this.leasedForChecks = false;
     this.slot = slot;
     /** @type {string | null} the code this worker ran, once leased for it */
     this.key = null;
