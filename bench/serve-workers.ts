@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- serve-workers`: memory per additional sandbox worker of `envstudio serve`
- * (issue 15: ≤ 150 MiB per additional Pyodide worker). The server (bench/serve-child.ts, the same
+ * (target: ≤ 150 MiB per additional Pyodide worker). The server (bench/serve-child.ts, the same
  * stack as the serve bench) starts with a pool of 8 and then of 32 workers, no spares; every
  * worker plays one library-lending episode; then the server's process tree is measured (PSS).
  * Per worker = (PSS at 32 − PSS at 8) / 24.

@@ -1,5 +1,5 @@
 /**
- * Bounded fuzz over every API route and every server action (issue 14.5): malformed input — NUL
+ * Bounded fuzz over every API route and every server action: malformed input — NUL
  * bytes, lone surrogates, broken encodings, wrong content types, broken multipart, deep nesting,
  * wrong shapes and seeded random values — gets a 4xx with a message (an action may instead answer
  * `{ ok: false }` with one), never a 5xx or an uncaught action error, and no row changes.
