@@ -180,9 +180,11 @@ export async function main() {
   report(tallies, load);
 }
 
-/** Median over rounds of `mode`'s steps/s divided by `peer`'s in the same round. */
-function ratioPerRound(mode: Tally, peer: Tally): number {
-  return round(median(mode.runs.map((x, i) => x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1))), 2);
+/** Median over rounds of `mode`'s steps/s divided by `peer`'s in the same round; prints each round's. */
+function ratioPerRound(label: string, mode: Tally, peer: Tally): number {
+  const ratios = mode.runs.map((x, i) => round(x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1), 2));
+  console.log(`${label} per round: ${ratios.join(", ")}`);
+  return median(ratios);
 }
 
 function report(tallies: Map<string, Tally>, load: number[]) {
@@ -209,11 +211,11 @@ function report(tallies: Map<string, Tally>, load: number[]) {
     });
   }
   const [peer1, peerN] = [tallies.get("peer1")!, tallies.get("peerN")!];
-  metrics.peerNVsPeer1 = ratioPerRound(peerN, peer1);
+  metrics.peerNVsPeer1 = ratioPerRound("peerN / peer1", peerN, peer1);
   metrics.peerNBusiestWorkerCpuShare = median(peerN.busiestWorkerShare);
   for (const name of ["pyodide", "bwrap"]) {
-    metrics[`${name}VsPeer1`] = ratioPerRound(tallies.get(name)!, peer1);
-    metrics[`${name}VsPeerN`] = ratioPerRound(tallies.get(name)!, peerN);
+    metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
+    metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }
   writeResult("serve", metrics, {
     pyodideVsPeerN: `>= 1 (steps/s against the ${PEER_WORKERS}-worker peer at ${SESSIONS} sessions; median of per-round ratios)`,
