@@ -9,11 +9,11 @@
  * Lanes: Pyodide (default) and bwrap through the sandbox runner, `replayEpisodes` with one episode in
  * flight per core; native: one warm python3 process per core (bench/replay-native-lanes.ts), each
  * with the batch already parsed, compiling each source once and running every episode in a fresh
- * module. Every lane gets the same warm-up (one episode per class through its own dispatch: the
- * sandbox or the processes booted, the sources seen) and its input ready before the clock starts:
- * the native lanes hold the parsed batch, the sandbox lanes its JSON lines, which `replayEpisodes`
- * parses as `envstudio env replay` does (timed alone too, as sandboxLineParseMs). 3 rounds, lanes
- * alternating, ratios per round, medians.
+ * module. Every lane gets the same warm-up, one untimed pass over the whole batch (every worker or
+ * process booted and every class prepared where the lane keeps it), and its input ready before the
+ * clock starts: the native lanes hold the parsed batch, the sandbox lanes its JSON lines, which
+ * `replayEpisodes` parses as `envstudio env replay` does (timed alone too, as sandboxLineParseMs).
+ * 5 rounds, lanes alternating, ratios per round, medians.
  * Target: Pyodide wall time <= 3x native.
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -24,7 +24,7 @@ import { createSandboxRunner, replayEpisodes, replayRunnerOptions, type SandboxR
 import { round, writeResult } from "./bench-util";
 import { type LaneOutcome, startNativeLanes } from "./replay-native-lanes";
 
-const ROUNDS = Number(process.env.BENCH_REPLAY_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_REPLAY_ROUNDS ?? 5);
 const EPISODES = Number(process.env.BENCH_REPLAY_EPISODES ?? 90);
 const MIN_SOURCE_BYTES = 150 * 1024;
 const SAMPLES = path.join(import.meta.dirname, "..", "prisma", "seed", "samples");
@@ -146,9 +146,10 @@ export async function main() {
   const failures: string[] = [];
   const load = [loadavg()[0] ?? 0];
   try {
-    // Warm-up, the same for every lane: one episode per class, as after the first episodes of a batch.
-    await native.run(indices.slice(0, sizes.length));
-    for (const runner of Object.values(runners)) await sandboxRun(runner, lines.slice(0, sizes.length));
+    // Warm-up, the same for every lane: one untimed pass over the batch, so the rounds measure the
+    // steady state of a long replay (a first pass also prepares each class once per worker or process).
+    await native.run(indices);
+    for (const runner of Object.values(runners)) await sandboxRun(runner, lines);
     for (let r = 0; r < ROUNDS; r++) {
       const nativeRound = await native.run(indices);
       times.native!.push(nativeRound.ms);
