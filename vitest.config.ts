@@ -8,8 +8,8 @@ const alias = {
 };
 
 // Two tiers: `unit` (no database) and `db` (real Postgres: tests/db-global-setup.ts builds a migrated
-// template once, tests/db.ts clones it per file). Test files live in the folders listed here.
-const TEST_FOLDERS = "{lib,app,scripts,prisma,tests}";
+// template once, tests/db.ts clones it per file), each listing the folders that hold its tests
+// (tests/repo-consistency.test.ts fails on a listed folder without tests or a test outside them).
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -18,7 +18,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: [`${TEST_FOLDERS}/**/*.test.ts`],
+          include: ["{lib,app,prisma,tests}/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "node_modules/**"],
           environment: "node",
           testTimeout: 60_000,
@@ -29,7 +29,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "db",
-          include: [`${TEST_FOLDERS}/**/*.db.test.ts`],
+          include: ["{lib,scripts}/**/*.db.test.ts"],
           environment: "node",
           globalSetup: ["./tests/db-global-setup.ts"],
           testTimeout: 60_000,
