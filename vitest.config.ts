@@ -7,7 +7,9 @@ const alias = {
   "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)),
 };
 
-// Two tiers: `unit` (no database) and `db` (real Postgres, see tests/db-setup.ts).
+// Two tiers: `unit` (no database) and `db` (real Postgres: tests/db-global-setup.ts builds a migrated
+// template once, tests/db.ts clones it per file), each listing the folders that hold its tests
+// (tests/repo-consistency.test.ts fails on a listed folder without tests or a test outside them).
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -16,7 +18,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["{lib,components,app,bench,scripts,prisma,tests}/**/*.test.{ts,tsx}"],
+          include: ["{lib,app,prisma,tests}/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "node_modules/**"],
           environment: "node",
           testTimeout: 60_000,
@@ -27,7 +29,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "db",
-          include: ["{lib,components,app,bench,scripts,prisma,tests}/**/*.db.test.ts"],
+          include: ["{lib,scripts}/**/*.db.test.ts"],
           environment: "node",
           globalSetup: ["./tests/db-global-setup.ts"],
           testTimeout: 60_000,

@@ -1,13 +1,17 @@
-/** RSS of python3 processes descended from this process (Linux /proc), for per-worker memory. */
+/** Memory and CPU time of benchmarked processes, read from Linux /proc. */
 import { readFileSync, readdirSync } from "node:fs";
 
-function parentOf(pid: string): { ppid: string; comm: string } | null {
+type ProcStat = { ppid: string; comm: string; cpuSeconds: number };
+
+/** /proc/<pid>/stat: parent, command name, and CPU seconds (user + system; /proc counts in
+ * USER_HZ ticks, 100 per second on Linux). */
+function statOf(pid: string): ProcStat | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const comm = stat.slice(stat.indexOf("(") + 1, close);
-    const ppid = stat.slice(close + 2).split(" ")[1] ?? "";
-    return { ppid, comm };
+    const fields = stat.slice(close + 2).split(" ");
+    return { ppid: fields[1] ?? "", comm, cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100 };
   } catch {
     return null;
   }
@@ -25,9 +29,9 @@ function rssOf(pid: string): number {
 /** Largest RSS among python3 descendants (the leased harness process while an episode runs). */
 export function pythonRssBytes(): number {
   const root = String(process.pid);
-  const procs = new Map<string, { ppid: string; comm: string }>();
+  const procs = new Map<string, ProcStat>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    const info = parentOf(pid);
+    const info = statOf(pid);
     if (info) procs.set(pid, info);
   }
   const isDescendant = (pid: string): boolean => {
@@ -55,7 +59,7 @@ function pssOf(pid: string): number {
 export function treePssBytes(rootPid: number): number {
   const children = new Map<string, string[]>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    const info = parentOf(pid);
+    const info = statOf(pid);
     if (info) children.set(info.ppid, [...(children.get(info.ppid) ?? []), pid]);
   }
   let total = 0;
@@ -65,4 +69,14 @@ export function treePssBytes(rootPid: number): number {
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
+}
+
+/** CPU seconds used so far by each direct child of `pid`, e.g. a uvicorn supervisor's workers. */
+export function childCpuSeconds(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const child of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    const info = statOf(child);
+    if (info?.ppid === String(pid)) out.set(child, info.cpuSeconds);
+  }
+  return out;
 }

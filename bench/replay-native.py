@@ -1,7 +1,9 @@
-"""BENCH ONLY: the native baseline of `npm run bench -- replay`. Runs a batch of episodes in this one
-python3 process, as a trainer would run the classes directly: each source compiled once, every
-episode in a fresh module and instance (so class attributes and globals start pristine, as in the
-sandbox), its tool calls, its final state as JSON, and its checks. Prints {"passed", "failed"}.
+"""BENCH ONLY: a native lane of `npm run bench -- replay`, running episodes as a trainer would run
+the classes directly, in a warm python3 process. It parses the batch file once at start, prints
+`ready`, then runs the episode whose index arrives on each stdin line and answers `1` (every check
+passed) or `0` on its own line. Each source is compiled once per process; every episode runs in a
+fresh module and instance (so class attributes and globals start pristine, as in the sandbox), then
+its tool calls, its final state as JSON, and its checks.
 Usage: python3 replay-native.py episodes.json
 """
 import copy
@@ -25,30 +27,32 @@ def run_check(source, initial, final):
     return namespace["check_func"](copy.deepcopy(final)) is True
 
 
+def run_episode(ep, compiled):
+    code = compiled.get(ep["source"])
+    if code is None:
+        code = compiled[ep["source"]] = compile(ep["source"], "environment.py", "exec")
+    module = types.ModuleType("environment")
+    sys.modules["environment"] = module
+    exec(code, module.__dict__)
+    env = instantiate(module.__dict__[ep["class_name"]], ep["init"])
+    initial = public_state(env)
+    for call in ep["calls"]:
+        try:
+            json.dumps(getattr(env, call["name"])(**call["arguments"]), default=str)
+        except Exception as e:  # a tool's exception is its observation, as in the sandbox
+            json.dumps({"success": False, "error": str(e)})
+    final = public_state(env)
+    return all(run_check(c, initial, final) for c in ep["checks"])
+
+
 def main(path):
     episodes = json.load(open(path))
     compiled = {}
-    passed = failed = 0
-    for ep in episodes:
-        code = compiled.get(ep["source"])
-        if code is None:
-            code = compiled[ep["source"]] = compile(ep["source"], "environment.py", "exec")
-        module = types.ModuleType("environment")
-        sys.modules["environment"] = module
-        exec(code, module.__dict__)
-        env = instantiate(module.__dict__[ep["class_name"]], ep["init"])
-        initial = public_state(env)
-        for call in ep["calls"]:
-            try:
-                json.dumps(getattr(env, call["name"])(**call["arguments"]), default=str)
-            except Exception as e:  # a tool's exception is its observation, as in the sandbox
-                json.dumps({"success": False, "error": str(e)})
-        final = public_state(env)
-        if all(run_check(c, initial, final) for c in ep["checks"]):
-            passed += 1
-        else:
-            failed += 1
-    print(json.dumps({"passed": passed, "failed": failed}))
+    print("ready", flush=True)
+    for line in sys.stdin:
+        passed = run_episode(episodes[int(line)], compiled)
+        sys.stdout.write("1\n" if passed else "0\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

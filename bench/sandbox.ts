@@ -244,7 +244,7 @@ export async function main(): Promise<void> {
     for (const [key, value] of Object.entries(r)) metrics[`${name}_${key}`] = value;
     if (native && name !== "native") {
       metrics[`${name}_step_p50_ratio_to_native`] = ratios[name] ?? NaN;
-      // Validator throughput as "times slower than native" (issue target: <= 2).
+      // Validator throughput as "times slower than native" (target: <= 2).
       metrics[`${name}_checks_slowdown_vs_native`] = round(native.checks_per_second / r.checks_per_second, 2);
       // Batched: paired by round, as the step ratio (one pass per lane swung 1.9-2.7x).
       const lane = lanes.find((l) => l.name === name);

@@ -89,11 +89,16 @@ export async function drive(
   const failures: string[] = [];
   let episodes = 0;
   let atOne = 0;
+  // Sessions connect one after another before the clock starts. Opened all at once, a
+  // multi-worker uvicorn peer takes every connection in one worker: the first worker to wake
+  // accepts the whole backlog (asyncio accepts up to `backlog` pending connections per wake-up),
+  // and the other workers idle. One at a time, the idle workers race for each connection.
+  const opened: Session[] = [];
+  for (let i = 0; i < sessions; i++) opened.push(await Session.open(url));
   const start = performance.now();
   const deadline = start + durationMs;
   await Promise.all(
-    Array.from({ length: sessions }, async () => {
-      const s = await Session.open(url);
+    opened.map(async (s) => {
       for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
         episodes += 1;
         try {

@@ -1,141 +1,40 @@
-"""Peer for `npm run bench -- serve`: the environment class served natively by FastAPI + uvicorn
-(one worker), over the same WebSocket messages as `envstudio serve` (`{type: reset|step|close,
-data}` in, `{type: observation|error, data}` out). No sandbox.
+"""Peer server for `npm run bench -- serve`: bench/serve_peer_app.py under uvicorn, with one worker
+or several, as an OpenEnv environment is deployed (`uvicorn server.app:app --workers 4` in the
+usage notes of huggingface/OpenEnv's envs/*/server/app.py, commit 385de5eb).
 
-Each message takes the path upstream OpenEnv's server gives it (meta-pytorch/OpenEnv,
-src/openenv/core/env_server/http_server.py, `websocket_endpoint`, commit 16602b4d): the message
-and the action are validated into pydantic models, reset and step run on the session's own
-one-thread executor, and the observation goes out through a pydantic response model. OpenEnv
-itself is not a Debian package; this reproduces that per-message work with FastAPI and pydantic.
+With several workers this is what `uvicorn module:app --workers N` does: the parent binds the
+socket and runs uvicorn's own supervisor, which spawns N processes that each import the app and
+accept connections from the shared socket. The socket is bound here (port 0) so the port can be
+printed before the workers start; connections queue in its backlog until a worker accepts them.
+A WebSocket connection is accepted by one worker and stays there, and so does its session.
 
-Usage: python3 serve-peer.py <scenario.json>   (prints the port once listening)
-The scenario file is [source, class_name, initial_state, checks, task].
+Usage: python3 serve-peer.py <scenario.json> <workers>   (prints the port once bound)
 Needs Debian's python3-fastapi and python3-uvicorn.
 """
-import asyncio
-import json
+import os
 import socket
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Optional
 
 import uvicorn
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ValidationError
+from uvicorn.supervisors import Multiprocess
+
+APP = "serve_peer_app:app"  # imported from this script's folder, which is on sys.path
 
 
-class WSMessage(BaseModel):
-    type: str
-    data: Dict[str, Any] = {}
-
-
-class ToolAction(BaseModel):
-    tool_name: str
-    arguments: Dict[str, Any] = {}
-
-
-class ToolObservation(BaseModel):
-    observation: Dict[str, Any]
-    reward: Optional[float] = None
-    done: bool = False
-
-
-class WSResponse(BaseModel):
-    type: str
-    data: Dict[str, Any]
-
-SOURCE, CLASS_NAME, INITIAL, CHECKS, TASK = json.load(open(sys.argv[1]))
-module = {"__name__": "environment"}
-exec(compile(SOURCE, "<environment>", "exec"), module)
-ENV_CLASS = module[CLASS_NAME]
-app = FastAPI()
-
-
-def instantiate():
-    """EnvScaler's convention, as the sandbox harness does: cls({}) then one setattr per key."""
-    env = ENV_CLASS({})
-    for key, value in json.loads(json.dumps(INITIAL)).items():
-        setattr(env, key, value)
-    return env
-
-
-def public_state(env):
-    return json.loads(json.dumps({k: v for k, v in vars(env).items() if not k.startswith("_")}, default=repr))
-
-
-def reward(env, initial):
-    passed = 0
-    final = public_state(env)
-    for code in CHECKS:
-        scope = {"initial_state": json.loads(json.dumps(initial))}
-        try:
-            exec(code, scope)
-            passed += scope["check_func"](json.loads(json.dumps(final))) is True
-        except Exception:
-            pass
-    return round(passed / len(CHECKS), 4) if CHECKS else 0
-
-
-def observation(content, metadata, reward_value=None, done=False):
-    return ToolObservation(observation={"content": content, "metadata": metadata}, reward=reward_value, done=done)
-
-
-def reset(session):
-    session.update(env=instantiate(), steps=0)
-    session["initial"] = public_state(session["env"])
-    return observation(TASK, {})
-
-
-def step(session, action):
-    env = session["env"]
-    if env is None:
-        return observation({"success": False, "error": "reset first"}, {}, None, True)
-    session["steps"] += 1
-    meta = {"step_count": session["steps"]}
-    name, arguments = action.tool_name, action.arguments
-    if name == "submit":
-        session["env"] = None
-        return observation({"success": True}, meta, reward(env, session["initial"]), True)
-    if name.startswith("_") or not callable(getattr(env, name, None)):
-        return observation({"success": False, "error": f"Unknown tool '{name}'"}, meta)
-    try:
-        result = getattr(env, name)(**arguments)
-    except Exception as e:
-        result = {"success": False, "error": f"{type(e).__name__}: {e}"}
-    return observation(result, meta)
-
-
-@app.websocket("/ws")
-async def ws_session(ws: WebSocket):
-    await ws.accept()
-    session = {"env": None, "initial": None, "steps": 0}
-    executor = ThreadPoolExecutor(max_workers=1)  # the session's own thread, as upstream's
-    loop = asyncio.get_running_loop()
-    try:
-        while True:
-            try:
-                msg = WSMessage(**json.loads(await ws.receive_text()))
-                if msg.type == "reset":
-                    result = await loop.run_in_executor(executor, reset, session)
-                elif msg.type == "step":
-                    result = await loop.run_in_executor(executor, step, session, ToolAction(**msg.data))
-                else:
-                    break
-                reply = WSResponse(type="observation", data=result.dict())
-            except (ValueError, ValidationError) as e:
-                reply = WSResponse(type="error", data={"code": "VALIDATION_ERROR", "message": str(e)})
-            await ws.send_text(reply.json())
-        await ws.close()
-    except WebSocketDisconnect:
-        pass
-    finally:
-        executor.shutdown(wait=False)
-
-
-if __name__ == "__main__":
+def main(scenario, workers):
+    os.environ["SERVE_PEER_SCENARIO"] = scenario  # inherited by the spawned workers
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    sock.listen(2048)  # connections queue until uvicorn accepts, so the port can be printed now
+    sock.listen(2048)
     print(sock.getsockname()[1], flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=16 * 1024 * 1024)).run(sockets=[sock])
+    config = uvicorn.Config(APP, workers=workers, log_level="warning", ws_max_size=16 * 1024 * 1024)
+    server = uvicorn.Server(config)
+    if workers == 1:
+        server.run(sockets=[sock])
+    else:
+        Multiprocess(config, target=server.run, sockets=[sock]).run()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))

@@ -1,8 +1,10 @@
 /**
  * `npm run bench -- serve-workers`: memory per additional sandbox worker of `envstudio serve`
- * (issue 15: ≤ 150 MiB per additional Pyodide worker). The server (bench/serve-child.ts, the same
- * stack as the serve bench) starts with a pool of 8 and then of 32 workers, no spares; every
- * worker plays one library-lending episode; then the server's process tree is measured (PSS).
+ * (target: ≤ 150 MiB per additional Pyodide worker), for deployments that give each session a
+ * worker of its own (SANDBOX_WORKERS_PER_SOURCE=0, set here; by default sessions of one source
+ * share one worker per core, and the serve bench measures that). The server (bench/serve-child.ts,
+ * the same stack as the serve bench) starts with a pool of 8 and then of 32 workers, no spares;
+ * every worker plays one library-lending episode; then the server's process tree is measured (PSS).
  * Per worker = (PSS at 32 − PSS at 8) / 24.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -29,6 +31,7 @@ async function treeMiBWith(
       SANDBOX_BACKEND: backend,
       SANDBOX_POOL_SIZE: String(pool),
       SANDBOX_SPARE_WORKERS: "0",
+      SANDBOX_WORKERS_PER_SOURCE: "0",
     },
   });
   try {

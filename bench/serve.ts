@@ -1,29 +1,35 @@
 /**
  * `npm run bench -- serve`: `envstudio serve` (Pyodide, the default, and bwrap) against a peer
- * that serves the same class natively with FastAPI + uvicorn (one worker), as an OpenEnv server
- * does. library-lending-01: reset + 12 gold tool calls + submit, 32 concurrent WebSocket sessions,
- * one load generator (bench/serve-load.ts) for all, 5 interleaved rounds, ratios per round.
+ * that serves the same class natively with FastAPI + uvicorn, as an OpenEnv server does, run twice:
+ * with one uvicorn worker (one process, held to one core by the GIL) and with one worker per core
+ * (`uvicorn --workers N`, N = os.availableParallelism(), so the peer can use every core that
+ * `envstudio serve` uses). library-lending-01: reset + 12 gold tool calls + submit, 32 concurrent
+ * WebSocket sessions, one load generator (bench/serve-load.ts) for all, 5 interleaved rounds;
+ * every ratio is taken per round against the peer of the same round, then the median.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { round, writeResult } from "./bench-util";
-import { treePssBytes } from "./proc-memory";
+import { childCpuSeconds, treePssBytes } from "./proc-memory";
 import { type GoldCall, type LoadResult, drive } from "./serve-load";
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
 const DURATION_MS = Number(process.env.BENCH_SERVE_MS ?? 6000);
 const WARM_MS = Number(process.env.BENCH_SERVE_WARM_MS ?? 8000);
+const PEER_WORKERS = availableParallelism();
 const PYTHON = "/usr/bin/python3"; // Debian's python3, where python3-fastapi installs
 const ROOT = path.join(import.meta.dirname, "..");
 const SAMPLE = path.join(ROOT, "prisma/seed/samples/library-lending");
 
 type Server = { name: string; child: ChildProcess; url: string };
-type Mode = { name: string; start: () => Promise<Server> };
+/** `workers`: the server's child processes are its workers (a multi-worker uvicorn), whose CPU
+ * shares show how evenly the sessions spread. */
+type Mode = { name: string; start: () => Promise<Server>; workers?: number };
 
 export function scenarioFile(): { file: string; gold: GoldCall[] } {
   const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
@@ -73,21 +79,39 @@ function peerAvailable(): boolean {
   return false;
 }
 
-type Tally = { runs: LoadResult[]; memoryMiB: number[]; soloResetP50Ms: number; untimedFailures: number };
+type Tally = {
+  runs: LoadResult[];
+  memoryMiB: number[];
+  /** Per run: the busiest worker's share of the workers' CPU time (multi-worker modes only). */
+  busiestWorkerShare: number[];
+  soloResetP50Ms: number;
+  untimedFailures: number;
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+/** Of the CPU time the children of `pid` used between two readings, the busiest one's share
+ * (1/N when N uvicorn workers share the sessions evenly, 1 when one worker has them all). */
+function busiestShare(before: Map<string, number>, after: Map<string, number>): number {
+  const used = [...after].map(([pid, s]) => s - (before.get(pid) ?? 0));
+  const total = used.reduce((a, b) => a + b, 0);
+  return total > 0 ? round(Math.max(...used) / total, 2) : 0;
+}
+
 /** One timed run of a mode; memory is the server's process tree (PSS) sampled during the run. */
-async function timedRun(server: Server, gold: GoldCall[], tally: Tally) {
+async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tally) {
+  const cpuBefore = childCpuSeconds(server.child.pid ?? 0);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
   const timer = setInterval(sample, 500);
   const result = await drive(server.url, gold, SESSIONS, DURATION_MS);
   clearInterval(timer);
   sample();
+  if (mode.workers)
+    tally.busiestWorkerShare.push(busiestShare(cpuBefore, childCpuSeconds(server.child.pid ?? 0)));
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
   console.log(
-    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
   );
 }
 
@@ -101,29 +125,34 @@ export async function main() {
       ["--import", "tsx", "bench/serve-child.ts", file],
       { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) },
     );
+  const peer = (workers: number) =>
+    startChild(
+      `peer uvicorn ${workers} worker${workers === 1 ? "" : "s"}`,
+      PYTHON,
+      [path.join(import.meta.dirname, "serve-peer.py"), file, String(workers)],
+      { ...process.env },
+    );
   const modes: Mode[] = [
-    {
-      name: "peer",
-      start: () =>
-        startChild("peer uvicorn 1 worker", PYTHON, [path.join(import.meta.dirname, "serve-peer.py"), file], {
-          ...process.env,
-        }),
-    },
+    { name: "peer1", start: () => peer(1) },
+    { name: "peerN", start: () => peer(PEER_WORKERS), workers: PEER_WORKERS },
     { name: "pyodide", start: () => node("pyodide") },
     { name: "bwrap", start: () => node("bwrap") },
   ];
   const servers = new Map<string, Server>();
   const tallies = new Map<string, Tally>(
-    modes.map((m) => [m.name, { runs: [], memoryMiB: [], soloResetP50Ms: 0, untimedFailures: 0 }]),
+    modes.map((m) => [
+      m.name,
+      { runs: [], memoryMiB: [], busiestWorkerShare: [], soloResetP50Ms: 0, untimedFailures: 0 },
+    ]),
   );
   const load = [loadavg()[0] ?? 0];
   try {
     for (const mode of modes) {
       const server = await mode.start();
       servers.set(mode.name, server);
-      // Untimed warm-up: every session plays episodes for a while, so every sandbox worker has
-      // booted and V8 has finished optimizing the hot wasm code (for ~4 s after the first episodes
-      // of 32 fresh Pyodide workers a step took ~12 ms instead of ~0.6 ms).
+      // Untimed warm-up: every session plays episodes for a while, so every sandbox worker and
+      // every uvicorn worker has booted and V8 has finished optimizing the hot wasm code (Pyodide
+      // steps run many times slower for the first seconds of fresh workers).
       const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1);
       // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
       // 31 other sessions' steps on 2 cores.
@@ -141,7 +170,7 @@ export async function main() {
       // Rotated order, so no mode always runs right after the same other mode.
       for (let i = 0; i < modes.length; i++) {
         const mode = modes[(i + r) % modes.length]!;
-        await timedRun(servers.get(mode.name)!, gold, tallies.get(mode.name)!);
+        await timedRun(servers.get(mode.name)!, mode, gold, tallies.get(mode.name)!);
       }
       load.push(loadavg()[0] ?? 0);
     }
@@ -151,12 +180,19 @@ export async function main() {
   report(tallies, load);
 }
 
+/** Median over rounds of `mode`'s steps/s divided by `peer`'s in the same round; prints each round's. */
+function ratioPerRound(label: string, mode: Tally, peer: Tally): number {
+  const ratios = mode.runs.map((x, i) => round(x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1), 2));
+  console.log(`${label} per round: ${ratios.join(", ")}`);
+  return median(ratios);
+}
+
 function report(tallies: Map<string, Tally>, load: number[]) {
-  const peer = tallies.get("peer")!;
   const metrics: Record<string, number> = {
     sessions: SESSIONS,
     rounds: ROUNDS,
     secondsPerRun: DURATION_MS / 1000,
+    peerNWorkers: PEER_WORKERS,
     loadAvg1mMax: round(Math.max(...load), 2),
   };
   const failed: string[] = [];
@@ -173,19 +209,21 @@ function report(tallies: Map<string, Tally>, load: number[]) {
       [`${name}Episodes`]: episodes,
       [`${name}EpisodesAtRewardOne`]: atOne,
     });
-    if (name !== "peer")
-      metrics[`${name}VsPeer`] = round(
-        median(t.runs.map((x, i) => x.stepsPerSecond / (peer.runs[i]?.stepsPerSecond || 1))),
-        2,
-      );
+  }
+  const [peer1, peerN] = [tallies.get("peer1")!, tallies.get("peerN")!];
+  metrics.peerNVsPeer1 = ratioPerRound("peerN / peer1", peerN, peer1);
+  metrics.peerNBusiestWorkerCpuShare = median(peerN.busiestWorkerShare);
+  for (const name of ["pyodide", "bwrap"]) {
+    metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
+    metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }
   writeResult("serve", metrics, {
-    pyodideVsPeer: ">= 1 (median of per-round ratios of steps/s)",
-    bwrapVsPeer: ">= 1.5",
+    pyodideVsPeerN: `>= 1 (steps/s against the ${PEER_WORKERS}-worker peer at ${SESSIONS} sessions; median of per-round ratios)`,
+    bwrapVsPeerN: `>= 1.5 (against the ${PEER_WORKERS}-worker peer at ${SESSIONS} sessions)`,
     pyodideResetP50MsOneSession: "<= 10 (warm reset)",
     bwrapResetP50MsOneSession: "<= 10 (warm reset)",
     episodes: "every episode of every mode at reward 1",
-    note: `figures are medians over ${ROUNDS} interleaved rounds; memory is the server process tree's PSS`,
+    note: `figures are medians over ${ROUNDS} interleaved rounds; memory is the server process tree's PSS; peer1 is uvicorn with 1 worker, peerN with ${PEER_WORKERS}`,
   });
   if (failed.length) {
     process.stderr.write(`serve bench FAILED: episodes failed in ${failed.join(", ")}\n`);

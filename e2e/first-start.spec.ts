@@ -1,5 +1,5 @@
 /**
- * First start with login required (issue 14.1), the whole way a new operator walks it: `npm start`
+ * First start with login required, the whole way a new operator walks it: `npm start`
  * on an empty database prints a one-time password for admin@localhost; the admin signs in with it,
  * creates a reviewer, and the reviewer signs in.
  */

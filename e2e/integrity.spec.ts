@@ -1,5 +1,5 @@
 /**
- * Issue 12, review integrity: what was reviewed and proven is exactly what gets exported.
+ * Review integrity: what was reviewed and proven is exactly what gets exported.
  * One environment per test (a copy of a sample, or factory rows), cleaned up afterwards.
  */
 import { readFileSync } from "node:fs";

@@ -26,7 +26,7 @@ test("quality review: override a probe verdict, accept with a reason, find both 
   const probes = page.getByTestId("probe");
   await expect(probes).toHaveCount(3);
   await expect(probes.nth(1)).toContainText("judge says FAIL");
-  // One metric against its threshold, recomputed after the override (issue 12 item 8).
+  // One metric against its threshold, recomputed after the override.
   await expect(page.getByTestId("quality-summary")).toContainText(
     "not-fail rate 67 % (2 of 3 probe calls not failing) against the threshold 85 %: ✗ below threshold",
   );

@@ -1,5 +1,5 @@
 /**
- * One user cannot monopolise the sandbox (issue 14.9): while a user's playground call runs, their
+ * One user cannot monopolise the sandbox: while a user's playground call runs, their
  * next interactive sandbox call is refused at once with "Busy … Retry", and another user's call runs.
  */
 import { createEnvironment, createUser } from "../prisma/seed/factories";

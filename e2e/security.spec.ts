@@ -1,7 +1,7 @@
 /**
- * Web security of the default localhost studio (issue 14.2, 14.3, 14.6, 14.7; issue 19.3): pages on
- * other origins cannot write, rebinding host names are not answered, login never redirects away,
- * every answer carries the security headers and Monaco still works under the CSP.
+ * Web security of the default localhost studio: pages on other origins cannot write, rebinding host
+ * names are not answered, login never redirects away, every answer carries the security headers and
+ * Monaco still works under the CSP.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -47,7 +47,7 @@ test("a page on another port cannot decide or import in the studio's name, with 
     text: fs.readFileSync(path.join(sample, name), "utf8"),
   }));
   const environmentsBefore = await e2eDb().environment.count();
-  // What the issue's attack page did: no-cors text/plain JSON and multipart, with credentials.
+  // A cross-site forgery as a browser allows it: no-cors text/plain JSON and multipart, with credentials.
   const attack = await serveAttackPage(`<!doctype html><title>start</title><script>
     (async () => {
       const studio = ${JSON.stringify(baseURL)};

@@ -1,5 +1,5 @@
 /**
- * Every API route checks the session itself (issue 14.6): proxy.ts is the first gate, not the only
+ * Every API route checks the session itself: proxy.ts is the first gate, not the only
  * one. A handler is built with apiRoute({ role, … }) (which authorises before anything else:
  * route-handler.test.ts), or is a function that calls currentUser()/requireRole() itself. The
  * readiness probe is the one public route and must not say why the database is down.

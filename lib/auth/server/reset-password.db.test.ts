@@ -1,4 +1,4 @@
-/** Issue 12 item 13: an admin resets a user's password; the old one stops working, sessions end. */
+/** An admin resets a user's password; the old one stops working, sessions end. */
 import { describe, expect, it } from "vitest";
 import { createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";

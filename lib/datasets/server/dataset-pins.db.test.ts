@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 4: a dataset version holds the code that was reviewed and proven. Proof rows are
+ * A dataset version holds the code that was reviewed and proven. Proof rows are
  * written directly here (the proof itself has its own tests); saving, deciding, planning, creating
  * and the export reader are the real functions.
  */

@@ -1,4 +1,4 @@
-// Issue 11, surface "editor analysis": the live analysis the code editor asks for
+// Network isolation, surface "editor analysis": the live analysis the code editor asks for
 // (analyzeEnvironmentSource, on the product's own sandbox runner, unjailed) gets source with the
 // network payload (tests/network-canary.ts) at module level, in the class body and in methods.
 // Analysis reads the code, it never runs it: it returns the tools and marks the forbidden imports,

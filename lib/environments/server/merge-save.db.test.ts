@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 1 and 11: a save that merged a concurrent edit records both parents (environment
+ * A save that merged a concurrent edit records both parents (environment
  * code and check functions), and a check's checklist text is saved with its code.
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11, surface "env server": the RL environment server (startEnvServer, as `envstudio serve`
+// Network isolation, surface "env server": the RL environment server (startEnvServer, as `envstudio serve`
 // wires it, on a sandbox runner from the same SANDBOX_* configuration, unjailed) serves a scenario
 // whose tool and check carry the network payload (tests/network-canary.ts). A WebSocket client and
 // an HTTP client reset, step the payload tool, step a normal tool and submit: observations show

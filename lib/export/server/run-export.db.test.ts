@@ -53,7 +53,7 @@ describe("export job", () => {
     expect(lines).toHaveLength(1);
   });
 
-  it("fails a job that would write zero rows, with the reason (issue 12 item 10)", async () => {
+  it("fails a job that would write zero rows, with the reason", async () => {
     const { id: projectId } = await createTestProject(t.db, "empty");
     await seedSamples(t.db, {
       projectId,

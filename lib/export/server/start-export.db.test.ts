@@ -58,7 +58,7 @@ describe("startExport", () => {
     expect(jobs).toContainEqual({ data: { exportId: row.id }, singleton_key: `export:${row.id}` });
   });
 
-  it("refuses a trajectory format for a version without SFT trajectories, with the reason (issue 12 item 10)", async () => {
+  it("refuses a trajectory format for a version without SFT trajectories, with the reason", async () => {
     const before = await t.db.export.count();
     await expect(
       startExport(t.db, { datasetVersionId: versionId, format: "OPENAI_JSONL" }),

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 12: re-importing an environment that exists is refused with a choice, and then
+ * Re-importing an environment that exists is refused with a choice, and then
  * imports it under a new slug or as a new version of the existing one (back in review, keeping
  * the accepted version and the existing scenarios, whose proofs go stale and are re-run).
  */

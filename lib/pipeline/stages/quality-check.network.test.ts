@@ -1,4 +1,4 @@
-// Issue 11, surface "quality check": the pipeline's dual-agent quality check (runQualityCheck, on
+// Network isolation, surface "quality check": the pipeline's dual-agent quality check (runQualityCheck, on
 // the product's own sandbox runner, unjailed) with a scripted tester that proposes calling a tool
 // carrying the network payload (tests/network-canary.ts) and a scripted judge. Each probe records
 // the tool's normal observation with every route blocked, the check completes, and the loopback

@@ -1,4 +1,4 @@
-// Issue 11, surface "playground": a tool that tries every network route (tests/network-canary.ts)
+// Network isolation, surface "playground": a tool that tries every network route (tests/network-canary.ts)
 // runs through runPlaygroundTool on the product's own sandbox runner, unjailed. The call returns
 // its normal observation with every route blocked, and the loopback listener, checked after a wait
 // for delayed payloads, saw no connection.

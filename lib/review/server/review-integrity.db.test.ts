@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 3 and 5: a decision names the version it was made on, an edit after acceptance
+ * A decision names the version it was made on, an edit after acceptance
  * puts the item back in the queue as "changed since accepted", accepting a risky item needs a
  * written reason, and the last decision can be undone (logged as an UNDO decision).
  */

@@ -1,4 +1,4 @@
-// Issue 11, surface "rollout": a ROLLOUT run (executeRolloutRun, the job's domain function, on the
+// Network isolation, surface "rollout": a ROLLOUT run (executeRolloutRun, the job's domain function, on the
 // product's own sandbox runner, unjailed) where a scripted agent (tests/fake-openai) calls a tool
 // carrying the network payload (tests/network-canary.ts) and the scenario's check carries it too.
 // The stored trajectory is COMPLETED with reward 1 (the check ran to its end and saw every route

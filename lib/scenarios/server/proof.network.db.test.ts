@@ -1,4 +1,4 @@
-// Issue 11, surface "validator proof": a PROOF run (executeProofRun, the job's domain function, on
+// Network isolation, surface "validator proof": a PROOF run (executeProofRun, the job's domain function, on
 // the product's own sandbox runner, unjailed) proves a scenario whose check carries the network
 // payload (tests/network-canary.ts) and whose gold solution calls the payload tool. The proof runs
 // the check on the no-op state, inside the gold episode and again on the recorded states; it ends

@@ -1,4 +1,4 @@
-// Issue 11, surface "validator bench": check functions that try every network route
+// Network isolation, surface "validator bench": check functions that try every network route
 // (tests/network-canary.ts) run through runValidatorBench on the product's own sandbox runner,
 // unjailed - saved checks, an unsaved edit, and gold calls to a payload tool. Every check reports
 // that all routes were blocked, and the loopback listener, checked after a wait for delayed

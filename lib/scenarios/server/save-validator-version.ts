@@ -2,7 +2,8 @@ import "server-only";
 /**
  * Saves an edited check function as a new immutable ValidatorVersion, with the same optimistic
  * locking as environment code (compare-and-set on Validator.currentVersionId). The scenario's proof
- * becomes STALE: it was run with the old code ("re-run the proof" belongs to the scenarios issue).
+ * becomes STALE: it was run with the old code, so it says nothing about the new one until a new
+ * proof run.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";

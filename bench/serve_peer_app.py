@@ -1,0 +1,132 @@
+"""The serve bench's peer application: the environment class served natively by FastAPI, over the
+same WebSocket messages as `envstudio serve` (`{type: reset|step|close, data}` in, `{type:
+observation|error, data}` out). No sandbox. Started by bench/serve-peer.py with one or several
+uvicorn workers; every worker imports this module and holds its own sessions, so a WebSocket
+connection and its session live in one process.
+
+Each message takes the path upstream OpenEnv's server gives it (meta-pytorch/OpenEnv,
+src/openenv/core/env_server/http_server.py, `websocket_endpoint`, commit 16602b4d): the message
+and the action are validated into pydantic models, reset and step run on the session's own
+one-thread executor, and the observation goes out through a pydantic response model. OpenEnv
+itself is not a Debian package; this reproduces that per-message work with FastAPI and pydantic.
+
+The scenario file, named by SERVE_PEER_SCENARIO, is [source, class_name, initial_state, checks, task].
+Needs Debian's python3-fastapi and python3-uvicorn.
+"""
+import asyncio
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, Optional
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ValidationError
+
+
+class WSMessage(BaseModel):
+    type: str
+    data: Dict[str, Any] = {}
+
+
+class ToolAction(BaseModel):
+    tool_name: str
+    arguments: Dict[str, Any] = {}
+
+
+class ToolObservation(BaseModel):
+    observation: Dict[str, Any]
+    reward: Optional[float] = None
+    done: bool = False
+
+
+class WSResponse(BaseModel):
+    type: str
+    data: Dict[str, Any]
+
+SOURCE, CLASS_NAME, INITIAL, CHECKS, TASK = json.load(open(os.environ["SERVE_PEER_SCENARIO"]))
+module = {"__name__": "environment"}
+exec(compile(SOURCE, "<environment>", "exec"), module)
+ENV_CLASS = module[CLASS_NAME]
+app = FastAPI()
+
+
+def instantiate():
+    """EnvScaler's convention, as the sandbox harness does: cls({}) then one setattr per key."""
+    env = ENV_CLASS({})
+    for key, value in json.loads(json.dumps(INITIAL)).items():
+        setattr(env, key, value)
+    return env
+
+
+def public_state(env):
+    return json.loads(json.dumps({k: v for k, v in vars(env).items() if not k.startswith("_")}, default=repr))
+
+
+def reward(env, initial):
+    passed = 0
+    final = public_state(env)
+    for code in CHECKS:
+        scope = {"initial_state": json.loads(json.dumps(initial))}
+        try:
+            exec(code, scope)
+            passed += scope["check_func"](json.loads(json.dumps(final))) is True
+        except Exception:
+            pass
+    return round(passed / len(CHECKS), 4) if CHECKS else 0
+
+
+def observation(content, metadata, reward_value=None, done=False):
+    return ToolObservation(observation={"content": content, "metadata": metadata}, reward=reward_value, done=done)
+
+
+def reset(session):
+    session.update(env=instantiate(), steps=0)
+    session["initial"] = public_state(session["env"])
+    return observation(TASK, {})
+
+
+def step(session, action):
+    env = session["env"]
+    if env is None:
+        return observation({"success": False, "error": "reset first"}, {}, None, True)
+    session["steps"] += 1
+    meta = {"step_count": session["steps"]}
+    name, arguments = action.tool_name, action.arguments
+    if name == "submit":
+        session["env"] = None
+        return observation({"success": True}, meta, reward(env, session["initial"]), True)
+    if name.startswith("_") or not callable(getattr(env, name, None)):
+        return observation({"success": False, "error": f"Unknown tool '{name}'"}, meta)
+    try:
+        result = getattr(env, name)(**arguments)
+    except Exception as e:
+        result = {"success": False, "error": f"{type(e).__name__}: {e}"}
+    return observation(result, meta)
+
+
+@app.websocket("/ws")
+async def ws_session(ws: WebSocket):
+    await ws.accept()
+    session = {"env": None, "initial": None, "steps": 0}
+    executor = ThreadPoolExecutor(max_workers=1)  # the session's own thread, as upstream's
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            try:
+                msg = WSMessage(**json.loads(await ws.receive_text()))
+                if msg.type == "reset":
+                    result = await loop.run_in_executor(executor, reset, session)
+                elif msg.type == "step":
+                    result = await loop.run_in_executor(executor, step, session, ToolAction(**msg.data))
+                else:
+                    break
+                reply = WSResponse(type="observation", data=result.dict())
+            except (ValueError, ValidationError) as e:
+                reply = WSResponse(type="error", data={"code": "VALIDATION_ERROR", "message": str(e)})
+            await ws.send_text(reply.json())
+        await ws.close()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        executor.shutdown(wait=False)
+
