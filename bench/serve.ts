@@ -19,6 +19,7 @@ import { type GoldCall, type LoadResult, drive } from "./serve-load";
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
+const ISOLATED = process.env.BENCH_SERVE_ISOLATED === "1";
 const DURATION_MS = Number(process.env.BENCH_SERVE_MS ?? 6000);
 const WARM_MS = Number(process.env.BENCH_SERVE_WARM_MS ?? 8000);
 const PEER_WORKERS = availableParallelism();
@@ -118,12 +119,18 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
 export async function main() {
   if (!peerAvailable()) process.exit(2);
   const { file, gold } = scenarioFile();
-  const node = (backend: string) =>
+  const node = (backend: string, isolated = false) =>
     startChild(
-      `envstudio serve ${backend}`,
+      `envstudio serve ${backend}${isolated ? ", an interpreter per episode" : ""}`,
       process.execPath,
       ["--import", "tsx", "bench/serve-child.ts", file],
-      { ...process.env, SANDBOX_BACKEND: backend, SANDBOX_POOL_SIZE: String(SESSIONS) },
+      {
+        ...process.env,
+        SANDBOX_BACKEND: backend,
+        SANDBOX_POOL_SIZE: String(SESSIONS),
+        // Episodes never share an interpreter, side by side or one after another.
+        ...(isolated ? { SANDBOX_WORKERS_PER_SOURCE: "0", SANDBOX_MAX_EPISODES_PER_WORKER: "1" } : {}),
+      },
     );
   const peer = (workers: number) =>
     startChild(
@@ -137,6 +144,13 @@ export async function main() {
     { name: "peerN", start: () => peer(PEER_WORKERS), workers: PEER_WORKERS },
     { name: "pyodide", start: () => node("pyodide") },
     { name: "bwrap", start: () => node("bwrap") },
+    // What full isolation costs (docs/sandbox.md): BENCH_SERVE_ISOLATED=1 adds these lanes.
+    ...(ISOLATED
+      ? [
+          { name: "pyodideIsolated", start: () => node("pyodide", true) },
+          { name: "bwrapIsolated", start: () => node("bwrap", true) },
+        ]
+      : []),
   ];
   const servers = new Map<string, Server>();
   const tallies = new Map<string, Tally>(
@@ -213,7 +227,7 @@ function report(tallies: Map<string, Tally>, load: number[]) {
   const [peer1, peerN] = [tallies.get("peer1")!, tallies.get("peerN")!];
   metrics.peerNVsPeer1 = ratioPerRound("peerN / peer1", peerN, peer1);
   metrics.peerNBusiestWorkerCpuShare = median(peerN.busiestWorkerShare);
-  for (const name of ["pyodide", "bwrap"]) {
+  for (const name of ["pyodide", "bwrap", ...(ISOLATED ? ["pyodideIsolated", "bwrapIsolated"] : [])]) {
     metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
     metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }
