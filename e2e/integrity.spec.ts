@@ -191,7 +191,7 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
       ],
     },
   });
-  // Proven (and failed) on version 1: after the edit below, that proof is stale for version 2.
+  // Proven (and failed) on version 1: the edit below makes that proof stale and re-proves version 2.
   await proveScenario(db, scenario.id, "FAILED");
 
   await page.goto(`/environments/${env.id}`);
@@ -202,6 +202,18 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await page.getByLabel("Version message").fill("late fix");
   await page.getByRole("button", { name: "Save new version" }).click();
   await expect(page.getByTestId("save-status")).toContainText("Saved as version 2");
+  // The edit made the proof of version 1 stale and re-queued it: wait for the proof of version 2
+  // (the fixture has no gold solution, so it fails for that reason) before reading the queue.
+  const v2Id = (await db.environment.findUniqueOrThrow({ where: { id: env.id } })).currentVersionId;
+  await expect
+    .poll(
+      async () =>
+        db.validatorProof.count({ where: { scenarioId: scenario.id, environmentVersionId: v2Id! } }),
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe(1);
   await page.goto(`/environments/${env.id}`);
   await expect(page.getByTestId("acceptance")).toContainText(
     "Changed since accepted: version 1 was accepted, the code is now version 2",
@@ -217,10 +229,12 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
     "href",
     `/environments/${env.id}/versions?a=1&b=2`,
   );
-  await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof is stale");
+  await expect(items.nth(1).getByTestId("item-risks")).toContainText("its validator proof failed");
   await expect(page.getByTestId("claim-state")).toHaveText("yours while this page is open");
   // Reasons read as sentences, titles end at a word, and the preview pane shows the diff to read.
-  await expect(items.nth(1)).toContainText("Check 1 fails after the gold solution (scenario).");
+  await expect(items.nth(1)).toContainText(
+    "No gold solution: none stored, no rollout reached reward 1, and none could be obtained from the model.",
+  );
   await expect(items.nth(1)).not.toContainText('{"code"');
   await expect(items.nth(1).getByRole("link").first()).toHaveText(
     "Renew the loan of the book The Left Hand of Darkness for member M-1002, then reserve a second copy of the same title for member M-1007, and finally report…",
@@ -241,7 +255,7 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await expect(page.getByTestId("count-environment")).toHaveText("0");
   await expect(page.getByTestId("queue-progress")).toContainText("1 waiting");
   await expect(preview.getByTestId("preview-proof")).toContainText(
-    "Check 1 fails after the gold solution (scenario).",
+    "No gold solution: none stored, no rollout reached reward 1, and none could be obtained from the model.",
   );
   await page.keyboard.press("u");
   await expect(page.getByTestId("queue-message")).toContainText(
@@ -253,10 +267,10 @@ test("an edit after acceptance is back in the queue with its diff; a risky accep
   await page.keyboard.press("a");
   await expect(page.getByTestId("queue-message")).toContainText(`Accepted: ${domain} env`);
 
-  // The stale proof: `a` asks for an override reason instead of accepting.
+  // The failed proof: `a` asks for an override reason instead of accepting.
   await expect(items).toHaveCount(1);
   await page.keyboard.press("a");
-  await expect(page.getByTestId("accept-risks")).toContainText("its validator proof is stale");
+  await expect(page.getByTestId("accept-risks")).toContainText("its validator proof failed");
   await expect(items).toHaveCount(1);
   await page.getByLabel("Override reason").fill("check 1 is fixed in the next proof run");
   await page.keyboard.press("Enter");
