@@ -81,11 +81,11 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
   async function durableLease(
     key: string | null,
-    use: "episode" | "shared-episode" | "checks" = "episode",
+    use: "episode" | "checks" | "shared" = "episode",
   ): Promise<Result<Lease, SandboxError>> {
     const acquire = async () => {
       const lease =
-        use === "shared-episode" && sharing && key
+        use === "shared" && sharing && key
           ? await sharing.lease(key, options.leaseTimeoutMs)
           : await backend.lease(key, options.leaseTimeoutMs, use === "checks");
       return lease.ok ? ok(sourceOnDemand(lease.value)) : lease;
@@ -102,7 +102,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const toolsKey = `${sourceKey}\u0000${className}`;
     const known = knownTools.get(toolsKey);
     // Workers are reused only for the same source: different untrusted code never shares a realm.
-    const lease = await durableLease(sourceKey, "shared-episode");
+    const lease = await durableLease(sourceKey, "shared");
     if (!lease.ok) return lease;
     const reply = parseReply(
       await lease.value.call(
@@ -141,7 +141,9 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     const tools = all.filter(
       (t) => !hidden.includes(t.function.name) && (!only || only.includes(t.function.name)),
     );
-    return ok(createEpisode(lease.value, tools, options, runChecks));
+    // Where sessions share workers (`envstudio serve`), their checks do too: many episodes of a
+    // scenario submit at once, and one worker per check set takes their calls back to back.
+    return ok(createEpisode(lease.value, tools, options, (r) => runChecks(r, sharing ? "shared" : "checks")));
   }
 
   function remember(key: string, tools: Tool[]) {
@@ -204,12 +206,15 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     return ok(analysis.value.tools);
   }
 
-  async function runChecks(request: RunChecksInput): Promise<Result<CheckResult[], SandboxError>> {
+  async function runChecks(
+    request: RunChecksInput,
+    use: "checks" | "shared" = "checks",
+  ): Promise<Result<CheckResult[], SandboxError>> {
     const input = RunChecksInputSchema.safeParse(request);
     if (!input.success) return err(invalid("runChecks needs { checks: string[], initialState, finalState }"));
     const { checks, initialState, finalState } = input.data;
     // Check code is untrusted too: a worker is reused only for the very same set of checks.
-    const lease = await durableLease(hash("checks", ...checks), "checks");
+    const lease = await durableLease(hash("checks", ...checks), use);
     if (!lease.ok) return lease;
     const raw = await lease.value.call(
       { op: "run_checks", checks, initial_state: initialState, final_state: finalState },
@@ -298,7 +303,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     load,
     analyze,
     extractTools,
-    runChecks,
+    runChecks: (request) => runChecks(request),
     runChecksBatch,
     stats: () => backend.stats(),
     close: () => backend.close(),
