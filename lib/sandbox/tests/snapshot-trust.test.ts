@@ -7,9 +7,11 @@ import { createHash } from "node:crypto";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandboxRunner } from "../index";
+import { HostProcess } from "../host-process";
 import { resolveHostNode } from "../host-node";
+import { defaultOptions } from "../options";
 import { pyodideDir, snapshotFile } from "../paths";
 import { checkSnapshot, untrustedCacheDir, userCacheDir } from "../snapshot-trust";
 
@@ -38,6 +40,7 @@ writeFileSync(process.argv[2], py.makeMemorySnapshot(), { mode: 0o600 });`,
 }
 
 const planted = join(root, "planted.snapshot");
+beforeAll(() => buildPlantedSnapshot(planted), 120_000);
 const PROBE = `class Env:
     def __init__(self, config=None):
         pass
@@ -123,7 +126,6 @@ describe("cache folder and file checks", () => {
 
 describe("booting from a planted snapshot", { timeout: 240_000 }, () => {
   it("boots from a snapshot in a private folder (the probe can see a plant)", async () => {
-    buildPlantedSnapshot(planted);
     expect(await bootedPlanted(cacheWithPlant("private"))).toBe(true);
   });
 
@@ -143,5 +145,52 @@ describe("booting from a planted snapshot", { timeout: 240_000 }, () => {
     const dir = cacheWithPlant("planted-file");
     chownSync(snapshotFile(dir, pyodideDir()), OTHER_UID, OTHER_UID);
     expect(await bootedPlanted(dir)).toBe(false);
+  });
+});
+
+describe("the host boots only the bytes the server checked", { timeout: 240_000 }, () => {
+  /** Boots a host whose snapshot must have `sha256`, and asks a worker whether it was planted. */
+  async function hostBootedPlanted(cacheDir: string, sha256: string): Promise<boolean> {
+    const options = {
+      ...defaultOptions({}),
+      cacheDir,
+      poolSize: 1,
+      spareWorkers: 0,
+      hostInBwrap: "off" as const,
+    };
+    const host = await HostProcess.start({
+      options,
+      node: resolveHostNode(undefined),
+      pyodide: pyodideDir(),
+      snapshotPath: snapshotFile(cacheDir, pyodideDir()),
+      snapshotSha256: sha256,
+      generation: 1,
+      jailed: false,
+    });
+    try {
+      const ready = await host.ready;
+      if (!ready.ok) throw new Error(ready.error.message);
+      const lease = await host.request({ type: "lease", key: null, waitMs: 60_000 }, 65_000);
+      if (!lease.ok || lease.value.lease === undefined || lease.value.slot === undefined)
+        throw new Error("no lease");
+      host.bindLease(lease.value.lease, lease.value.slot);
+      const call = (request: Record<string, unknown>) =>
+        host.call(lease.value.lease!, request as never, 10_000, 20_000);
+      const loaded = await call({ op: "load", source: PROBE, class_name: "Env", initial_state: {} });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const step = await call({ op: "step", name: "planted", arguments: {} });
+      if (!step.ok) throw new Error(step.error.message);
+      return (step.value as { observation: unknown }).observation === true;
+    } finally {
+      await host.close();
+    }
+  }
+
+  it("with the digest of the file it finds, the host boots it; with another digest (the file was swapped after the check), it does not", async () => {
+    const dir = cacheWithPlant("swapped");
+    const checked = checkSnapshot(snapshotFile(dir, pyodideDir()));
+    if (!checked.ok) throw new Error(checked.reason);
+    expect(await hostBootedPlanted(dir, checked.sha256)).toBe(true);
+    expect(await hostBootedPlanted(dir, sha256("the bytes the server checked"))).toBe(false);
   });
 });
