@@ -73,6 +73,17 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
           unloadTimeoutMs: options.queryTimeoutMs,
         })
       : null;
+  // Their episodes' checks, one worker per check set: a submit's checks take ~1 ms, so one worker
+  // keeps up with every session of a scenario, and fewer workers share the cores' caches better.
+  const checkSharing =
+    options.workersPerSource > 0
+      ? createWorkerSharing((key, waitMs) => backend.lease(key, waitMs, true), {
+          workersPerSource: 1,
+          maxWorkers: options.poolSize,
+          maxEpisodesPerWorker: options.maxEpisodesPerWorker,
+          unloadTimeoutMs: options.queryTimeoutMs,
+        })
+      : null;
 
   /** Tool schemas per (source, class): a pure function of the source, so a warm load need not
    * carry them back (55 KB for a 150 KB class). Kept only when no tool was hidden (see load). */
@@ -81,13 +92,14 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
   /** A lease whose episode moves to a fresh worker if its worker or host dies (recovering-lease.ts). */
   async function durableLease(
     key: string | null,
-    use: "episode" | "checks" | "shared" = "episode",
+    use: "episode" | "checks" | "shared" | "shared-checks" = "episode",
   ): Promise<Result<Lease, SandboxError>> {
+    const pool = use === "shared" ? sharing : use === "shared-checks" ? checkSharing : null;
     const acquire = async () => {
       const lease =
-        use === "shared" && sharing && key
-          ? await sharing.lease(key, options.leaseTimeoutMs)
-          : await backend.lease(key, options.leaseTimeoutMs, use === "checks");
+        pool && key
+          ? await pool.lease(key, options.leaseTimeoutMs)
+          : await backend.lease(key, options.leaseTimeoutMs, use === "checks" || use === "shared-checks");
       return lease.ok ? ok(sourceOnDemand(lease.value)) : lease;
     };
     const first = await acquire();
@@ -143,7 +155,11 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
     );
     // Where sessions share workers (`envstudio serve`), their checks do too: many episodes of a
     // scenario submit at once, and one worker per check set takes their calls back to back.
-    return ok(createEpisode(lease.value, tools, options, (r) => runChecks(r, sharing ? "shared" : "checks")));
+    return ok(
+      createEpisode(lease.value, tools, options, (r) =>
+        runChecks(r, checkSharing ? "shared-checks" : "checks"),
+      ),
+    );
   }
 
   function remember(key: string, tools: Tool[]) {
@@ -208,7 +224,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
 
   async function runChecks(
     request: RunChecksInput,
-    use: "checks" | "shared" = "checks",
+    use: "checks" | "shared-checks" = "checks",
   ): Promise<Result<CheckResult[], SandboxError>> {
     const input = RunChecksInputSchema.safeParse(request);
     if (!input.success) return err(invalid("runChecks needs { checks: string[], initialState, finalState }"));
