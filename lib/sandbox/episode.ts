@@ -58,6 +58,9 @@ export function createEpisode(
   let queue: Promise<unknown> = Promise.resolve();
   let ended: SandboxError | null = null;
   let closed = false;
+  // The exact final state the last check was run over, until the next step: `state()` right after
+  // a submit (the env server keeps it as the session's final snapshot) needs no second call.
+  let checkedFinal: JsonObject | null = null;
 
   async function run<S extends z.ZodType>(
     request: HarnessRequest,
@@ -107,6 +110,7 @@ export function createEpisode(
             stdout: "",
             stderr: "",
           });
+        checkedFinal = null;
         const reply = await run(
           { op: "step", name, arguments: input.data.args },
           options.stepTimeoutMs,
@@ -118,7 +122,9 @@ export function createEpisode(
       }),
     state: () =>
       enqueue(async () =>
-        mapOk(await run({ op: "state" }, options.queryTimeoutMs, StateReplySchema), (r) => r.state),
+        checkedFinal && !ended && !closed
+          ? ok(checkedFinal)
+          : mapOk(await run({ op: "state" }, options.queryTimeoutMs, StateReplySchema), (r) => r.state),
       ),
     diff: () =>
       enqueue(async () =>
