@@ -30,6 +30,7 @@ const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_MAX_STEPS: true,
   ENVSTUDIO_SERVE_IDLE_MS: true,
 });
+const IsolationEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_ISOLATION: true });
 
 /** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
 export function serveOptionsFromEnv(
@@ -79,16 +80,29 @@ export const SERVE_EPISODES_PER_WORKER = 1000;
  * workers evicting each other from the caches (docs/benchmarks.md, serve). Every reset runs the
  * source into a fresh module and builds a fresh instance (docs/sandbox.md, warm reset), so a
  * worker may host many episodes of its source over its life.
+ *
+ * ENVSTUDIO_SERVE_ISOLATION=episode gives every episode an interpreter of its own instead, never
+ * shared side by side or reused after it (docs/sandbox.md: what shared interpreters do not isolate),
+ * with one booted spare per core so a reset rarely waits for a boot; docs/benchmarks.md has its cost.
  */
 export function serveSandboxOptions(
   maxSessions: number,
   env: Record<string, string | undefined> = process.env,
-): { poolSize: number; maxEpisodesPerWorker?: number; workersPerSource?: number } {
+): { poolSize: number; maxEpisodesPerWorker?: number; workersPerSource?: number; spareWorkers?: number } {
   const poolSize = servePoolSize(maxSessions, env);
+  const isolation = IsolationEnvSchema.safeParse(env);
+  if (!isolation.success)
+    throw new Error(
+      `Invalid configuration:\n  ${formatZodIssues(isolation.error, { root: "config", separator: "\n  " })}`,
+    );
+  const perEpisode = isolation.data.ENVSTUDIO_SERVE_ISOLATION === "episode";
   return {
     poolSize,
-    ...(env.SANDBOX_MAX_EPISODES_PER_WORKER ? {} : { maxEpisodesPerWorker: SERVE_EPISODES_PER_WORKER }),
-    ...(env.SANDBOX_WORKERS_PER_SOURCE ? {} : { workersPerSource: availableParallelism() }),
+    ...(env.SANDBOX_MAX_EPISODES_PER_WORKER
+      ? {}
+      : { maxEpisodesPerWorker: perEpisode ? 1 : SERVE_EPISODES_PER_WORKER }),
+    ...(env.SANDBOX_WORKERS_PER_SOURCE ? {} : { workersPerSource: perEpisode ? 0 : availableParallelism() }),
+    ...(perEpisode && !env.SANDBOX_SPARE_WORKERS ? { spareWorkers: availableParallelism() } : {}),
   };
 }
 

@@ -193,6 +193,18 @@ describe("idle reaping", () => {
     );
   });
 
+  it("gives every episode an interpreter of its own with ENVSTUDIO_SERVE_ISOLATION=episode, and refuses other values", () => {
+    expect(serveSandboxOptions(32, { ENVSTUDIO_SERVE_ISOLATION: "episode" })).toEqual({
+      poolSize: 32,
+      maxEpisodesPerWorker: 1,
+      workersPerSource: 0,
+      spareWorkers: availableParallelism(),
+    });
+    expect(() => serveSandboxOptions(32, { ENVSTUDIO_SERVE_ISOLATION: "none" })).toThrow(
+      /ENVSTUDIO_SERVE_ISOLATION/,
+    );
+  });
+
   it("shares workers between sessions of a source, one per core, unless SANDBOX_WORKERS_PER_SOURCE says otherwise", () => {
     expect(serveSandboxOptions(32, {}).workersPerSource).toBe(availableParallelism());
     expect(serveSandboxOptions(32, { SANDBOX_WORKERS_PER_SOURCE: "0" })).not.toHaveProperty(

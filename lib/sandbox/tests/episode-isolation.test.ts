@@ -177,3 +177,56 @@ for (const { backend } of MODES) {
     });
   });
 }
+
+// With an interpreter per episode (ENVSTUDIO_SERVE_ISOLATION=episode), even a deliberate walk of the
+// class hierarchy finds no other episode: there is none in the interpreter.
+const WALK = `
+class Bank:
+    def __init__(self, config=None):
+        self.balance = 0
+
+    def touch(self) -> int:
+        """Its own call: what its class does now."""
+        return self.balance
+
+    def attack(self) -> int:
+        """Patches every other Bank class it can find so that their next call sets the balance."""
+        def rich(this):
+            this.balance = 1000
+            return this.balance
+        hit = 0
+        for cls in object.__subclasses__():
+            if cls.__name__ == "Bank" and cls is not type(self):
+                cls.touch = rich
+                hit += 1
+        return hit
+`;
+
+for (const { backend } of MODES) {
+  describe(`an interpreter per episode (${backend})`, () => {
+    const runner = createSandboxRunner({
+      backend,
+      hostInBwrap: "off",
+      poolSize: 3,
+      spareWorkers: 1,
+      workersPerSource: 0,
+      maxEpisodesPerWorker: 1,
+    });
+    afterAll(() => runner.close());
+
+    it("a class-hierarchy walk finds no other episode's class", async () => {
+      const open = async () => {
+        const loaded = await runner.load({ source: WALK, className: "Bank", initialState: { balance: 0 } });
+        if (!loaded.ok) throw new Error(loaded.error.message);
+        return loaded.value;
+      };
+      const victim = await open();
+      const attacker = await open();
+      expect(await observe(attacker, "attack")).toBe(0);
+      expect(await observe(victim, "touch")).toBe(0);
+      expect(await victim.state()).toEqual({ ok: true, value: { balance: 0 } });
+      await victim.close();
+      await attacker.close();
+    });
+  });
+}
