@@ -3,7 +3,8 @@
  * name folders that hold tests, cover every test file and cite only files that exist; the README and
  * docs/exports.md give the number of export formats the code has; the README fits on two screens;
  * every relative link in the docs reaches a file (and heading) that exists; no table cell is a page
- * of prose; and no code comment cites a tracker number, which means nothing to a reader of the code.
+ * of prose; code cites only doc pages that exist; and no code comment cites a tracker number, which
+ * means nothing to a reader of the code.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -183,9 +184,21 @@ function comments(file: string, source: string): string[] {
  */
 const TRACKER_REFERENCE = /\b(?:issues?|PR|pull request)\s*#?\d+|(?<!§[\d.]+\s*)(?<![\w&/])#\d+\b/i;
 
+const codeFiles = () => CODE_FOLDERS.flatMap((folder) => filesUnder(folder)).filter((f) => CODE_FILE.test(f));
+
 describe("code comments", () => {
+  it("cite only doc pages that exist", () => {
+    const missing = [...codeFiles(), ".env.example"].flatMap((file) =>
+      [...read(file).matchAll(/\bdocs\/[\w-]+\.md\b/g)]
+        .map((m) => m[0])
+        .filter((doc) => !existsSync(path.join(ROOT, doc)))
+        .map((doc) => `${file}: ${doc}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it("cite no issue or pull request numbers", () => {
-    const files = CODE_FOLDERS.flatMap((folder) => filesUnder(folder)).filter((f) => CODE_FILE.test(f));
+    const files = codeFiles();
     expect(files.length).toBeGreaterThan(100);
     const citing = files.flatMap((file) => {
       const source = read(file).replace(/^#!.*\n/, "");
