@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { cancelRunAction, rerunStepAction } from "@/app/runs/actions";
 import type { ActionResult } from "@/lib/core/result";
-import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
+import type { RunView as RunData } from "@/lib/pipeline/run-view.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState, ErrorState } from "@/components/ui/states";
 import { LlmAccountingCard, LlmProblemsCard } from "./llm-accounting";

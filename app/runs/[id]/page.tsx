@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { orNotFound } from "@/app/or-not-found";
 import { getDb } from "@/lib/db";
-import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
+import type { RunView as RunData } from "@/lib/pipeline/run-view.schema";
 import { getRunProgress } from "@/lib/pipeline/server/get-run";
 import { RunView } from "@/components/runs/run-view";
 
