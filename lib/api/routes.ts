@@ -68,25 +68,25 @@ export const API = {
     url: (item: ClaimInput) => `/api/review/preview${queryString(item)}`,
     response: QueuePreviewSchema,
   }),
-  claimItem: defineRoute({
+  reviewClaim: defineRoute({
     method: "POST",
     send: "json",
     url: (_item: ClaimInput) => "/api/review/claims",
     response: ClaimReplySchema,
   }),
-  releaseClaim: defineRoute({
+  reviewRelease: defineRoute({
     method: "DELETE",
     send: "json",
     url: (_item: ClaimInput) => "/api/review/claims",
     response: ReleaseReplySchema,
   }),
-  decideItem: defineRoute({
+  reviewDecision: defineRoute({
     method: "POST",
     send: "json",
     url: (_decision: z.input<typeof DecideItemInputSchema>) => "/api/review/decisions",
     response: DecisionReplySchema,
   }),
-  undoDecision: defineRoute({
+  reviewUndo: defineRoute({
     method: "POST",
     send: "json",
     url: (_empty: Record<string, never>) => "/api/review/undo",

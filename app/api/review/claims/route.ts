@@ -14,10 +14,10 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute(
   { role: "REVIEWER", schema: ClaimInputSchema, input: readJsonBody },
-  async (input, user) => respondWith(API.claimItem, await claimItem(getDb(), input, user)),
+  async (input, user) => respondWith(API.reviewClaim, await claimItem(getDb(), input, user)),
 );
 
 export const DELETE = apiRoute(
   { role: "REVIEWER", schema: ClaimInputSchema, input: readJsonBody },
-  async (input, user) => respondWith(API.releaseClaim, await releaseClaim(getDb(), input, user)),
+  async (input, user) => respondWith(API.reviewRelease, await releaseClaim(getDb(), input, user)),
 );

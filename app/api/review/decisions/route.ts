@@ -15,5 +15,6 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute(
   { role: "REVIEWER", schema: DecideItemInputSchema, input: readJsonBody },
-  async (input, user) => respondWith(API.decideItem, await decideItem(getDb(), input, user), { status: 201 }),
+  async (input, user) =>
+    respondWith(API.reviewDecision, await decideItem(getDb(), input, user), { status: 201 }),
 );

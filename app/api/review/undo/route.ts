@@ -21,6 +21,6 @@ export const POST = apiRoute(
   async (_input, user) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return respondWith(API.undoDecision, await undoLastDecision(db, project.id, user), { status: 201 });
+    return respondWith(API.reviewUndo, await undoLastDecision(db, project.id, user), { status: 201 });
   },
 );
