@@ -1,7 +1,7 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
+import { usePageRefresh } from "@/components/data/use-page-refresh";
 import { useDecideItem } from "./review-api";
 
 /**
@@ -17,11 +17,11 @@ export function DecisionPanel({
   seen: SeenVersions;
   canDecide: boolean;
 }) {
-  const router = useRouter();
+  const page = usePageRefresh();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const decision = useDecideItem();
-  const pending = decision.isPending;
+  const pending = decision.isPending || page.isRefreshing;
   if (!canDecide) return <p className="text-sm text-slate-500">Viewers cannot accept or reject.</p>;
   // The page around the panel (status, audit log) is server-rendered: refresh it either way.
   const decide = (verdict: "ACCEPT" | "REJECT") =>
@@ -33,7 +33,7 @@ export function DecisionPanel({
           setReason("");
         },
         onError: (e) => setMessage({ ok: false, text: e.message }),
-        onSettled: () => router.refresh(),
+        onSettled: page.refresh,
       },
     );
   return (

@@ -1,9 +1,10 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { reviewProbeAction } from "@/app/review/actions";
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
+import { unwrapAction } from "@/components/data/unwrap-action";
+import { usePageRefresh } from "@/components/data/use-page-refresh";
 
 export type ProbeRow = {
   id: string;
@@ -23,15 +24,16 @@ const VERDICTS = ["PASS", "WARNING", "FAIL"] as const;
 
 /** Every probe call of a quality check; reviewers confirm the judge's verdict or override it. */
 export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canReview: boolean }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-  const review = (probeId: string, verdict: ProbeRow["verdict"]) =>
-    startTransition(async () => {
-      const result = await reviewProbeAction({ probeId, verdict });
-      setError(result.ok ? null : result.error.message);
-      router.refresh();
-    });
+  const page = usePageRefresh();
+  // The probes come from the server-rendered quality page: a verdict shows after a refresh.
+  const verdict = useMutation({
+    mutationFn: (input: { probeId: string; verdict: ProbeRow["verdict"] }) =>
+      unwrapAction(reviewProbeAction(input)),
+    onSettled: page.refresh,
+  });
+  const pending = verdict.isPending || page.isRefreshing;
+  const error = verdict.error?.message ?? null;
+  const review = (probeId: string, v: ProbeRow["verdict"]) => verdict.mutate({ probeId, verdict: v });
   return (
     <div className="space-y-3">
       {error ? (
