@@ -1,13 +1,16 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
+import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
 
 type Props = {
@@ -33,7 +36,6 @@ export function EnvironmentEditor(props: Props) {
   // Set after a three-way merge until saved: the saved version then records both parents.
   const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [saving, startSaving] = useTransition();
   const [revision, setRevision] = useState(0);
   const dirty = text !== base.source;
   useUnsavedGuard(dirty);
@@ -53,33 +55,37 @@ export function EnvironmentEditor(props: Props) {
     };
   }, [text, dirty, props.canEdit, props.environmentId]);
 
-  const save = () =>
-    startSaving(async () => {
-      const result = await saveEnvironmentVersionAction({
-        environmentId: props.environmentId,
-        baseVersionId: base.id,
-        source: text,
-        message,
-        mergeBaseVersionId: merge?.startedFromId,
+  // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
+  const saveVersion = useMutation({
+    mutationFn: (input: Record<string, unknown>) => unwrapAction(saveEnvironmentVersionAction(input)),
+    onSuccess: (saved) => {
+      setMerge(null);
+      setBase({ id: saved.versionId, version: saved.version, source: text });
+      setTools(saved.tools);
+      setMarkers(saved.markers);
+      setMessage("");
+      setConflict(null);
+      setStatus({
+        tone: "ok",
+        text: `Saved as version ${saved.version}; ${saved.tools.length} tools extracted.`,
       });
-      if (result.ok) {
-        setMerge(null);
-        setBase({ id: result.value.versionId, version: result.value.version, source: text });
-        setTools(result.value.tools);
-        setMarkers(result.value.markers);
-        setMessage("");
-        setConflict(null);
-        setStatus({
-          tone: "ok",
-          text: `Saved as version ${result.value.version}; ${result.value.tools.length} tools extracted.`,
-        });
-        return;
-      }
-      setStatus({ tone: "error", text: result.error.message });
-      if (result.error.code === "CONFLICT")
-        setConflict((result.error.details as HeadConflict | undefined) ?? null);
-      const details = result.error.details as { markers?: CodeMarker[] } | undefined;
-      if (details?.markers) setMarkers(details.markers);
+    },
+    onError: (e) => {
+      setStatus({ tone: "error", text: e.message });
+      const details = isApiError(e) ? e.details : undefined;
+      if (isApiError(e) && e.code === "CONFLICT") setConflict((details as HeadConflict | undefined) ?? null);
+      const markers = (details as { markers?: CodeMarker[] } | undefined)?.markers;
+      if (markers) setMarkers(markers);
+    },
+  });
+  const saving = saveVersion.isPending;
+  const save = () =>
+    saveVersion.mutate({
+      environmentId: props.environmentId,
+      baseVersionId: base.id,
+      source: text,
+      message,
+      mergeBaseVersionId: merge?.startedFromId,
     });
 
   return (

@@ -18,11 +18,19 @@ export class ApiError extends Error {
   readonly status: number | null;
   /** From a 429/503's Retry-After header or a refusal's details: when trying again makes sense. */
   readonly retryAfterSeconds?: number;
+  /** Data a server action's refusal carries for the UI to act on (a conflicting head, code markers). */
+  readonly details?: unknown;
 
   constructor(
     code: AppErrorCode,
     message: string,
-    opts: { retryable: boolean; status?: number | null; retryAfterSeconds?: number; cause?: unknown },
+    opts: {
+      retryable: boolean;
+      status?: number | null;
+      retryAfterSeconds?: number;
+      details?: unknown;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: opts.cause });
     this.name = "ApiError";
@@ -30,6 +38,7 @@ export class ApiError extends Error {
     this.retryable = opts.retryable;
     this.status = opts.status ?? null;
     if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
+    if (opts.details !== undefined) this.details = opts.details;
   }
 }
 
@@ -73,5 +82,6 @@ export function errorFromAction(error: ActionError): ApiError {
   return new ApiError(error.code, error.message, {
     retryable: error.retryable,
     retryAfterSeconds: typeof retryAfterSeconds === "number" ? retryAfterSeconds : undefined,
+    details: error.details,
   });
 }

@@ -192,5 +192,6 @@ describe("errorFromAction", () => {
       status: null,
     });
     expect(e.retryAfterSeconds).toBe(3);
+    expect(e.details).toEqual({ retryAfterSeconds: 3 });
   });
 });
