@@ -21,6 +21,8 @@ export const queryKeys = {
   environments: {
     /** Every list page and filter: what an import or a decision may change. */
     all: ["environments"] as const,
+    /** The tools and markers of an unsaved source text (the editor's live analysis). */
+    analysis: (environmentId: string, source: string) => ["source-analysis", environmentId, source] as const,
     list: (filters: EnvironmentListFilters) =>
       ["environments", "list", environmentListSearch(filters)] as const,
   },

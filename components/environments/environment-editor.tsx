@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useMutation } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
 import { isApiError } from "@/lib/api/api-error";
@@ -10,6 +10,7 @@ import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
+import { queryKeys } from "@/components/data/query-keys";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
 
@@ -40,20 +41,25 @@ export function EnvironmentEditor(props: Props) {
   const dirty = text !== base.source;
   useUnsavedGuard(dirty);
 
-  // Live analysis after a pause in typing; a stale reply (the text changed since) is ignored.
+  // Live analysis after a pause in typing: the text settles, then it is analysed once (one key per
+  // text, so a reply for a text typed over since never lands on the newer one).
+  const [settled, setSettled] = useState<string | null>(null);
   useEffect(() => {
     if (!props.canEdit || !dirty) return;
-    let isCurrent = true;
-    const timer = setTimeout(() => {
-      void analyzeSourceAction({ environmentId: props.environmentId, source: text }).then((r) => {
-        if (isCurrent && r.ok) setMarkers(r.value.markers);
-      });
-    }, 700);
-    return () => {
-      isCurrent = false;
-      clearTimeout(timer);
-    };
-  }, [text, dirty, props.canEdit, props.environmentId]);
+    const timer = setTimeout(() => setSettled(text), 700);
+    return () => clearTimeout(timer);
+  }, [text, dirty, props.canEdit]);
+  const analysis = useQuery({
+    queryKey: queryKeys.environments.analysis(props.environmentId, settled ?? ""),
+    queryFn: () => unwrapAction(analyzeSourceAction({ environmentId: props.environmentId, source: settled })),
+    enabled: props.canEdit && dirty && settled !== null,
+    // The previous text's markers stay until the next analysis answers; one text's analysis never changes.
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
+  });
+  // Unsaved text shows its analysis; saved text the markers its save answered with.
+  const shownMarkers = dirty && analysis.data ? analysis.data.markers : markers;
 
   // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
   const saveVersion = useMutation({
@@ -146,12 +152,12 @@ export function EnvironmentEditor(props: Props) {
           height="32rem"
           value={text}
           revision={revision}
-          markers={markers}
+          markers={shownMarkers}
           onChange={(v) => setText(v ?? "")}
           options={{ readOnly: !props.canEdit }}
         />
       </div>
-      <MarkerList markers={markers} />
+      <MarkerList markers={shownMarkers} />
       {props.canEdit ? (
         <form
           className="flex flex-wrap items-center gap-2"
