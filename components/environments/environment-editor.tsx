@@ -63,10 +63,12 @@ export function EnvironmentEditor(props: Props) {
 
   // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
   const saveVersion = useMutation({
-    mutationFn: (input: Record<string, unknown>) => unwrapAction(saveEnvironmentVersionAction(input)),
-    onSuccess: (saved) => {
+    mutationFn: (input: { source: string } & Record<string, unknown>) =>
+      unwrapAction(saveEnvironmentVersionAction(input)),
+    // The saved source is what was sent, not the editor's text now (typing on stays unsaved).
+    onSuccess: (saved, sent) => {
       setMerge(null);
-      setBase({ id: saved.versionId, version: saved.version, source: text });
+      setBase({ id: saved.versionId, version: saved.version, source: sent.source });
       setTools(saved.tools);
       setMarkers(saved.markers);
       setMessage("");

@@ -57,9 +57,14 @@ export function ValidatorCard({
   const dirty = v.text !== v.base.code || checkItem.trim() !== v.checkItem;
   // The bench's validators are this page's own state (onSaved), not a query: nothing to invalidate.
   const saveVersion = useMutation({
-    mutationFn: (input: Record<string, unknown>) => unwrapAction(saveValidatorVersionAction(input)),
-    onSuccess: (saved) => {
-      onSaved({ id: saved.versionId, version: saved.version, code: v.text }, checkItem.trim());
+    mutationFn: (input: { code: string; checkItem: string | undefined } & Record<string, unknown>) =>
+      unwrapAction(saveValidatorVersionAction(input)),
+    // What was sent, not what the card holds now: typing on while the save runs stays unsaved.
+    onSuccess: (saved, sent) => {
+      onSaved(
+        { id: saved.versionId, version: saved.version, code: sent.code },
+        sent.checkItem ?? v.checkItem,
+      );
       setMerge(null);
       setMessage("");
       setMarkers([]);
