@@ -153,7 +153,10 @@ export function DatasetPreview({
           </tbody>
         </table>
       ) : null}
-      <OverrideField choices={choices} onChange={onChange} />
+      {/* Only where it can change something: an item waiting for an override, or one let in by it. */}
+      {plan.excluded.some((e) => e.needsOverride) || plan.included.some((i) => i.overridden) ? (
+        <OverrideField choices={choices} onChange={onChange} />
+      ) : null}
     </div>
   );
 }
