@@ -13,6 +13,7 @@ const PURE_CORE = [
   "lib/core/**",
   "lib/llm/**",
   "lib/rollout/**",
+  "lib/api/**",
 ];
 const REACT_CODE = ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"];
 

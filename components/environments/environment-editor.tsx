@@ -1,13 +1,17 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState, useTransition } from "react";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
+import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
+import { queryKeys } from "@/components/data/query-keys";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
 
 type Props = {
@@ -33,53 +37,63 @@ export function EnvironmentEditor(props: Props) {
   // Set after a three-way merge until saved: the saved version then records both parents.
   const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [saving, startSaving] = useTransition();
   const [revision, setRevision] = useState(0);
   const dirty = text !== base.source;
   useUnsavedGuard(dirty);
 
-  // Live analysis after a pause in typing; a stale reply (the text changed since) is ignored.
+  // Live analysis after a pause in typing: the text settles, then it is analysed once (one key per
+  // text, so a reply for a text typed over since never lands on the newer one).
+  const [settled, setSettled] = useState<string | null>(null);
   useEffect(() => {
     if (!props.canEdit || !dirty) return;
-    let isCurrent = true;
-    const timer = setTimeout(() => {
-      void analyzeSourceAction({ environmentId: props.environmentId, source: text }).then((r) => {
-        if (isCurrent && r.ok) setMarkers(r.value.markers);
-      });
-    }, 700);
-    return () => {
-      isCurrent = false;
-      clearTimeout(timer);
-    };
-  }, [text, dirty, props.canEdit, props.environmentId]);
+    const timer = setTimeout(() => setSettled(text), 700);
+    return () => clearTimeout(timer);
+  }, [text, dirty, props.canEdit]);
+  const analysis = useQuery({
+    queryKey: queryKeys.environments.analysis(props.environmentId, settled ?? ""),
+    queryFn: () => unwrapAction(analyzeSourceAction({ environmentId: props.environmentId, source: settled })),
+    enabled: props.canEdit && dirty && settled !== null,
+    // The previous text's markers stay until the next analysis answers; one text's analysis never changes.
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
+  });
+  // Unsaved text shows its analysis; saved text the markers its save answered with.
+  const shownMarkers = dirty && analysis.data ? analysis.data.markers : markers;
 
-  const save = () =>
-    startSaving(async () => {
-      const result = await saveEnvironmentVersionAction({
-        environmentId: props.environmentId,
-        baseVersionId: base.id,
-        source: text,
-        message,
-        mergeBaseVersionId: merge?.startedFromId,
+  // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
+  const saveVersion = useMutation({
+    mutationFn: (input: { source: string } & Record<string, unknown>) =>
+      unwrapAction(saveEnvironmentVersionAction(input)),
+    // The saved source is what was sent, not the editor's text now (typing on stays unsaved).
+    onSuccess: (saved, sent) => {
+      setMerge(null);
+      setBase({ id: saved.versionId, version: saved.version, source: sent.source });
+      setTools(saved.tools);
+      setMarkers(saved.markers);
+      setMessage("");
+      setConflict(null);
+      setStatus({
+        tone: "ok",
+        text: `Saved as version ${saved.version}; ${saved.tools.length} tools extracted.`,
       });
-      if (result.ok) {
-        setMerge(null);
-        setBase({ id: result.value.versionId, version: result.value.version, source: text });
-        setTools(result.value.tools);
-        setMarkers(result.value.markers);
-        setMessage("");
-        setConflict(null);
-        setStatus({
-          tone: "ok",
-          text: `Saved as version ${result.value.version}; ${result.value.tools.length} tools extracted.`,
-        });
-        return;
-      }
-      setStatus({ tone: "error", text: result.error.message });
-      if (result.error.code === "CONFLICT")
-        setConflict((result.error.details as HeadConflict | undefined) ?? null);
-      const details = result.error.details as { markers?: CodeMarker[] } | undefined;
-      if (details?.markers) setMarkers(details.markers);
+    },
+    onError: (e) => {
+      setStatus({ tone: "error", text: e.message });
+      const details = isApiError(e) ? e.details : undefined;
+      if (isApiError(e) && e.code === "CONFLICT") setConflict((details as HeadConflict | undefined) ?? null);
+      const markers = (details as { markers?: CodeMarker[] } | undefined)?.markers;
+      if (markers) setMarkers(markers);
+    },
+  });
+  const saving = saveVersion.isPending;
+  const save = () =>
+    saveVersion.mutate({
+      environmentId: props.environmentId,
+      baseVersionId: base.id,
+      source: text,
+      message,
+      mergeBaseVersionId: merge?.startedFromId,
     });
 
   return (
@@ -140,12 +154,12 @@ export function EnvironmentEditor(props: Props) {
           height="32rem"
           value={text}
           revision={revision}
-          markers={markers}
+          markers={shownMarkers}
           onChange={(v) => setText(v ?? "")}
           options={{ readOnly: !props.canEdit }}
         />
       </div>
-      <MarkerList markers={markers} />
+      <MarkerList markers={shownMarkers} />
       {props.canEdit ? (
         <form
           className="flex flex-wrap items-center gap-2"

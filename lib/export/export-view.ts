@@ -1,20 +1,24 @@
 /** The JSON shape of an export row for the dataset page and its polling route (no BigInt, ISO dates). */
-import type { ExportFormatName } from "./export.schema";
+import { z } from "zod";
+import { type ExportFormatName, ExportFormatSchema } from "./export.schema";
 
-export type ExportStatusName = "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+export const ExportStatusSchema = z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED"]);
+export type ExportStatusName = z.infer<typeof ExportStatusSchema>;
 
-export type ExportView = {
-  id: string;
-  version: number;
-  format: ExportFormatName;
-  status: ExportStatusName;
-  processed: number;
-  total: number;
-  byteSize: number | null;
-  errorMessage: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-};
+/** Answered by GET /api/datasets/:id/exports (a list, newest first). */
+export const ExportViewSchema = z.object({
+  id: z.string(),
+  version: z.number(),
+  format: ExportFormatSchema,
+  status: ExportStatusSchema,
+  processed: z.number(),
+  total: z.number(),
+  byteSize: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ExportView = z.infer<typeof ExportViewSchema>;
 
 export const isExportTerminal = (status: ExportStatusName) => status === "SUCCEEDED" || status === "FAILED";
 
