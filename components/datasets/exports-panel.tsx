@@ -2,8 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { startExportAction } from "@/app/datasets/actions";
-import { EXPORT_FORMATS, type ExportFormatName } from "@/lib/export/export.schema";
-import { type ExportView, FORMAT_LABELS, isExportTerminal } from "@/lib/export/export-view";
+import { type ExportFormatName } from "@/lib/export/export.schema";
+import { type ExportView, isExportTerminal } from "@/lib/export/export-view";
+import { EXPORT_FORMATS, FORMAT_LABELS } from "@/lib/export/formats/registry";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";

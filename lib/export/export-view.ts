@@ -21,13 +21,3 @@ export const ExportViewSchema = z.object({
 export type ExportView = z.infer<typeof ExportViewSchema>;
 
 export const isExportTerminal = (status: ExportStatusName) => status === "SUCCEEDED" || status === "FAILED";
-
-/** Human labels for the format picker; the CLI spells them with FORMAT_ALIASES. */
-export const FORMAT_LABELS: Record<ExportFormatName, string> = {
-  ENVSCALER_JSON: "EnvScaler JSON",
-  OPENAI_JSONL: "OpenAI chat fine-tuning JSONL",
-  LLAMAFACTORY_SHAREGPT: "LlamaFactory ShareGPT",
-  HF_DATASET: "Hugging Face dataset folder",
-  VERL_PARQUET: "verl agentic RL parquet",
-  OPENENV_PACKAGE: "OpenEnv / TRL package",
-};
