@@ -1,6 +1,6 @@
 /** The JSON shape of an export row for the dataset page and its polling route (no BigInt, ISO dates). */
 import { z } from "zod";
-import { type ExportFormatName, ExportFormatSchema } from "./export.schema";
+import { ExportFormatSchema } from "./formats/registry";
 
 export const ExportStatusSchema = z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED"]);
 export type ExportStatusName = z.infer<typeof ExportStatusSchema>;
