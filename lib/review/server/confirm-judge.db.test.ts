@@ -13,6 +13,7 @@ import {
   createUser,
 } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
+import { someoneWaitsOnALock } from "@/tests/lock-wait";
 import { confirmJudgeVerdicts } from "./confirm-judge-verdicts";
 import { reviewQualityProbe } from "./review-quality-probe";
 
@@ -79,7 +80,7 @@ describe("confirmJudgeVerdicts", () => {
     await other.query("BEGIN");
     await other.query(`UPDATE "QualityProbe" SET "reviewerVerdict" = 'PASS' WHERE id = $1`, [probes[1]]);
     const bulk = confirmJudgeVerdicts(t.db, { probeIds: probes }, alice);
-    await waitUntilSomeoneWaitsOnALock(other);
+    await someoneWaitsOnALock(other, "the bulk confirmation");
     await other.query("COMMIT");
     expect(await bulk).toEqual({ confirmed: [probes[0], probes[2]], alreadyReviewed: [probes[1]] });
     expect(await verdictsOf(probes)).toEqual(["PASS", "PASS", "PASS"]);
@@ -87,15 +88,3 @@ describe("confirmJudgeVerdicts", () => {
     expect(logged).toEqual([]);
   });
 });
-
-async function waitUntilSomeoneWaitsOnALock(client: pg.Client) {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-    );
-    if (Number(rows[0]?.n) > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error("the bulk confirmation never waited on the held transaction");
-}

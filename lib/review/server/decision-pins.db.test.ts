@@ -19,6 +19,7 @@ import {
 } from "@/prisma/seed/factories";
 import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
+import { someoneWaitsOnALock } from "@/tests/lock-wait";
 import { DecideItemInputSchema } from "../review.schema";
 import { decideItem } from "./decide-item";
 import { undoLastDecision } from "./undo-decision";
@@ -50,19 +51,6 @@ async function openTransaction() {
   await client.connect();
   await client.query("BEGIN");
   return { client, commit: () => client.query("COMMIT") };
-}
-
-/** Resolves once another backend of this database waits on a row lock (the decision is blocked). */
-async function someoneWaitsOnALock(client: pg.Client) {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-    );
-    if (Number(rows[0]?.n) > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error("the decision never waited on the held transaction");
 }
 
 const isAcceptedOnCurrentChecks = async (scenarioId: string) => {
@@ -107,7 +95,7 @@ describe("a decision names the versions the reviewer saw", () => {
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    await someoneWaitsOnALock(save.client);
+    await someoneWaitsOnALock(save.client, "the decision");
     await save.commit();
     const outcome = await decision;
 
@@ -137,7 +125,7 @@ describe("a decision names the versions the reviewer saw", () => {
       () => "accepted",
       (error: unknown) => error,
     );
-    await someoneWaitsOnALock(save.client);
+    await someoneWaitsOnALock(save.client, "the decision");
     await save.commit();
 
     expect(await decision).toMatchObject({ code: "CONFLICT" });
