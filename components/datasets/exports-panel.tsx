@@ -4,7 +4,7 @@ import { useState } from "react";
 import { startExportAction } from "@/app/datasets/actions";
 import { type ExportFormatName } from "@/lib/export/export.schema";
 import { type ExportView, isExportTerminal } from "@/lib/export/export-view";
-import { EXPORT_FORMATS, FORMAT_LABELS } from "@/lib/export/formats/registry";
+import type { FormatChoice } from "@/lib/export/formats/format-ids";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
@@ -41,7 +41,10 @@ export function ExportsPanel({
   versions,
   initial,
   canExport,
+  formats,
 }: {
+  /** The export formats in picker order, from the server's format registry. */
+  formats: FormatChoice[];
   datasetId: string;
   versions: { id: string; version: number }[];
   initial: ExportView[];
@@ -80,9 +83,9 @@ export function ExportsPanel({
               onChange={(e) => setFormat(e.target.value as ExportFormatName)}
               className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm"
             >
-              {EXPORT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {FORMAT_LABELS[f]}
+              {formats.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.label}
                 </option>
               ))}
             </select>
@@ -132,7 +135,7 @@ export function ExportsPanel({
             {query.data.map((e) => (
               <tr key={e.id} data-testid="export-row" className="align-top">
                 <td>v{e.version}</td>
-                <td>{FORMAT_LABELS[e.format]}</td>
+                <td>{formats.find((f) => f.id === e.format)?.label ?? e.format}</td>
                 <td data-testid="export-status">
                   <StatusBadge status={e.status} />
                   {e.errorMessage ? <p className="text-xs text-rose-700">{e.errorMessage}</p> : null}

@@ -1,6 +1,6 @@
 /** The JSON shape of an export row for the dataset page and its polling route (no BigInt, ISO dates). */
 import { z } from "zod";
-import { ExportFormatSchema } from "./formats/registry";
+import { ExportFormatSchema } from "./formats/format-ids";
 
 export const ExportStatusSchema = z.enum(["QUEUED", "RUNNING", "SUCCEEDED", "FAILED"]);
 export type ExportStatusName = z.infer<typeof ExportStatusSchema>;

@@ -10,6 +10,7 @@ import { currentUser } from "@/lib/auth/server/require-role";
 import { findDatasetExports } from "@/lib/export/server/find-exports";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ExportsPanel } from "@/components/datasets/exports-panel";
+import { FORMAT_CHOICES } from "@/lib/export/formats/registry";
 import { NewVersionForm } from "@/components/datasets/new-version-form";
 import { VersionItems } from "@/components/datasets/version-items";
 import { VersionList } from "@/components/datasets/version-list";
@@ -82,6 +83,7 @@ export default async function DatasetPage({
               versions={versions.map((x) => ({ id: x.id, version: x.version }))}
               initial={exports}
               canExport={canEdit}
+              formats={FORMAT_CHOICES}
             />
           </Card>
           {canEdit ? (

@@ -3,7 +3,7 @@
  * ExportFormat enum: a value added there without a descriptor here (or a descriptor under the wrong
  * key) is a type error. The lists the rest of the studio reads are derived from this table.
  */
-import { z } from "zod";
+import { type FormatChoice, ExportFormatSchema } from "./format-ids";
 import type { ExportFormat } from "../../db/generated/enums";
 import { envscalerFormat } from "./envscaler.format";
 import type { FormatSpec } from "./format-spec";
@@ -25,7 +25,10 @@ export const FORMATS = {
 const SPECS: FormatSpec[] = Object.values(FORMATS);
 
 export const EXPORT_FORMATS = SPECS.map((f) => f.id) as [ExportFormat, ...ExportFormat[]];
-export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+export { ExportFormatSchema };
+
+/** The picker's choices, in registry order (server side: pages pass them to the browser). */
+export const FORMAT_CHOICES: FormatChoice[] = SPECS.map((f) => ({ id: f.id, label: f.label }));
 
 /** CLI spelling (`--format envscaler`) → stored enum. */
 export const FORMAT_ALIASES: Record<string, ExportFormat> = Object.fromEntries(
