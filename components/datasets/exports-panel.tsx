@@ -6,6 +6,7 @@ import { EXPORT_FORMATS, type ExportFormatName } from "@/lib/export/export.schem
 import { type ExportView, FORMAT_LABELS, isExportTerminal } from "@/lib/export/export-view";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 
 async function fetchExports(datasetId: string): Promise<ExportView[]> {
   const res = await fetch(`/api/datasets/${datasetId}/exports`, { cache: "no-store" });
@@ -104,14 +105,9 @@ export function ExportsPanel({
               ))}
             </select>
           </label>
-          <button
-            type="button"
-            onClick={start}
-            disabled={pending || !versionId}
-            className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
-          >
+          <Button onClick={start} disabled={pending || !versionId} variant="primary" size="md">
             Export
-          </button>
+          </Button>
         </div>
       ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}

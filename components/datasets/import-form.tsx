@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ImportReply } from "@/lib/import/import-form.schema";
 import { ErrorState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 
 const inputClass = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm";
 /** Chromium/Firefox/Safari all support folder picking through this non-standard attribute. */
@@ -92,13 +93,9 @@ export function ImportForm() {
           {files.map(relativePath).join(", ")}
         </p>
       ) : null}
-      <button
-        type="submit"
-        disabled={pending || files.length === 0}
-        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
-      >
+      <Button type="submit" disabled={pending || files.length === 0} variant="primary" size="md">
         {pending ? "Importing…" : "Import"}
-      </button>
+      </Button>
       {failure ? <ErrorState title="Import failed" message={failure} /> : null}
       {reply && !reply.ok ? (
         <ErrorState
@@ -107,22 +104,22 @@ export function ImportForm() {
           action={
             reply.error.existing && lastForm ? (
               <div className="flex flex-wrap gap-2">
-                <button
-                  type="button"
+                <Button
                   disabled={pending}
                   onClick={() => void submit(lastForm, "rename")}
-                  className="rounded border border-rose-300 bg-white px-3 py-1 text-sm"
+                  variant="secondary"
+                  size="sm"
                 >
                   Import under a new name
-                </button>
-                <button
-                  type="button"
+                </Button>
+                <Button
                   disabled={pending}
                   onClick={() => void submit(lastForm, "new-version")}
-                  className="rounded border border-rose-300 bg-white px-3 py-1 text-sm"
+                  variant="secondary"
+                  size="sm"
                 >
                   Import as a new version of {reply.error.record}
-                </button>
+                </Button>
               </div>
             ) : undefined
           }

@@ -9,6 +9,7 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
 import { ToolTable } from "./tool-table";
+import { Button } from "@/components/ui/button";
 
 type Props = {
   environmentId: string;
@@ -161,13 +162,9 @@ export function EnvironmentEditor(props: Props) {
             aria-label="Version message"
             className="min-w-80 flex-1 rounded border border-slate-300 px-3 py-1.5 text-sm"
           />
-          <button
-            type="submit"
-            disabled={saving || !dirty || !message.trim()}
-            className="rounded bg-indigo-600 px-4 py-1.5 text-sm text-white hover:bg-indigo-500 disabled:opacity-50"
-          >
+          <Button type="submit" disabled={saving || !dirty || !message.trim()} variant="primary" size="md">
             {saving ? "Saving…" : "Save new version"}
-          </button>
+          </Button>
         </form>
       ) : (
         <p className="text-sm text-slate-500">You have read-only access (viewer).</p>

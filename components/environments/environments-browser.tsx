@@ -10,6 +10,7 @@ import { statusLabel } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { EnvironmentsTable } from "./environments-table";
 import { Pagination } from "./pagination";
+import { Button } from "@/components/ui/button";
 
 type Filters = Pick<ListEnvironmentsQuery, "q" | "status" | "domain" | "page" | "pageSize">;
 
@@ -106,9 +107,9 @@ export function EnvironmentsBrowser(props: {
         <ErrorState
           message={query.error.message}
           action={
-            <button className="underline" onClick={() => void query.refetch()}>
+            <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
               Retry
-            </button>
+            </Button>
           }
         />
       ) : query.data && query.data.items.length === 0 ? (

@@ -6,6 +6,8 @@ import type { PlaygroundStep } from "@/lib/playground/playground.schema";
 import { JsonObjectEditor } from "@/components/ui/json-object-editor";
 import { JsonView, StateDiffView } from "@/components/ui/json-view";
 import { ToolForm } from "./tool-form";
+import { Button } from "@/components/ui/button";
+import { ToggleButton } from "@/components/ui/toggle-button";
 
 type ScenarioOption = { id: string; externalId: string; initialState: Record<string, unknown> };
 type Props = {
@@ -85,13 +87,13 @@ export function Playground(props: Props) {
         <ul className="space-y-0.5" aria-label="Tools">
           {props.tools.map((t) => (
             <li key={t.function.name}>
-              <button
-                type="button"
+              <ToggleButton
+                shape="row"
+                selected={t.function.name === selected}
                 onClick={() => setSelected(t.function.name)}
-                className={`w-full truncate rounded px-2 py-1 text-left font-mono text-xs ${t.function.name === selected ? "bg-indigo-100 text-indigo-900" : "hover:bg-slate-100"}`}
               >
                 {t.function.name}
-              </button>
+              </ToggleButton>
             </li>
           ))}
         </ul>
@@ -115,14 +117,9 @@ export function Playground(props: Props) {
         ) : null}
         <div className="flex items-center justify-between">
           <h3 className="text-sm font-semibold text-slate-700">Steps ({history.length})</h3>
-          <button
-            type="button"
-            onClick={reset}
-            disabled={!history.length}
-            className="text-sm text-indigo-700 hover:underline disabled:text-slate-400"
-          >
+          <Button onClick={reset} disabled={!history.length} variant="ghost" size="sm">
             Reset
-          </button>
+          </Button>
         </div>
         <ol className="space-y-3" data-testid="step-history">
           {history.map((h, i) => (

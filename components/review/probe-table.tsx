@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { reviewProbeAction } from "@/app/review/actions";
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
+import { Button } from "@/components/ui/button";
 
 export type ProbeRow = {
   id: string;
@@ -59,25 +60,25 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
               <span className="ml-auto flex gap-1">
                 {/* Only what would change something: no "Confirm" once confirmed, no override already applied. */}
                 {p.reviewerVerdict !== p.verdict ? (
-                  <button
-                    type="button"
+                  <Button
                     disabled={pending}
                     onClick={() => review(p.id, p.verdict)}
-                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                    variant="secondary"
+                    size="xs"
                   >
                     Confirm
-                  </button>
+                  </Button>
                 ) : null}
                 {VERDICTS.filter((v) => v !== p.verdict && v !== p.reviewerVerdict).map((v) => (
-                  <button
+                  <Button
                     key={v}
-                    type="button"
                     disabled={pending}
                     onClick={() => review(p.id, v)}
-                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                    variant="secondary"
+                    size="xs"
                   >
                     Override → {v}
-                  </button>
+                  </Button>
                 ))}
               </span>
             ) : null}

@@ -11,6 +11,7 @@ import { ReasonForm } from "./reason-form";
 import { decideItem, undoLastDecision } from "./review-api";
 import { type Claim, useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
+import { Button } from "@/components/ui/button";
 
 const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
@@ -146,14 +147,9 @@ export function ReviewQueue({
         >
           {message.text}
           {lastDecided && message.ok ? (
-            <button
-              type="button"
-              onClick={undo}
-              disabled={pending}
-              className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700"
-            >
+            <Button onClick={undo} disabled={pending} variant="secondary" size="xs" className="ml-2">
               Undo
-            </button>
+            </Button>
           ) : null}
         </p>
       ) : null}

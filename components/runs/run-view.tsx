@@ -9,6 +9,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState, ErrorState } from "@/components/ui/states";
 import { LlmAccountingCard, LlmProblemsCard } from "./llm-accounting";
 import { StageProgress } from "./stage-progress";
+import { Button } from "@/components/ui/button";
 
 async function fetchRun(id: string): Promise<RunData> {
   const res = await fetch(`/api/runs/${id}`, { cache: "no-store" });
@@ -48,13 +49,15 @@ export function RunView({ initial }: { initial: RunData }) {
           {(run.promptTokens + run.completionTokens).toLocaleString()} tokens
         </span>
         {!run.isTerminal ? (
-          <button
+          <Button
             disabled={pending}
             onClick={() => act(() => cancelRunAction({ runId: run.id }))}
-            className="ml-auto rounded border border-rose-300 px-3 py-1 text-sm text-rose-700"
+            variant="danger-outline"
+            size="sm"
+            className="ml-auto"
           >
             Cancel run
-          </button>
+          </Button>
         ) : null}
       </div>
       {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}
@@ -156,9 +159,10 @@ export function RunView({ initial }: { initial: RunData }) {
                 <td className="tabular-nums">${s.costUsd.toFixed(4)}</td>
                 <td>
                   {["SUCCEEDED", "FAILED", "CANCELLED"].includes(s.status) ? (
-                    <button
+                    <Button
                       disabled={pending}
-                      className="text-xs text-indigo-700 underline"
+                      variant="ghost"
+                      size="xs"
                       onClick={() =>
                         act(() =>
                           rerunStepAction({
@@ -171,7 +175,7 @@ export function RunView({ initial }: { initial: RunData }) {
                       }
                     >
                       Re-run
-                    </button>
+                    </Button>
                   ) : null}
                 </td>
               </tr>
