@@ -13,6 +13,8 @@ export type LoadResult = {
   stepsPerSecond: number;
   resetP50Ms: number;
   stepP50Ms: number;
+  /** Client-side time of `submit` (the checks run on the final state). */
+  submitP50Ms: number;
   episodes: number;
   episodesAtRewardOne: number;
   failures: string[];
@@ -58,7 +60,7 @@ async function episode(
   s: Session,
   gold: GoldCall[],
   stepTimes: number[],
-): Promise<{ resetMs: number; reward: number }> {
+): Promise<{ resetMs: number; submitMs: number; reward: number }> {
   const t0 = performance.now();
   const reset = await s.ask({ type: "reset", data: {} });
   const resetMs = performance.now() - t0;
@@ -70,9 +72,11 @@ async function episode(
     if (r.type !== "observation" || r.data.done)
       throw new Error(`step ${call.name}: ${r.data.message ?? JSON.stringify(r.data).slice(0, 200)}`);
   }
+  const ts = performance.now();
   const submit = await s.ask({ type: "step", data: { tool_name: "submit", arguments: {} } });
+  const submitMs = performance.now() - ts;
   if (submit.type !== "observation") throw new Error(`submit: ${submit.data.message ?? submit.type}`);
-  return { resetMs, reward: submit.data.reward ?? -1 };
+  return { resetMs, submitMs, reward: submit.data.reward ?? -1 };
 }
 
 /** Every session plays episodes until the deadline (at least `minEpisodes` each). Steps counted
@@ -85,6 +89,7 @@ export async function drive(
   minEpisodes = 0,
 ): Promise<LoadResult> {
   const resets: number[] = [];
+  const submits: number[] = [];
   const stepTimes: number[] = [];
   const failures: string[] = [];
   let episodes = 0;
@@ -102,8 +107,9 @@ export async function drive(
       for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
         episodes += 1;
         try {
-          const { resetMs, reward } = await episode(s, gold, stepTimes);
+          const { resetMs, submitMs, reward } = await episode(s, gold, stepTimes);
           resets.push(resetMs);
+          submits.push(submitMs);
           if (reward === 1) atOne += 1;
           else failures.push(`reward ${reward}`);
         } catch (e) {
@@ -121,6 +127,7 @@ export async function drive(
     stepsPerSecond: round(stepTimes.length / seconds),
     resetP50Ms: round(percentile(sorted(resets), 50), 2),
     stepP50Ms: round(percentile(sorted(stepTimes), 50), 2),
+    submitP50Ms: round(percentile(sorted(submits), 50), 2),
     episodes,
     episodesAtRewardOne: atOne,
     failures,

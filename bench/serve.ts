@@ -112,7 +112,7 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
   console.log(
-    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
   );
 }
 
@@ -219,6 +219,7 @@ function report(tallies: Map<string, Tally>, load: number[]) {
       [`${name}ResetP50Ms`]: median(t.runs.map((x) => x.resetP50Ms)),
       [`${name}ResetP50MsOneSession`]: t.soloResetP50Ms,
       [`${name}StepP50Ms`]: median(t.runs.map((x) => x.stepP50Ms)),
+      [`${name}SubmitP50Ms`]: median(t.runs.map((x) => x.submitP50Ms)),
       [`${name}MemoryMiB`]: median(t.memoryMiB),
       [`${name}Episodes`]: episodes,
       [`${name}EpisodesAtRewardOne`]: atOne,

@@ -125,6 +125,7 @@ describe("exit codes", () => {
     const group = {
       name: "probe",
       usage: "probe --x N",
+      help: "usage:\n  envstudio probe --x N",
       run: (argv: string[]) =>
         Promise.reject(argv[0] === "usage" ? new UsageError("bad --x") : new Error("disk full")),
     };

@@ -23,5 +23,7 @@ export type CommandGroup = {
   name: string;
   /** One line for the help text, e.g. "env tools|replay …". */
   usage: string;
+  /** What `envstudio <name> --help` prints: every verb and flag the command accepts, explained. */
+  help: string;
   run: (argv: string[], io: CliIo) => Promise<number>;
 };

@@ -10,6 +10,7 @@ import { FORMAT_ALIASES } from "../export/export.schema";
 import { type OnExisting, formatImportError } from "../import/import.schema";
 import type { SandboxRunner } from "../sandbox";
 import {
+  type FlagSpec,
   UsageError,
   WHOLE_NUMBER,
   choiceFlag,
@@ -28,8 +29,14 @@ const ON_EXISTING_FLAG = {
   "new-version": "new-version",
 } as const satisfies Record<string, OnExisting>;
 
+export const EXPORT_FLAGS = { strings: ["dataset", "version", "format", "out"] } as const satisfies FlagSpec;
+export const IMPORT_FLAGS = {
+  strings: ["class", "env-id", "on-existing"],
+  positionals: true,
+} as const satisfies FlagSpec;
+
 export async function runExportCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { strings: ["dataset", "version", "format", "out"] });
+  const { values } = parseFlags(argv, EXPORT_FLAGS);
   const format = FORMAT_ALIASES[requiredString(values, "format")];
   if (!format) throw new UsageError(`--format must be one of ${Object.keys(FORMAT_ALIASES).join(", ")}`);
   const out = requiredString(values, "out");
@@ -80,10 +87,7 @@ function collectFiles(inputs: string[]): { name: string; text: string }[] {
 }
 
 export async function runImportCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    strings: ["class", "env-id", "on-existing"],
-    positionals: true,
-  });
+  const { values, positionals } = parseFlags(argv, IMPORT_FLAGS);
   if (positionals.length === 0) throw new UsageError("missing FILE or FOLDER");
   const onExisting =
     ON_EXISTING_FLAG[

@@ -5,7 +5,15 @@
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { type SandboxRunner, createSandboxRunner, replayEpisodes, replayRunnerOptions } from "../sandbox";
-import { type Flags, UsageError, choiceFlag, numberFlag, parseFlags, requiredString } from "./cli-flags";
+import {
+  type FlagSpec,
+  type Flags,
+  UsageError,
+  choiceFlag,
+  numberFlag,
+  parseFlags,
+  requiredString,
+} from "./cli-flags";
 import type { CliIo } from "./cli-io";
 
 const USAGE = [
@@ -15,6 +23,10 @@ const USAGE = [
 ].join("\n");
 
 const BACKENDS = ["pyodide", "bwrap"] as const;
+export const ENV_TOOLS_FLAGS = { strings: ["source", "class", "backend"] } as const satisfies FlagSpec;
+export const ENV_REPLAY_FLAGS = {
+  strings: ["episodes", "backend", "concurrency"],
+} as const satisfies FlagSpec;
 
 function runnerFor(values: Flags["values"], concurrency = 1): SandboxRunner {
   return createSandboxRunner({
@@ -24,7 +36,7 @@ function runnerFor(values: Flags["values"], concurrency = 1): SandboxRunner {
 }
 
 async function tools(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { strings: ["source", "class", "backend"] });
+  const { values } = parseFlags(argv, ENV_TOOLS_FLAGS);
   const sourcePath = requiredString(values, "source");
   const className = requiredString(values, "class");
   if (!existsSync(sourcePath)) throw new UsageError(`source file not found: ${sourcePath}`);
@@ -43,7 +55,7 @@ async function tools(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function replay(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { strings: ["episodes", "backend", "concurrency"] });
+  const { values } = parseFlags(argv, ENV_REPLAY_FLAGS);
   const file = requiredString(values, "episodes");
   if (!existsSync(file)) throw new UsageError(`episodes file not found: ${file}`);
   const concurrency = numberFlag(values, "concurrency", { integer: true, min: 1, max: 64 }) ?? 1;

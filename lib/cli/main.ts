@@ -2,6 +2,8 @@
  * `envstudio` command-line entry. Each domain contributes a command group; this file only routes
  * `envstudio <group> <verb> [flags]` to it and turns thrown errors into one clear line + exit code:
  * a `UsageError` (any command) exits 2 with the usage, anything else exits 1.
+ * `envstudio <command> … --help` (or `-h`, or `envstudio help <command>`) prints that command's
+ * help and exits 0 before the command parses anything or opens a database.
  */
 import { UsageError } from "./cli-flags";
 import { type CliIo, EXIT, processIo } from "./cli-io";
@@ -10,11 +12,19 @@ import { COMMAND_GROUPS } from "./commands";
 function usage(): string {
   const lines = ["usage: envstudio <command> [options]", "", "commands:"];
   for (const group of COMMAND_GROUPS) lines.push(`  ${group.usage}`);
+  lines.push("", "envstudio <command> --help explains a command's flags.");
   return lines.join("\n");
 }
 
+/** `--help` / `-h` among a command's arguments, before a `--` that ends the flags. */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [name, ...rest] = argv;
+  // `envstudio help import` is `envstudio import --help`.
+  const [name, ...rest] = argv[0] === "help" && argv[1] !== undefined ? [argv[1], "--help"] : argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(usage());
     return name ? EXIT.ok : EXIT.usage;
@@ -23,6 +33,10 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   if (!group) {
     io.err(`envstudio: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;
+  }
+  if (asksForHelp(rest)) {
+    io.out(group.help);
+    return EXIT.ok;
   }
   try {
     return await group.run(rest, io);

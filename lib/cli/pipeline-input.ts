@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import type { RunInput } from "../pipeline/pipeline.schema";
 import { type RunConfigOverrides, parseModelsFlag } from "../pipeline/run-config";
 import { parseIdeas, parseTaskFile } from "../pipeline/task-file";
-import { UsageError, numberFlag, parseFlags, stringFlag } from "./cli-flags";
+import { type FlagSpec, UsageError, numberFlag, parseFlags, stringFlag } from "./cli-flags";
 
 export const PIPELINE_USAGE = [
   "usage:",
@@ -35,22 +35,14 @@ function readInputFile(flag: string, file: string): string {
 const POSITIVE = { min: 0, exclusiveMin: true } as const;
 const POSITIVE_INTEGER = { ...POSITIVE, integer: true } as const;
 
+export const PIPELINE_RUN_FLAGS = {
+  strings: ["ideas", "tasks", "text-field", "models", "rounds", "max-tokens", "max-cost", "name", "db-wait"],
+  booleans: ["no-worker"],
+} as const satisfies FlagSpec;
+
 /** Throws `UsageError` (without the usage text: runPipelineCommand adds PIPELINE_USAGE). */
 export function parsePipelineRunArgs(argv: string[]): PipelineRunArgs {
-  const { values } = parseFlags(argv, {
-    strings: [
-      "ideas",
-      "tasks",
-      "text-field",
-      "models",
-      "rounds",
-      "max-tokens",
-      "max-cost",
-      "name",
-      "db-wait",
-    ],
-    booleans: ["no-worker"],
-  });
+  const { values } = parseFlags(argv, PIPELINE_RUN_FLAGS);
   const ideas = stringFlag(values, "ideas");
   const tasks = stringFlag(values, "tasks");
   if (!ideas === !tasks) throw new UsageError("give exactly one of --ideas FILE or --tasks FILE");

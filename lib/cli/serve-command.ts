@@ -1,10 +1,24 @@
 /** `envstudio serve` (headless RL environment server) and `envstudio dataset list|create`. */
-import { UsageError, WHOLE_NUMBER, numberFlag, parseFlags, requiredString, stringFlag } from "./cli-flags";
+import {
+  type FlagSpec,
+  UsageError,
+  WHOLE_NUMBER,
+  numberFlag,
+  parseFlags,
+  requiredString,
+  stringFlag,
+} from "./cli-flags";
 import type { CliIo } from "./cli-io";
 import { openProject } from "./open-project";
 
+export const SERVE_FLAGS = { strings: ["dataset", "version", "port", "host"] } as const satisfies FlagSpec;
+export const DATASET_CREATE_FLAGS = {
+  strings: ["name", "seed", "test-ratio", "env", "description"],
+  booleans: ["allow-unverified"],
+} as const satisfies FlagSpec;
+
 export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(argv, { strings: ["dataset", "version", "port", "host"] });
+  const { values } = parseFlags(argv, SERVE_FLAGS);
   const port = numberFlag(values, "port", { integer: true, min: 0, max: 65535, what: "0–65535" }) ?? 8100;
   const dataset = requiredString(values, "dataset");
   const version = numberFlag(values, "version", WHOLE_NUMBER);
@@ -56,10 +70,7 @@ export async function runDatasetCommand(argv: string[], io: CliIo): Promise<numb
   if (verb !== "list" && verb !== "create")
     throw new UsageError(verb ? `unknown verb '${verb}'` : "missing verb (list or create)");
   // Flags are checked before the database is opened: a typo costs no embedded-server start.
-  const { values } = parseFlags(rest, {
-    strings: verb === "create" ? ["name", "seed", "test-ratio", "env", "description"] : [],
-    booleans: verb === "create" ? ["allow-unverified"] : [],
-  });
+  const { values } = parseFlags(rest, verb === "create" ? DATASET_CREATE_FLAGS : {});
   const seed = numberFlag(values, "seed", { integer: true });
   const testRatio = numberFlag(values, "test-ratio");
   const name = verb === "create" ? requiredString(values, "name") : "";

@@ -1,0 +1,81 @@
+/**
+ * `envstudio <command> --help`: every verb and flag each command accepts, with what it does.
+ * Kept beside the command list (commands.ts) so a new flag and its explanation land together;
+ * cli-help.test.ts checks that every flag a command's parser accepts is explained here.
+ */
+export const ENV_HELP = `usage:
+  envstudio env tools --source env.py --class Name [--backend pyodide|bwrap]
+  envstudio env replay --episodes file.jsonl [--backend pyodide|bwrap] [--concurrency N]
+
+  tools     print the tool schemas the sandbox derives from an environment class (JSON)
+  replay    replay recorded episodes (JSON lines) through the sandbox and print each result
+
+  --source FILE       the environment's Python source
+  --class NAME        the environment class in that source
+  --episodes FILE     JSON lines, one episode per line
+  --backend B         sandbox backend: pyodide (default) or bwrap
+  --concurrency N     episodes replayed at once (default 1)`;
+
+export const PIPELINE_HELP = `usage:
+  envstudio pipeline run (--ideas ideas.txt | --tasks tasks.jsonl [--text-field F])
+                         [--models M | --models stage=M,...] [--rounds N] [--max-tokens N]
+                         [--max-cost USD] [--name NAME] [--no-worker] [--db-wait SECONDS]
+
+  run       start a generation run (SkelBuilder and ScenGenerator) and follow it to the end
+
+  --ideas FILE        environment ideas, one per line
+  --tasks FILE        a task set (JSON or JSON lines of strings or objects) to mine topics from
+  --text-field F      the field holding each task's text (needed when tasks are objects)
+  --models M          one model for every stage, or stage=model pairs separated by commas
+  --rounds N          quality-check rounds per environment
+  --max-tokens N      a cap on the tokens of each LLM answer
+  --max-cost USD      stop the run once it has cost this much (needs priced models)
+  --name NAME         the run's name in the studio
+  --no-worker         only enqueue and follow progress (workers started with \`npm run worker\` do the work)
+  --db-wait SECONDS   how long to keep retrying while the database is unreachable (default 300)
+
+  The LLM endpoint comes from OPENAI_BASE_URL and OPENAI_API_KEY.`;
+
+export const DATASET_HELP = `usage:
+  envstudio dataset list
+  envstudio dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--description TEXT]
+                           [--allow-unverified]
+
+  list      every dataset with its latest version and scenario count
+  create    a new dataset (or a new version of one) from the accepted scenarios
+
+  --name NAME          the dataset's name
+  --seed N             seed of the train/test split
+  --test-ratio R       share of scenarios in the test split (0–1)
+  --env a,b            only these environments (their env_id)
+  --description TEXT   a note stored with the version
+  --allow-unverified   admit scenarios whose validator proof is not VERIFIED`;
+
+export const EXPORT_HELP = (formats: readonly string[]) => `usage:
+  envstudio export --dataset NAME [--version N] --format F --out PATH[.tar]
+
+  --dataset NAME   the dataset to export
+  --version N      its version (default: the latest)
+  --format F       one of ${formats.join(", ")}
+  --out PATH       a folder to write, or a .tar file`;
+
+export const IMPORT_HELP = `usage:
+  envstudio import FILE|FOLDER … [--class Name] [--env-id ID] [--on-existing fail|new-name|new-version]
+
+  Imports EnvScaler JSON files, or folders holding environment.py and scenarios.json.
+
+  --class NAME        the environment class, when the source holds more than one
+  --env-id ID         the env_id to store it under (default: from the file)
+  --on-existing M     when the env_id exists: fail (default), new-name, or new-version`;
+
+export const SERVE_HELP = `usage:
+  envstudio serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]
+
+  Serves the dataset's scenarios as an RL environment server speaking OpenEnv's protocol
+  (docs/envserver.md). On a loopback address no token is needed unless ENVSTUDIO_SERVE_TOKEN is
+  set; elsewhere clients need that token (or the one printed at start).
+
+  --dataset NAME   the dataset to serve
+  --version N      its version (default: the latest)
+  --port N         port to listen on (default 8100; 0 picks a free one)
+  --host ADDR      address to bind (default 127.0.0.1)`;
