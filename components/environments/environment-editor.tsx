@@ -1,15 +1,18 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState, useTransition } from "react";
-import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
-import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
+import { useState, useTransition } from "react";
+import { saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
+import type { HeadConflict } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
+import { MarkerList } from "./marker-list";
+import { SaveVersionForm } from "./save-version-form";
 import { ToolTable } from "./tool-table";
-import { Button } from "@/components/ui/button";
+import { useEditorDraft } from "./use-editor-draft";
+import { useLiveMarkers } from "./use-live-markers";
 
 type Props = {
   environmentId: string;
@@ -21,38 +24,19 @@ type Props = {
 };
 
 export function EnvironmentEditor(props: Props) {
-  const [base, setBase] = useState({
-    id: props.baseVersionId,
-    version: props.baseVersion,
-    source: props.source,
-  });
-  const [text, setText] = useState(props.source);
+  const draft = useEditorDraft({ id: props.baseVersionId, version: props.baseVersion, source: props.source });
+  const { base, text, merge } = draft;
   const [message, setMessage] = useState("");
-  const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [tools, setTools] = useState<Tool[]>(props.tools);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
-  // Set after a three-way merge until saved: the saved version then records both parents.
-  const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [saving, startSaving] = useTransition();
-  const [revision, setRevision] = useState(0);
-  const dirty = text !== base.source;
-  useUnsavedGuard(dirty);
-
-  // Live analysis after a pause in typing; a stale reply (the text changed since) is ignored.
-  useEffect(() => {
-    if (!props.canEdit || !dirty) return;
-    let isCurrent = true;
-    const timer = setTimeout(() => {
-      void analyzeSourceAction({ environmentId: props.environmentId, source: text }).then((r) => {
-        if (isCurrent && r.ok) setMarkers(r.value.markers);
-      });
-    }, 700);
-    return () => {
-      isCurrent = false;
-      clearTimeout(timer);
-    };
-  }, [text, dirty, props.canEdit, props.environmentId]);
+  const [markers, setMarkers] = useLiveMarkers({
+    environmentId: props.environmentId,
+    text,
+    isActive: props.canEdit && draft.isDirty,
+  });
+  useUnsavedGuard(draft.isDirty);
 
   const save = () =>
     startSaving(async () => {
@@ -64,8 +48,7 @@ export function EnvironmentEditor(props: Props) {
         mergeBaseVersionId: merge?.startedFromId,
       });
       if (result.ok) {
-        setMerge(null);
-        setBase({ id: result.value.versionId, version: result.value.version, source: text });
+        draft.saved(result.value.versionId, result.value.version);
         setTools(result.value.tools);
         setMarkers(result.value.markers);
         setMessage("");
@@ -91,18 +74,7 @@ export function EnvironmentEditor(props: Props) {
           base={base.source}
           mine={text}
           onMerged={(merged) => {
-            setMerge({
-              startedFromId: merge?.startedFromId ?? base.id,
-              startedFromVersion: merge?.startedFromVersion ?? base.version,
-              headVersion: conflict.headVersion,
-            });
-            setBase({
-              id: conflict.headVersionId,
-              version: conflict.headVersion,
-              source: conflict.headSource,
-            });
-            setText(merged);
-            setRevision((r) => r + 1);
+            draft.takeMerged(conflict, merged);
             setConflict(null);
             setStatus({
               tone: "ok",
@@ -110,15 +82,8 @@ export function EnvironmentEditor(props: Props) {
             });
           }}
           onDiscard={() => {
-            setBase({
-              id: conflict.headVersionId,
-              version: conflict.headVersion,
-              source: conflict.headSource,
-            });
-            setText(conflict.headSource);
-            setRevision((r) => r + 1);
+            draft.discardMine(conflict);
             setConflict(null);
-            setMerge(null);
             setStatus(null);
           }}
         />
@@ -127,7 +92,7 @@ export function EnvironmentEditor(props: Props) {
         <span className="text-slate-500" data-testid="editor-base">
           Editing on top of version {base.version}
           {merge ? ` (merged with your edit of version ${merge.startedFromVersion})` : ""}
-          {dirty ? " · unsaved changes" : ""}
+          {draft.isDirty ? " · unsaved changes" : ""}
         </span>
         <Link
           href={`/environments/${props.environmentId}/versions`}
@@ -140,32 +105,21 @@ export function EnvironmentEditor(props: Props) {
         <CodeEditor
           height="32rem"
           value={text}
-          revision={revision}
+          revision={draft.revision}
           markers={markers}
-          onChange={(v) => setText(v ?? "")}
+          onChange={(v) => draft.edit(v ?? "")}
           options={{ readOnly: !props.canEdit }}
         />
       </div>
       <MarkerList markers={markers} />
       {props.canEdit ? (
-        <form
-          className="flex flex-wrap items-center gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save();
-          }}
-        >
-          <input
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            placeholder="What did you change and why?"
-            aria-label="Version message"
-            className="min-w-80 flex-1 rounded border border-slate-300 px-3 py-1.5 text-sm"
-          />
-          <Button type="submit" disabled={saving || !dirty || !message.trim()} variant="primary" size="md">
-            {saving ? "Saving…" : "Save new version"}
-          </Button>
-        </form>
+        <SaveVersionForm
+          message={message}
+          onMessage={setMessage}
+          onSave={save}
+          saving={saving}
+          isDirty={draft.isDirty}
+        />
       ) : (
         <p className="text-sm text-slate-500">You have read-only access (viewer).</p>
       )}
@@ -185,18 +139,5 @@ export function EnvironmentEditor(props: Props) {
         <ToolTable tools={tools} />
       </section>
     </div>
-  );
-}
-
-function MarkerList({ markers }: { markers: CodeMarker[] }) {
-  if (!markers.length) return null;
-  return (
-    <ul className="space-y-1 text-sm" data-testid="marker-list">
-      {markers.map((m, i) => (
-        <li key={i} className={m.severity === "error" ? "text-rose-700" : "text-amber-700"}>
-          Line {m.line}, column {m.column}: {m.message}
-        </li>
-      ))}
-    </ul>
   );
 }
