@@ -173,6 +173,7 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
     refusedWith: "NOT_FOUND",
   },
   reviewProbeAction: { args: { probeId: UNKNOWN_ID, verdict: "PASS" }, refusedWith: "NOT_FOUND" },
+  confirmJudgeVerdictsAction: { args: { probeIds: [UNKNOWN_ID] }, refusedWith: "NOT_FOUND" },
   runBenchAction: { args: { scenarioId: UNKNOWN_ID, stateSource: "initial" }, refusedWith: "NOT_FOUND" },
   saveValidatorVersionAction: {
     args: { validatorId: UNKNOWN_ID, baseVersionId: UNKNOWN_ID, code: check, message: "m" },

@@ -2,7 +2,12 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db";
 import { runAction } from "@/lib/auth/server/run-action";
-import { DecideItemInputSchema, ReviewProbeInputSchema } from "@/lib/review/review.schema";
+import {
+  ConfirmJudgeInputSchema,
+  DecideItemInputSchema,
+  ReviewProbeInputSchema,
+} from "@/lib/review/review.schema";
+import { confirmJudgeVerdicts } from "@/lib/review/server/confirm-judge-verdicts";
 import { decideItem } from "@/lib/review/server/decide-item";
 import { reviewQualityProbe } from "@/lib/review/server/review-quality-probe";
 
@@ -17,6 +22,14 @@ export async function decideItemAction(raw: unknown) {
 export async function reviewProbeAction(raw: unknown) {
   return runAction(raw, ReviewProbeInputSchema, "REVIEWER", async (input, user) => {
     const result = await reviewQualityProbe(getDb(), input, user);
+    revalidatePath("/environments", "layout");
+    return result;
+  });
+}
+
+export async function confirmJudgeVerdictsAction(raw: unknown) {
+  return runAction(raw, ConfirmJudgeInputSchema, "REVIEWER", async (input, user) => {
+    const result = await confirmJudgeVerdicts(getDb(), input, user);
     revalidatePath("/environments", "layout");
     return result;
   });

@@ -1,5 +1,5 @@
 /**
- * When must a visitor sign in? The rule (documented in README "Users and roles"):
+ * When must a visitor sign in? The rule (documented in docs/security.md, "When login is required"):
  * - the studio listens on a non-loopback HOST (reachable from the network), or
  * - ENVSTUDIO_REQUIRE_LOGIN=1 forces it (e.g. behind a reverse proxy on localhost), or
  * - the request does not come from this machine: its connection's peer address (the client's,

@@ -9,6 +9,12 @@ export const ReviewProbeInputSchema = z.object({
 });
 export type ReviewProbeInput = z.infer<typeof ReviewProbeInputSchema>;
 
+/** Bulk "confirm the judge": the probes a reviewer had in view (a quality check has ~30). */
+export const ConfirmJudgeInputSchema = z.object({
+  probeIds: z.array(z.string().min(1).max(100)).min(1).max(500),
+});
+export type ConfirmJudgeInput = z.infer<typeof ConfirmJudgeInputSchema>;
+
 export const REVIEW_KINDS = ["environment", "scenario", "trajectory"] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 export type ReviewKind = z.infer<typeof ReviewKindSchema>;
