@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { reviewProbeAction } from "@/app/review/actions";
+import { confirmJudgeVerdictsAction, reviewProbeAction } from "@/app/review/actions";
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
 import { Button } from "@/components/ui/button";
@@ -22,25 +22,91 @@ export type ProbeRow = {
 const TONE = { PASS: "green", WARNING: "amber", FAIL: "red" } as const;
 const VERDICTS = ["PASS", "WARNING", "FAIL"] as const;
 
-/** Every probe call of a quality check; reviewers confirm the judge's verdict or override it. */
+/** Which probes are shown: a check has ~30, and reviewers mostly need the doubtful ones. */
+const FILTERS = {
+  all: { label: "All", keep: () => true },
+  doubtful: { label: "Warnings & fails", keep: (p: ProbeRow) => p.verdict !== "PASS" },
+  unreviewed: { label: "Not reviewed", keep: (p: ProbeRow) => p.reviewerVerdict === null },
+} as const;
+type FilterName = keyof typeof FILTERS;
+
+/**
+ * Every probe call of a quality check; reviewers confirm the judge's verdict or override it, one
+ * by one or — for the probes shown that nobody has judged yet — all at once.
+ */
 export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canReview: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [filter, setFilter] = useState<FilterName>("all");
   const [pending, startTransition] = useTransition();
+  const shown = probes.filter(FILTERS[filter].keep);
+  const unreviewedShown = shown.filter((p) => p.reviewerVerdict === null);
   const review = (probeId: string, verdict: ProbeRow["verdict"]) =>
     startTransition(async () => {
       const result = await reviewProbeAction({ probeId, verdict });
       setError(result.ok ? null : result.error.message);
+      setNotice(null);
+      router.refresh();
+    });
+  const confirmShown = () =>
+    startTransition(async () => {
+      const result = await confirmJudgeVerdictsAction({ probeIds: unreviewedShown.map((p) => p.id) });
+      setError(result.ok ? null : result.error.message);
+      if (result.ok) {
+        const { confirmed, alreadyReviewed } = result.value;
+        setNotice(
+          `Confirmed ${confirmed.length} verdict${confirmed.length === 1 ? "" : "s"}` +
+            (alreadyReviewed.length
+              ? `; ${alreadyReviewed.length} had meanwhile been judged by a reviewer and were left as they are.`
+              : "."),
+        );
+      }
       router.refresh();
     });
   return (
     <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <div
+          role="group"
+          aria-label="Show probes"
+          className="flex overflow-hidden rounded border border-slate-300"
+        >
+          {(Object.keys(FILTERS) as FilterName[]).map((name) => (
+            <button
+              key={name}
+              type="button"
+              aria-pressed={filter === name}
+              onClick={() => setFilter(name)}
+              className={`px-2 py-0.5 text-xs ${filter === name ? "bg-slate-800 text-white" : "hover:bg-slate-50"}`}
+            >
+              {FILTERS[name].label} ({probes.filter(FILTERS[name].keep).length})
+            </button>
+          ))}
+        </div>
+        {canReview && unreviewedShown.length ? (
+          <button
+            type="button"
+            disabled={pending}
+            onClick={confirmShown}
+            className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+          >
+            Confirm the judge on {unreviewedShown.length} unreviewed
+          </button>
+        ) : null}
+      </div>
       {error ? (
         <p role="alert" className="text-sm text-rose-700">
           {error}
         </p>
       ) : null}
-      {probes.map((p) => (
+      {notice ? (
+        <p role="status" className="text-sm text-emerald-700">
+          {notice}
+        </p>
+      ) : null}
+      {shown.length === 0 ? <p className="text-sm text-slate-500">No probe matches this filter.</p> : null}
+      {shown.map((p) => (
         <article key={p.id} className="rounded border border-slate-200 p-3" data-testid="probe">
           <header className="flex flex-wrap items-center gap-2 text-sm">
             <span className="font-mono font-semibold">
@@ -83,17 +149,17 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
               </span>
             ) : null}
           </header>
-          <p className="mt-1 text-sm text-slate-700">{p.rationale}</p>
+          <p className="mt-1 text-sm break-words text-slate-700">{p.rationale}</p>
           <div className="mt-2 grid gap-2 md:grid-cols-3">
-            <div>
+            <div className="min-w-0">
               <p className="text-xs font-medium text-slate-500">Arguments</p>
               <JsonView value={p.arguments} maxHeight="8rem" />
             </div>
-            <div>
+            <div className="min-w-0">
               <p className="text-xs font-medium text-slate-500">Observation</p>
               <JsonView value={p.observation} maxHeight="8rem" />
             </div>
-            <div>
+            <div className="min-w-0">
               <p className="text-xs font-medium text-slate-500">State diff</p>
               <StateDiffView diff={p.stateDiff as DiffLike | null} />
             </div>

@@ -79,7 +79,7 @@ export default async function QualityPage({
           The pipeline writes one after SkelBuilder; you can still decide below.
         </EmptyState>
       )}
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4 md:grid-cols-2 [&>*]:min-w-0">
         <Card title="Decision on the environment">
           {versionId === env.currentVersion.id ? (
             <DecisionPanel
