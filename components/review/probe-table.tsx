@@ -5,6 +5,7 @@ import { confirmJudgeVerdictsAction, reviewProbeAction } from "@/app/review/acti
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
 import { Button } from "@/components/ui/button";
+import { ToggleButton } from "@/components/ui/toggle-button";
 
 export type ProbeRow = {
   id: string;
@@ -73,26 +74,21 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
           className="flex overflow-hidden rounded border border-slate-300"
         >
           {(Object.keys(FILTERS) as FilterName[]).map((name) => (
-            <button
+            <ToggleButton
               key={name}
-              type="button"
+              shape="segment"
+              selected={filter === name}
               aria-pressed={filter === name}
               onClick={() => setFilter(name)}
-              className={`px-2 py-0.5 text-xs ${filter === name ? "bg-slate-800 text-white" : "hover:bg-slate-50"}`}
             >
               {FILTERS[name].label} ({probes.filter(FILTERS[name].keep).length})
-            </button>
+            </ToggleButton>
           ))}
         </div>
         {canReview && unreviewedShown.length ? (
-          <button
-            type="button"
-            disabled={pending}
-            onClick={confirmShown}
-            className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
-          >
+          <Button variant="secondary" size="xs" className="ml-auto" disabled={pending} onClick={confirmShown}>
             Confirm the judge on {unreviewedShown.length} unreviewed
-          </button>
+          </Button>
         ) : null}
       </div>
       {error ? (

@@ -19,6 +19,12 @@ const SHAPES = {
     on: "border-amber-600 bg-amber-100 font-medium",
     off: "border-slate-300",
   },
+  /** Joined segments of one bordered control (probe filters). */
+  segment: {
+    base: "px-2 py-0.5 text-xs",
+    on: "bg-slate-800 text-white",
+    off: "hover:bg-slate-50",
+  },
   /** Full-width rows of a vertical list (tool picker). */
   row: {
     base: "w-full truncate rounded px-2 py-1 text-left font-mono text-xs",
