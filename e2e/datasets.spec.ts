@@ -1,11 +1,12 @@
 /**
- * Datasets from the browser: make a dataset from the seeded samples (accepted, not necessarily
- * proven: a written override lets them in after the preview), read its statistics, export it as EnvScaler JSON, watch the job to
+ * Datasets from the browser: a fresh start proves the seeded samples (proof runs as jobs), so a
+ * dataset made from them needs no override; read its statistics, export it as EnvScaler JSON, watch the job to
  * the end, download the tar and parse it; then refuse a malformed import with a located error.
  * Creates one uniquely named dataset; the environments the re-import test writes are deleted again.
  */
 import { readFileSync } from "node:fs";
-import { deleteEnvironments, e2eDb, unique } from "./db";
+import { loadSamples } from "../prisma/seed/load-samples";
+import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 import { untar } from "./untar";
 
@@ -23,13 +24,28 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await expect(form.getByRole("alert")).toContainText("use letters, digits, dot, dash or underscore");
   await expect(form.getByRole("button", { name: "Create dataset" })).toBeDisabled();
 
+  // The studio proved the samples itself after its first start (one proof run per sample).
+  const projectId = await defaultProjectId();
+  const sampleSlugs = loadSamples().map((s) => s.slug);
+  const unproven = () =>
+    e2eDb().scenario.count({
+      where: {
+        environment: { projectId, slug: { in: sampleSlugs } },
+        status: { not: "REJECTED" },
+        proofStatus: { not: "VERIFIED" },
+      },
+    });
+  await expect.poll(unproven, { timeout: 90_000, intervals: [500] }).toBe(0);
+  const sampleProofRuns = await e2eDb().pipelineRun.count({
+    where: { projectId, kind: "PROOF", name: { contains: ": sample " } },
+  });
+  expect(sampleProofRuns).toBeGreaterThanOrEqual(sampleSlugs.length);
+
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByRole("button", { name: "Preview" }).click();
-  await form.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
-  await form.getByRole("button", { name: "Include them by override" }).click();
-  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "override possible" })).toHaveCount(
-    0,
-  );
+  await expect(form.getByTestId("preview-summary")).toBeVisible();
+  await expect(form.getByTestId("preview-excluded-row").filter({ hasText: "proof" })).toHaveCount(0);
+  await expect(form.getByLabel(/Override reason/)).toHaveCount(0);
   const previewed = Number(
     /^Includes (\d+)/.exec((await form.getByTestId("preview-summary").textContent()) ?? "")?.[1],
   );
@@ -79,8 +95,6 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   await edit.getByText(/^Exclude scenarios/).click();
   await edit.getByRole("checkbox").last().check();
   await edit.getByRole("button", { name: "Preview" }).click();
-  await edit.getByLabel(/Override reason/).fill("e2e: samples need not be proven here");
-  await edit.getByRole("button", { name: "Include them by override" }).click();
   await expect(edit.getByTestId("preview-excluded-row").filter({ hasText: "left out by you" })).toHaveCount(
     1,
   );
@@ -108,8 +122,6 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
   );
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByRole("button", { name: "Preview" }).click();
-  await form.getByLabel(/Override reason/).fill("e2e");
-  await form.getByRole("button", { name: "Include them by override" }).click();
   await form.getByRole("button", { name: "Create dataset" }).click();
   await expect(form.getByRole("alert")).toContainText(`"${name}" already exists`);
 });

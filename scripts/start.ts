@@ -16,7 +16,7 @@ import { createDb } from "../lib/db";
 import { DatabaseConfigError, resolveDatabaseUrl } from "../lib/db/server/resolve-database";
 import { ensureAdmin } from "../lib/auth/server/ensure-admin";
 import { isLoginRequired } from "../lib/auth/login-policy";
-import { seedDatabase } from "../prisma/seed/run-seed";
+import { proveSeededSamples, seedDatabase } from "../prisma/seed/run-seed";
 import { sandboxToolsFor } from "../prisma/seed/sandbox-tools";
 import { buildIsCurrent, writeBuildFingerprint } from "./build-fingerprint";
 
@@ -55,6 +55,9 @@ async function seed(url: string): Promise<void> {
   try {
     const created = await seedDatabase(db, sandbox.toolsFor);
     if (created.length) log(`seeded sample environments: ${created.join(", ")}`);
+    // Proofs are run, never written by the seed: the worker started below runs them as jobs.
+    for (const proof of await proveSeededSamples(db, url))
+      log(`proving sample ${proof.slug} (${proof.scenarios} scenarios): progress on /runs/${proof.runId}`);
   } finally {
     await sandbox.close();
     await db.$disconnect();

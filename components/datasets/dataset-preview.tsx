@@ -4,6 +4,7 @@
  * versions (as version numbers), which are left out and why, and warnings. Pins are chosen here
  * per environment; items without accepted, proven pins enter only with a written override reason.
  */
+import Link from "next/link";
 import { useState } from "react";
 import type { DatasetPlan } from "@/lib/datasets/plan";
 import { inputClass } from "./split-fields";
@@ -148,13 +149,28 @@ export function DatasetPreview({
                 <td>
                   {e.reason}
                   {e.needsOverride ? " (override possible)" : ""}
+                  {e.action ? (
+                    <>
+                      {" — "}
+                      {e.action.href ? (
+                        <Link href={e.action.href} className="text-indigo-700 hover:underline">
+                          {e.action.label}
+                        </Link>
+                      ) : (
+                        <span className="text-slate-600">{e.action.label}</span>
+                      )}
+                    </>
+                  ) : null}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
-      <OverrideField choices={choices} onChange={onChange} />
+      {/* Only where it can change something: an item waiting for an override, or one let in by it. */}
+      {plan.excluded.some((e) => e.needsOverride) || plan.included.some((i) => i.overridden) ? (
+        <OverrideField choices={choices} onChange={onChange} />
+      ) : null}
     </div>
   );
 }

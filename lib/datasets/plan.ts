@@ -55,7 +55,15 @@ export type PlanItem = {
   overridden: boolean;
   note: string;
 };
-export type PlanExcluded = { scenarioId: string; key: string; reason: string; needsOverride: boolean };
+/** What resolves an exclusion: a page to open (with the control that does it), or a hint. */
+export type PlanAction = { label: string; href?: string };
+export type PlanExcluded = {
+  scenarioId: string;
+  key: string;
+  reason: string;
+  needsOverride: boolean;
+  action?: PlanAction;
+};
 export type PlanEnvironmentChoice = {
   id: string;
   slug: string;
@@ -71,7 +79,8 @@ export type DatasetPlan = {
   environments: PlanEnvironmentChoice[];
 };
 
-type Verdict = { ok: true; note: string } | { ok: false; reason: string; needsOverride: boolean };
+type Verdict =
+  { ok: true; note: string } | { ok: false; reason: string; needsOverride: boolean; action?: PlanAction };
 
 function judge(
   s: PlanScenario,
@@ -80,9 +89,28 @@ function judge(
   vals: string[] | null,
   versionOf: (id: string) => number,
 ): Verdict {
-  if (s.status === "REJECTED") return { ok: false, reason: "rejected by a reviewer", needsOverride: false };
-  if (vals === null) return { ok: false, reason: "not accepted (waiting for review)", needsOverride: false };
-  if (envPin === null) return { ok: false, reason: "environment not accepted", needsOverride: true };
+  const scenarioPage = `/scenarios/${s.id}`;
+  if (s.status === "REJECTED")
+    return {
+      ok: false,
+      reason: "rejected by a reviewer",
+      needsOverride: false,
+      action: { label: "open the scenario to edit it", href: scenarioPage },
+    };
+  if (vals === null)
+    return {
+      ok: false,
+      reason: "not accepted (waiting for review)",
+      needsOverride: false,
+      action: { label: "review it", href: scenarioPage },
+    };
+  if (envPin === null)
+    return {
+      ok: false,
+      reason: "environment not accepted",
+      needsOverride: true,
+      action: { label: "review the environment", href: `/environments/${env.id}/quality` },
+    };
   const problems: string[] = [];
   const envAccepted = acceptedEnvironmentVersionId(env);
   if (envPin !== envAccepted) problems.push(`environment v${versionOf(envPin)} not accepted`);
@@ -92,7 +120,13 @@ function judge(
     problems.push(
       `${changed ? "changed since accepted and " : ""}${proof === "FAILED" ? "proof failed" : "proof missing"} for environment v${versionOf(envPin)}`,
     );
-  if (problems.length) return { ok: false, reason: problems.join("; "), needsOverride: true };
+  if (problems.length)
+    return {
+      ok: false,
+      reason: problems.join("; "),
+      needsOverride: true,
+      action: resolution(s, env, envPin, envAccepted, proof),
+    };
   const notes = [
     changed ? "changed since accepted: pinned to the accepted checks" : "",
     envPin !== env.currentVersionId
@@ -100,6 +134,21 @@ function judge(
       : "",
   ];
   return { ok: true, note: notes.filter(Boolean).join("; ") };
+}
+
+/** The first thing to do about an item whose pins are not accepted and proven. */
+function resolution(
+  s: PlanScenario,
+  env: PlanEnvironment,
+  envPin: string,
+  envAccepted: string | null,
+  proof: string,
+): PlanAction {
+  if (envPin !== envAccepted) return { label: "pick an accepted environment version above" };
+  if (proof === "FAILED") return { label: "see why the proof failed", href: `/scenarios/${s.id}` };
+  if (envPin !== env.currentVersionId)
+    return { label: "review and prove the current version, then pin it", href: `/environments/${env.id}` };
+  return { label: "prove it", href: `/environments/${env.id}` };
 }
 
 export function planDatasetVersion(
@@ -140,7 +189,13 @@ export function planDatasetVersion(
     else if (verdict.needsOverride && opts.override && envPin)
       included.push({ ...base, overridden: true, note: `override: ${verdict.reason}` });
     else
-      excluded.push({ scenarioId: s.id, key, reason: verdict.reason, needsOverride: verdict.needsOverride });
+      excluded.push({
+        scenarioId: s.id,
+        key,
+        reason: verdict.reason,
+        needsOverride: verdict.needsOverride,
+        ...(verdict.action ? { action: verdict.action } : {}),
+      });
   }
   const withSplit = assignSplit(included, opts);
   return {
