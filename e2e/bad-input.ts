@@ -168,10 +168,6 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
     args: { userId: UNKNOWN_ID, password: "long-enough-password" },
     refusedWith: "NOT_FOUND",
   },
-  decideItemAction: {
-    args: { kind: "environment", id: UNKNOWN_ID, versionId: UNKNOWN_ID, decision: "ACCEPT" },
-    refusedWith: "NOT_FOUND",
-  },
   reviewProbeAction: { args: { probeId: UNKNOWN_ID, verdict: "PASS" }, refusedWith: "NOT_FOUND" },
   confirmJudgeVerdictsAction: { args: { probeIds: [UNKNOWN_ID] }, refusedWith: "NOT_FOUND" },
   runBenchAction: { args: { scenarioId: UNKNOWN_ID, stateSource: "initial" }, refusedWith: "NOT_FOUND" },

@@ -36,10 +36,6 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
       },
     });
   await expect.poll(unproven, { timeout: 90_000, intervals: [500] }).toBe(0);
-  const sampleProofRuns = await e2eDb().pipelineRun.count({
-    where: { projectId, kind: "PROOF", name: { contains: ": sample " } },
-  });
-  expect(sampleProofRuns).toBeGreaterThanOrEqual(sampleSlugs.length);
 
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByRole("button", { name: "Preview" }).click();

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXPORT_FORMATS } from "@/lib/export/export.schema";
+import { EXPORT_FORMATS } from "@/lib/export/formats/registry";
 import config from "@/vitest.config";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import type { z } from "zod";
 import { AppError, httpStatusOf, isAppError } from "@/lib/core/errors";
 import { decodeUtf8, NOT_UTF8_MESSAGE, parseCheckedJson } from "@/lib/auth/input-guard";
 import { toActionError } from "@/lib/auth/server/action-error";
@@ -17,6 +18,27 @@ export function errorResponse(error: unknown): NextResponse {
       headers: retryAfter ? { "retry-after": String(retryAfter) } : undefined,
     },
   );
+}
+
+/** What the server may hand NextResponse.json for a wire type: a Date where the wire has its ISO string. */
+type Sendable<T> = T extends string
+  ? T | Date
+  : T extends readonly (infer U)[]
+    ? readonly Sendable<U>[]
+    : T extends object
+      ? { [K in keyof T]: Sendable<T[K]> }
+      : T;
+
+/**
+ * A route's answer, type-checked against the schema the pages parse it with (lib/api/routes.ts):
+ * a field the schema requires and the server does not send fails the build, not the page.
+ */
+export function respondWith<S extends z.ZodType>(
+  route: { response: S },
+  body: Sendable<z.input<S>>,
+  init?: ResponseInit,
+): NextResponse {
+  return NextResponse.json(body, init);
 }
 
 /** 415 as an AppError: the status code is the one thing that differs from INVALID_INPUT's 400. */

@@ -2,22 +2,9 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db";
 import { runAction } from "@/lib/auth/server/run-action";
-import {
-  ConfirmJudgeInputSchema,
-  DecideItemInputSchema,
-  ReviewProbeInputSchema,
-} from "@/lib/review/review.schema";
+import { ConfirmJudgeInputSchema, ReviewProbeInputSchema } from "@/lib/review/review.schema";
 import { confirmJudgeVerdicts } from "@/lib/review/server/confirm-judge-verdicts";
-import { decideItem } from "@/lib/review/server/decide-item";
 import { reviewQualityProbe } from "@/lib/review/server/review-quality-probe";
-
-export async function decideItemAction(raw: unknown) {
-  return runAction(raw, DecideItemInputSchema, "REVIEWER", async (input, user) => {
-    const result = await decideItem(getDb(), input, user);
-    revalidatePath("/review");
-    return result;
-  });
-}
 
 export async function reviewProbeAction(raw: unknown) {
   return runAction(raw, ReviewProbeInputSchema, "REVIEWER", async (input, user) => {

@@ -1,27 +1,26 @@
 "use client";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { resetPasswordAction } from "@/app/users/actions";
 import { Button } from "@/components/ui/button";
+import { unwrapAction } from "@/components/data/unwrap-action";
 
 /** An admin sets a new password for one user (their sessions end); shown inline in the user table. */
 export function ResetPassword({ userId, email }: { userId: string; email: string }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
-  const submit = () =>
-    startTransition(async () => {
-      const result = await resetPasswordAction({ userId, password });
-      setMessage(
-        result.ok
-          ? { ok: true, text: `Password reset for ${email}.` }
-          : { ok: false, text: result.error.message },
-      );
-      if (result.ok) {
-        setPassword("");
-        setOpen(false);
-      }
-    });
+  const reset = useMutation({
+    mutationFn: (input: { userId: string; password: string }) => unwrapAction(resetPasswordAction(input)),
+    onSuccess: () => {
+      setMessage({ ok: true, text: `Password reset for ${email}.` });
+      setPassword("");
+      setOpen(false);
+    },
+    onError: (e) => setMessage({ ok: false, text: e.message }),
+  });
+  const pending = reset.isPending;
+  const submit = () => reset.mutate({ userId, password });
   return (
     <div className="space-y-1">
       {open ? (

@@ -1,11 +1,13 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { createUserAction, updateUserAction } from "@/app/users/actions";
 import { ResetPassword } from "./reset-password";
 import { ROLES, type RoleName } from "@/lib/auth/roles";
 import { Card } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/core/result";
+import { unwrapAction } from "@/components/data/unwrap-action";
+import { usePageRefresh } from "@/components/data/use-page-refresh";
 
 type Row = { id: string; email: string; name: string; role: RoleName; disabled: boolean; createdAt: string };
 
@@ -18,18 +20,20 @@ export function UserAdmin({
   canManage: boolean;
   meId: string | null;
 }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-  const run = (task: () => Promise<{ ok: boolean; error?: { message: string } }>, after?: () => void) =>
-    startTransition(async () => {
-      const result = await task();
-      setError(result.ok ? null : (result.error?.message ?? "failed"));
-      if (result.ok) {
-        after?.();
-        router.refresh();
-      }
-    });
+  const page = usePageRefresh();
+  // The account table is server-rendered: a change shows after a refresh.
+  const change = useMutation({
+    mutationFn: ({ send }: { send: () => Promise<ActionResult<unknown>>; after?: () => void }) =>
+      unwrapAction(send()),
+    onSuccess: (_value, { after }) => {
+      after?.();
+      page.refresh();
+    },
+  });
+  const pending = change.isPending || page.isRefreshing;
+  const error = change.error?.message ?? null;
+  const run = (send: () => Promise<ActionResult<unknown>>, after?: () => void) =>
+    change.mutate({ send, after });
   return (
     <div className="space-y-4">
       {error ? (

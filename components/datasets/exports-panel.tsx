@@ -1,18 +1,16 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, useTransition } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { startExportAction } from "@/app/datasets/actions";
-import { EXPORT_FORMATS, type ExportFormatName } from "@/lib/export/export.schema";
-import { type ExportView, FORMAT_LABELS, isExportTerminal } from "@/lib/export/export-view";
+import { type ExportFormatName } from "@/lib/export/export.schema";
+import { type ExportView, isExportTerminal } from "@/lib/export/export-view";
+import { EXPORT_FORMATS, FORMAT_LABELS } from "@/lib/export/formats/registry";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
-
-async function fetchExports(datasetId: string): Promise<ExportView[]> {
-  const res = await fetch(`/api/datasets/${datasetId}/exports`, { cache: "no-store" });
-  if (!res.ok) throw new Error(`could not load exports (HTTP ${res.status})`);
-  return (await res.json()) as ExportView[];
-}
+import { queries } from "@/components/data/queries";
+import { queryKeys } from "@/components/data/query-keys";
+import { unwrapAction } from "@/components/data/unwrap-action";
 
 function Progress({ e }: { e: ExportView }) {
   const pct = e.total > 0 ? Math.round((100 * e.processed) / e.total) : e.status === "SUCCEEDED" ? 100 : 0;
@@ -53,22 +51,22 @@ export function ExportsPanel({
   const client = useQueryClient();
   const [format, setFormat] = useState<ExportFormatName>("ENVSCALER_JSON");
   const [versionId, setVersionId] = useState(versions[0]?.id ?? "");
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   // Poll while any export is queued or running; all terminal → stop.
   const query = useQuery({
-    queryKey: ["exports", datasetId],
-    queryFn: () => fetchExports(datasetId),
+    ...queries.datasetExports(datasetId),
     initialData: initial,
     refetchInterval: (q) => (q.state.data?.every((e) => isExportTerminal(e.status)) ? false : 1000),
   });
+  const startExport = useMutation({
+    mutationFn: (input: { datasetVersionId: string; format: ExportFormatName }) =>
+      unwrapAction(startExportAction(input)),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.exports.ofDataset(datasetId) }),
+  });
+  const pending = startExport.isPending;
+  const error = startExport.error?.message ?? null;
 
   function start() {
-    startTransition(async () => {
-      const result = await startExportAction({ datasetVersionId: versionId, format });
-      setError(result.ok ? null : result.error.message);
-      await client.invalidateQueries({ queryKey: ["exports", datasetId] });
-    });
+    startExport.mutate({ datasetVersionId: versionId, format });
   }
 
   return (

@@ -1,24 +1,38 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { ImportReply } from "@/lib/import/import-form.schema";
+import { fetchApi } from "@/lib/api/fetch-api";
+import { API } from "@/lib/api/routes";
 import { ErrorState } from "@/components/ui/states";
 import { ImportFields } from "./import-fields";
 import { ImportRefusal, ImportSummary } from "./import-outcome";
 import { Button } from "@/components/ui/button";
+import { queryKeys } from "@/components/data/query-keys";
 
 const relativePath = (f: File) => f.webkitRelativePath || f.name;
 
 export function ImportForm() {
   const router = useRouter();
   const [files, setFiles] = useState<File[]>([]);
-  const [reply, setReply] = useState<ImportReply | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const client = useQueryClient();
+  // A refused file is a 200 with `ok: false` (data, shown below); only a failed request is an error.
+  const upload = useMutation({
+    mutationFn: (body: FormData) => fetchApi(API.importFiles, body),
+    onSuccess: (reply) => {
+      if (!reply.ok) return;
+      void client.invalidateQueries({ queryKey: queryKeys.environments.all });
+      // The pages around the form (environment and dataset lists) are server-rendered.
+      router.refresh();
+    },
+  });
+  const reply = upload.data ?? null;
+  const failure = upload.error?.message ?? null;
+  const pending = upload.isPending;
 
   const [lastForm, setLastForm] = useState<FormData | null>(null);
 
-  async function submit(form: FormData, onExisting: "refuse" | "rename" | "new-version" = "refuse") {
+  function submit(form: FormData, onExisting: "refuse" | "rename" | "new-version" = "refuse") {
     setLastForm(form);
     const body = new FormData();
     // A folder pick brings every file in it; only these kinds take part in an import.
@@ -31,23 +45,7 @@ export function ImportForm() {
       if (typeof value === "string" && value) body.append(key, value);
     }
     body.append("onExisting", onExisting);
-    setPending(true);
-    setFailure(null);
-    try {
-      const res = await fetch("/api/imports", { method: "POST", body });
-      const json = (await res.json()) as ImportReply | { error: { message: string } };
-      if ("ok" in json) {
-        setReply(json);
-        if (json.ok) router.refresh();
-      } else {
-        setReply(null);
-        setFailure(json.error.message);
-      }
-    } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      setPending(false);
-    }
+    upload.mutate(body);
   }
 
   return (

@@ -1,7 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { createDatasetVersionAction } from "@/app/datasets/actions";
 import { ErrorState } from "@/components/ui/states";
 import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
@@ -22,11 +21,7 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
   }));
 
   function submit() {
-    draft.startTransition(async () => {
-      const result = await createDatasetVersionAction(draft.payload());
-      if (!result.ok) return draft.setError(result.error.message);
-      router.push(`/datasets/${result.value.datasetId}`);
-    });
+    draft.create((created) => router.push(`/datasets/${created.datasetId}`));
   }
 
   return (

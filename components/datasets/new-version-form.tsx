@@ -1,7 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { createDatasetVersionAction } from "@/app/datasets/actions";
 import { ErrorState } from "@/components/ui/states";
 import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
@@ -37,11 +36,7 @@ export function NewVersionForm({
   }));
 
   function submit() {
-    draft.startTransition(async () => {
-      const result = await createDatasetVersionAction(draft.payload());
-      if (!result.ok) return draft.setError(result.error.message);
-      draft.setError(null);
-      draft.reset();
+    draft.create(() => {
       setExcluded([]);
       router.refresh();
     });

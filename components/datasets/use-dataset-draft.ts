@@ -3,19 +3,29 @@
  * Shared by the new-dataset and new-version forms: preview first, then create exactly what was
  * previewed (same fields, pins and override reason). Editing a field makes the preview stale.
  */
-import { type FormEvent, type RefObject, useState, useTransition } from "react";
-import { previewDatasetVersionAction } from "@/app/datasets/actions";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, type RefObject, useState } from "react";
+import { createDatasetVersionAction, previewDatasetVersionAction } from "@/app/datasets/actions";
 import type { DatasetPlan } from "@/lib/datasets/plan";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import type { PreviewChoices } from "./dataset-preview";
+
+type Created = { datasetId: string; version: number };
 
 export function useDatasetDraft(
   form: RefObject<HTMLFormElement | null>,
   values: (form: FormData) => Record<string, unknown>,
 ) {
+  // Kept apart from the preview mutation's data: changing a pin re-previews with the panel still shown.
   const [plan, setPlan] = useState<DatasetPlan | null>(null);
   const [choices, setChoices] = useState<PreviewChoices>({ pins: {}, overrideReason: "" });
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const previewing = useMutation({
+    mutationFn: (input: Record<string, unknown>) => unwrapAction(previewDatasetVersionAction(input)),
+  });
+  // Datasets are server-rendered pages (no query holds them): the forms navigate or refresh.
+  const creating = useMutation({
+    mutationFn: (input: Record<string, unknown>) => unwrapAction(createDatasetVersionAction(input)),
+  });
   const payload = (c: PreviewChoices = choices) => ({
     ...values(new FormData(form.current ?? undefined)),
     pins: c.pins,
@@ -24,10 +34,15 @@ export function useDatasetDraft(
 
   function preview(c: PreviewChoices = choices) {
     setChoices(c);
-    startTransition(async () => {
-      const result = await previewDatasetVersionAction(payload(c));
-      setPlan(result.ok ? result.value : null);
-      setError(result.ok ? null : result.error.message);
+    creating.reset();
+    previewing.mutate(payload(c), { onSuccess: setPlan, onError: () => setPlan(null) });
+  }
+  function create(onCreated: (created: Created) => void) {
+    creating.mutate(payload(), {
+      onSuccess: (created) => {
+        setPlan(null);
+        onCreated(created);
+      },
     });
   }
   /** Any edit outside the preview panel invalidates it: what is created must be what was shown. */
@@ -38,13 +53,11 @@ export function useDatasetDraft(
   return {
     plan,
     choices,
-    error,
-    setError,
-    pending,
-    startTransition,
+    error: (creating.error ?? previewing.error)?.message ?? null,
+    pending: previewing.isPending || creating.isPending,
     preview,
+    create,
     onFormChange,
-    payload,
     reset: () => setPlan(null),
   };
 }

@@ -1,7 +1,9 @@
 "use client";
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
+import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
@@ -10,6 +12,7 @@ import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
 import { MarkerList } from "./marker-list";
 import { SaveVersionForm } from "./save-version-form";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
 import { useEditorDraft } from "./use-editor-draft";
 import { useLiveMarkers } from "./use-live-markers";
@@ -30,7 +33,6 @@ export function EnvironmentEditor(props: Props) {
   const [tools, setTools] = useState<Tool[]>(props.tools);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [saving, startSaving] = useTransition();
   const [markers, setMarkers] = useLiveMarkers({
     environmentId: props.environmentId,
     text,
@@ -38,32 +40,38 @@ export function EnvironmentEditor(props: Props) {
   });
   useUnsavedGuard(draft.isDirty);
 
-  const save = () =>
-    startSaving(async () => {
-      const result = await saveEnvironmentVersionAction({
-        environmentId: props.environmentId,
-        baseVersionId: base.id,
-        source: text,
-        message,
-        mergeBaseVersionId: merge?.startedFromId,
+  // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
+  const saveVersion = useMutation({
+    mutationFn: (input: { source: string } & Record<string, unknown>) =>
+      unwrapAction(saveEnvironmentVersionAction(input)),
+    // The saved source is what was sent, not the editor's text now (typing on stays unsaved).
+    onSuccess: (saved, sent) => {
+      draft.saved(saved.versionId, saved.version, sent.source);
+      setTools(saved.tools);
+      setMarkers(saved.markers);
+      setMessage("");
+      setConflict(null);
+      setStatus({
+        tone: "ok",
+        text: `Saved as version ${saved.version}; ${saved.tools.length} tools extracted.`,
       });
-      if (result.ok) {
-        draft.saved(result.value.versionId, result.value.version);
-        setTools(result.value.tools);
-        setMarkers(result.value.markers);
-        setMessage("");
-        setConflict(null);
-        setStatus({
-          tone: "ok",
-          text: `Saved as version ${result.value.version}; ${result.value.tools.length} tools extracted.`,
-        });
-        return;
-      }
-      setStatus({ tone: "error", text: result.error.message });
-      if (result.error.code === "CONFLICT")
-        setConflict((result.error.details as HeadConflict | undefined) ?? null);
-      const details = result.error.details as { markers?: CodeMarker[] } | undefined;
-      if (details?.markers) setMarkers(details.markers);
+    },
+    onError: (e) => {
+      setStatus({ tone: "error", text: e.message });
+      const details = isApiError(e) ? e.details : undefined;
+      if (isApiError(e) && e.code === "CONFLICT") setConflict((details as HeadConflict | undefined) ?? null);
+      const refused = (details as { markers?: CodeMarker[] } | undefined)?.markers;
+      if (refused) setMarkers(refused);
+    },
+  });
+  const saving = saveVersion.isPending;
+  const save = () =>
+    saveVersion.mutate({
+      environmentId: props.environmentId,
+      baseVersionId: base.id,
+      source: text,
+      message,
+      mergeBaseVersionId: merge?.startedFromId,
     });
 
   return (

@@ -3,33 +3,17 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
   ENVIRONMENT_STATUSES,
+  type EnvironmentListFilters,
   type EnvironmentListPage,
+  environmentListSearch,
   type ListEnvironmentsQuery,
 } from "@/lib/environments/environment.schema";
 import { statusLabel } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
 import { Pagination } from "./pagination";
 import { Button } from "@/components/ui/button";
-
-type Filters = Pick<ListEnvironmentsQuery, "q" | "status" | "domain" | "page" | "pageSize">;
-
-function toSearch(f: Filters): string {
-  const p = new URLSearchParams();
-  if (f.q) p.set("q", f.q);
-  if (f.status) p.set("status", f.status);
-  if (f.domain) p.set("domain", f.domain);
-  if (f.page > 1) p.set("page", String(f.page));
-  if (f.pageSize !== 25) p.set("pageSize", String(f.pageSize));
-  return p.toString();
-}
-
-async function fetchPage(f: Filters): Promise<EnvironmentListPage> {
-  const res = await fetch(`/api/environments?${toSearch(f)}`);
-  const body = (await res.json()) as EnvironmentListPage & { error?: { message: string } };
-  if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
-  return body;
-}
 
 export function EnvironmentsBrowser(props: {
   initialQuery: ListEnvironmentsQuery;
@@ -37,7 +21,7 @@ export function EnvironmentsBrowser(props: {
   domains: string[];
 }) {
   const [search, setSearch] = useState(props.initialQuery.q ?? "");
-  const [filters, setFilters] = useState<Filters>(props.initialQuery);
+  const [filters, setFilters] = useState<EnvironmentListFilters>(props.initialQuery);
   // Debounced: typing in the search box sends one request per pause, not per key.
   useEffect(() => {
     const q = search.trim() || undefined;
@@ -46,17 +30,16 @@ export function EnvironmentsBrowser(props: {
     return () => clearTimeout(timer);
   }, [search, filters.q]);
   useEffect(() => {
-    const qs = toSearch(filters);
+    const qs = environmentListSearch(filters);
     window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
   }, [filters]);
-  const isInitial = toSearch(filters) === toSearch(props.initialQuery);
+  const isInitial = environmentListSearch(filters) === environmentListSearch(props.initialQuery);
   const query = useQuery({
-    queryKey: ["environments", toSearch(filters)],
-    queryFn: () => fetchPage(filters),
+    ...queries.environmentList(filters),
     initialData: isInitial ? props.initialData : undefined,
     placeholderData: keepPreviousData,
   });
-  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, page: 1, ...patch }));
+  const set = (patch: Partial<EnvironmentListFilters>) => setFilters((f) => ({ ...f, page: 1, ...patch }));
 
   return (
     <div className="space-y-3">
@@ -73,7 +56,7 @@ export function EnvironmentsBrowser(props: {
           aria-label="Filter by status"
           value={filters.status ?? ""}
           className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
-          onChange={(e) => set({ status: (e.target.value || undefined) as Filters["status"] })}
+          onChange={(e) => set({ status: (e.target.value || undefined) as EnvironmentListFilters["status"] })}
         >
           <option value="">All statuses</option>
           {ENVIRONMENT_STATUSES.map((s) => (

@@ -30,10 +30,10 @@ export function useEditorDraft(initial: Base) {
     isDirty: text !== base.source,
     /** A keystroke in the editor. */
     edit: setText,
-    /** The text was saved as `version`: it becomes the new base. */
-    saved: (versionId: string, version: number) => {
+    /** `source` was saved as `version`: it becomes the new base (typing on since stays unsaved). */
+    saved: (versionId: string, version: number, source: string) => {
       setMerge(null);
-      setBase({ id: versionId, version, source: text });
+      setBase({ id: versionId, version, source });
     },
     /** Keep the merged text on top of the head version that refused the save. */
     takeMerged: (conflict: HeadConflict, merged: string) => {

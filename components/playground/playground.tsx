@@ -1,11 +1,13 @@
 "use client";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { runToolAction } from "@/app/environments/[id]/playground/actions";
 import type { Tool } from "@/lib/environments/environment.schema";
 import type { PlaygroundStep } from "@/lib/playground/playground.schema";
 import { JsonView } from "@/components/ui/json-view";
 import { CUSTOM_STATE, PlaygroundSidebar, type ScenarioOption } from "./playground-sidebar";
 import { StepHistory } from "./step-history";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolForm } from "./tool-form";
 
 type Props = {
@@ -23,8 +25,13 @@ export function Playground(props: Props) {
   const [custom, setCustom] = useState<Record<string, unknown> | null>({});
   const [history, setHistory] = useState<PlaygroundStep[]>([]);
   const [selected, setSelected] = useState<string | null>(props.tools[0]?.function.name ?? null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, startRunning] = useTransition();
+  // Each call replays the history in the sandbox; the history is this page's own state.
+  const call = useMutation({
+    mutationFn: (input: Record<string, unknown>) => unwrapAction(runToolAction(input)),
+    onSuccess: (step) => setHistory((h) => [...h, step]),
+  });
+  const error = call.error?.message ?? null;
+  const running = call.isPending;
   const initialState =
     source === CUSTOM_STATE ? custom : (props.scenarios.find((s) => s.id === source)?.initialState ?? null);
   const tool = props.tools.find((t) => t.function.name === selected);
@@ -32,21 +39,16 @@ export function Playground(props: Props) {
 
   const reset = () => {
     setHistory([]);
-    setError(null);
+    call.reset();
   };
   const run = (args: Record<string, unknown>) => {
     if (!initialState || !tool) return;
-    startRunning(async () => {
-      const result = await runToolAction({
-        environmentId: props.environmentId,
-        versionId: props.versionId,
-        initialState,
-        history: history.map((h) => ({ ...h.call, observation: h.observation })),
-        call: { name: tool.function.name, args },
-      });
-      if (!result.ok) return setError(result.error.message);
-      setError(null);
-      setHistory((h) => [...h, result.value]);
+    call.mutate({
+      environmentId: props.environmentId,
+      versionId: props.versionId,
+      initialState,
+      history: history.map((h) => ({ ...h.call, observation: h.observation })),
+      call: { name: tool.function.name, args },
     });
   };
 

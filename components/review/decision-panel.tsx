@@ -1,9 +1,9 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { decideItemAction } from "@/app/review/actions";
+import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
 import { Button } from "@/components/ui/button";
+import { usePageRefresh } from "@/components/data/use-page-refresh";
+import { useDecideItem } from "./review-api";
 
 /**
  * Accept or reject an item with a reason (required to reject); the decision lands in the audit log.
@@ -18,22 +18,25 @@ export function DecisionPanel({
   seen: SeenVersions;
   canDecide: boolean;
 }) {
-  const router = useRouter();
+  const page = usePageRefresh();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const decision = useDecideItem();
+  const pending = decision.isPending || page.isRefreshing;
   if (!canDecide) return <p className="text-sm text-slate-500">Viewers cannot accept or reject.</p>;
-  const decide = (decision: "ACCEPT" | "REJECT") =>
-    startTransition(async () => {
-      const result = await decideItemAction({ ...seen, id, decision, reason });
-      setMessage(
-        result.ok
-          ? { ok: true, text: decision === "ACCEPT" ? "Accepted." : "Rejected." }
-          : { ok: false, text: result.error.message },
-      );
-      if (result.ok) setReason("");
-      router.refresh();
-    });
+  // The page around the panel (status, audit log) is server-rendered: refresh it either way.
+  const decide = (verdict: "ACCEPT" | "REJECT") =>
+    decision.mutate(
+      { ...seen, id, decision: verdict, reason },
+      {
+        onSuccess: () => {
+          setMessage({ ok: true, text: verdict === "ACCEPT" ? "Accepted." : "Rejected." });
+          setReason("");
+        },
+        onError: (e) => setMessage({ ok: false, text: e.message }),
+        onSettled: page.refresh,
+      },
+    );
   return (
     <div className="space-y-2">
       <textarea

@@ -1,11 +1,13 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { confirmJudgeVerdictsAction, reviewProbeAction } from "@/app/review/actions";
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
 import { Button } from "@/components/ui/button";
 import { ToggleButton } from "@/components/ui/toggle-button";
+import { unwrapAction } from "@/components/data/unwrap-action";
+import { usePageRefresh } from "@/components/data/use-page-refresh";
 
 export type ProbeRow = {
   id: string;
@@ -36,35 +38,40 @@ type FilterName = keyof typeof FILTERS;
  * by one or — for the probes shown that nobody has judged yet — all at once.
  */
 export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canReview: boolean }) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const page = usePageRefresh();
   const [notice, setNotice] = useState<string | null>(null);
   const [filter, setFilter] = useState<FilterName>("all");
-  const [pending, startTransition] = useTransition();
   const shown = probes.filter(FILTERS[filter].keep);
   const unreviewedShown = shown.filter((p) => p.reviewerVerdict === null);
-  const review = (probeId: string, verdict: ProbeRow["verdict"]) =>
-    startTransition(async () => {
-      const result = await reviewProbeAction({ probeId, verdict });
-      setError(result.ok ? null : result.error.message);
-      setNotice(null);
-      router.refresh();
-    });
-  const confirmShown = () =>
-    startTransition(async () => {
-      const result = await confirmJudgeVerdictsAction({ probeIds: unreviewedShown.map((p) => p.id) });
-      setError(result.ok ? null : result.error.message);
-      if (result.ok) {
-        const { confirmed, alreadyReviewed } = result.value;
-        setNotice(
-          `Confirmed ${confirmed.length} verdict${confirmed.length === 1 ? "" : "s"}` +
-            (alreadyReviewed.length
-              ? `; ${alreadyReviewed.length} had meanwhile been judged by a reviewer and were left as they are.`
-              : "."),
-        );
-      }
-      router.refresh();
-    });
+  // The probes come from the server-rendered quality page: a verdict shows after a refresh.
+  const verdict = useMutation({
+    mutationFn: (input: { probeId: string; verdict: ProbeRow["verdict"] }) =>
+      unwrapAction(reviewProbeAction(input)),
+    onSettled: page.refresh,
+  });
+  const confirmAll = useMutation({
+    mutationFn: (probeIds: string[]) => unwrapAction(confirmJudgeVerdictsAction({ probeIds })),
+    onSuccess: ({ confirmed, alreadyReviewed }) =>
+      setNotice(
+        `Confirmed ${confirmed.length} verdict${confirmed.length === 1 ? "" : "s"}` +
+          (alreadyReviewed.length
+            ? `; ${alreadyReviewed.length} had meanwhile been judged by a reviewer and were left as they are.`
+            : "."),
+      ),
+    onSettled: page.refresh,
+  });
+  const pending = verdict.isPending || confirmAll.isPending || page.isRefreshing;
+  // The latest write's refusal: starting one clears the other's.
+  const error = (verdict.error ?? confirmAll.error)?.message ?? null;
+  const review = (probeId: string, v: ProbeRow["verdict"]) => {
+    confirmAll.reset();
+    setNotice(null);
+    verdict.mutate({ probeId, verdict: v });
+  };
+  const confirmShown = () => {
+    verdict.reset();
+    confirmAll.mutate(unreviewedShown.map((p) => p.id));
+  };
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">

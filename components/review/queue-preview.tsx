@@ -4,27 +4,11 @@ import type { QueueItem } from "@/lib/review/review.schema";
 import { CodeDiff } from "@/components/code/code-editor";
 import { StatusBadge } from "@/components/ui/badge";
 import { ErrorState } from "@/components/ui/states";
-
-type Preview = {
-  proof: { status: string; reasons: string[] } | null;
-  quality: string | null;
-  diff: { label: string; original: string; modified: string } | null;
-};
-
-async function fetchPreview(item: Pick<QueueItem, "kind" | "id">): Promise<Preview> {
-  const res = await fetch(`/api/review/preview?kind=${item.kind}&id=${encodeURIComponent(item.id)}`, {
-    cache: "no-store",
-  });
-  if (!res.ok) throw new Error(`could not load the preview (HTTP ${res.status})`);
-  return (await res.json()) as Preview;
-}
+import { queries } from "@/components/data/queries";
 
 /** Next to the list: the selected item's proof, quality summary and code diff. */
 export function QueuePreview({ item }: { item: QueueItem }) {
-  const query = useQuery({
-    queryKey: ["queue-preview", item.kind, item.id],
-    queryFn: () => fetchPreview(item),
-  });
+  const query = useQuery(queries.reviewPreview(item));
   return (
     <aside
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"

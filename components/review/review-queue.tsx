@@ -8,7 +8,7 @@ import { queueKeyOf as keyOf, QueueList } from "./queue-list";
 import { QueuePreview } from "./queue-preview";
 import { ReasonForm } from "./reason-form";
 import { QueueKeyHelp, QueueMessage, QueueProgress } from "./queue-status";
-import { decideItem, undoLastDecision } from "./review-api";
+import { useDecideItem, useUndoDecision } from "./review-api";
 import { useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
 
@@ -24,8 +24,8 @@ type Props = {
 
 /**
  * The queue works on local state after the first render: decisions remove the item and update the
- * counts here, and claims/decisions go through route handlers (fetch), so paging with j/k never
- * waits for a page re-render.
+ * counts here, and claims/decisions go through route handlers (review-api.ts), so paging with j/k
+ * never waits for a page re-render.
  */
 export function ReviewQueue({
   items: initial,
@@ -43,29 +43,33 @@ export function ReviewQueue({
   // The inline reason prompt: a rejection, or an accept whose risks need a written override.
   const [asking, setAsking] = useState<"reject" | "accept" | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, setPending] = useState(false);
   // The last decided item and where it was, so an undo puts it back in place.
   const [lastDecided, setLastDecided] = useState<{ item: QueueItem; at: number } | null>(null);
   // Decisions made on this page, so the progress line stays live without a reload.
   const [decidedHere, setDecidedHere] = useState(0);
   const current = items[index];
   const claim = useItemClaim(current, canDecide);
+  const decision = useDecideItem();
+  const undoing = useUndoDecision();
+  const pending = decision.isPending || undoing.isPending;
 
   const move = (delta: number) => {
     setAsking(null);
     setIndex((i) => Math.min(Math.max(i + delta, 0), Math.max(items.length - 1, 0)));
   };
-  const decide = (decision: "ACCEPT" | "REJECT", why = "") => {
+  const decide = (verdict: "ACCEPT" | "REJECT", why = "") => {
     if (!current || !canDecide) return;
     // The server refuses items another reviewer holds; a claim still in flight need not block.
     if (claim?.state === "taken")
       return setMessage({ ok: false, text: `Being reviewed by ${claim.heldBy}; press j to skip.` });
-    setPending(true);
-    decideItem({ ...current.seen, id: current.id, decision, reason: why })
+    // mutateAsync, not mutate's callbacks: those run for the latest call only, and a reviewer may
+    // decide the next item before the previous answer is back.
+    decision
+      .mutateAsync({ ...current.seen, id: current.id, decision: verdict, reason: why })
       .then(() => {
         setMessage({
           ok: true,
-          text: `${decision === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}`,
+          text: `${verdict === "ACCEPT" ? "Accepted" : "Rejected"}: ${current.title}`,
         });
         setAsking(null);
         setLastDecided({ item: current, at: index });
@@ -74,13 +78,12 @@ export function ReviewQueue({
         setCounts((c) => ({ ...c, [current.kind]: Math.max(0, c[current.kind] - 1) }));
         setIndex((i) => Math.min(i, Math.max(items.length - 2, 0)));
       })
-      .catch((e: Error) => setMessage({ ok: false, text: e.message }))
-      .finally(() => setPending(false));
+      .catch((e: Error) => setMessage({ ok: false, text: e.message }));
   };
   const undo = () => {
     if (!lastDecided || !canDecide || pending) return;
-    setPending(true);
-    undoLastDecision()
+    undoing
+      .mutateAsync()
       .then(() => {
         const { item, at } = lastDecided;
         setItems((list) => [...list.slice(0, at), item, ...list.slice(at)]);
@@ -90,8 +93,7 @@ export function ReviewQueue({
         setDecidedHere((n) => n - 1);
         setMessage({ ok: true, text: `Undone: ${item.title} is back in the queue.` });
       })
-      .catch((e: Error) => setMessage({ ok: false, text: e.message }))
-      .finally(() => setPending(false));
+      .catch((e: Error) => setMessage({ ok: false, text: e.message }));
   };
   useQueueKeys({
     next: () => move(1),

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.types";
+import type { LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.schema";
 import { unpricedWarning } from "@/lib/llm/pricing";
 import { Card } from "@/components/ui/states";
 import { AttemptList } from "./llm-attempts";

@@ -1,10 +1,12 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { startRunAction } from "@/app/runs/actions";
 import { textFieldsOf } from "@/lib/pipeline/task-file";
 import { ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
+import { unwrapAction } from "@/components/data/unwrap-action";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm";
 
@@ -32,8 +34,12 @@ export function NewRunForm({
   const router = useRouter();
   const [source, setSource] = useState<"ideas" | "tasks">("ideas");
   const [file, setFile] = useState<{ name: string; text: string; fields: string[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const start = useMutation({
+    mutationFn: (input: Record<string, unknown>) => unwrapAction(startRunAction(input)),
+    onSuccess: ({ runId }) => router.push(`/runs/${runId}`),
+  });
+  const error = start.error?.message ?? null;
+  const pending = start.isPending;
 
   async function onFile(f: File | undefined) {
     if (!f) return setFile(null);
@@ -43,16 +49,7 @@ export function NewRunForm({
 
   function submit(form: FormData) {
     const values = Object.fromEntries(form.entries());
-    startTransition(async () => {
-      const result = await startRunAction({
-        ...values,
-        source,
-        taskFileText: file?.text,
-        taskFileName: file?.name,
-      });
-      if (!result.ok) return setError(result.error.message);
-      router.push(`/runs/${result.value.runId}`);
-    });
+    start.mutate({ ...values, source, taskFileText: file?.text, taskFileName: file?.name });
   }
 
   return (

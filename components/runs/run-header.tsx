@@ -1,4 +1,4 @@
-import type { RunView } from "@/lib/pipeline/run-view.types";
+import type { RunView } from "@/lib/pipeline/run-view.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 

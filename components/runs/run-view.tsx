@@ -1,40 +1,35 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, useTransition } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { cancelRunAction, rerunStepAction } from "@/app/runs/actions";
 import type { ActionResult } from "@/lib/core/result";
-import type { RunView as RunData } from "@/lib/pipeline/run-view.types";
+import type { RunView as RunData } from "@/lib/pipeline/run-view.schema";
 import { Card, ErrorState } from "@/components/ui/states";
+import { queries } from "@/components/data/queries";
+import { queryKeys } from "@/components/data/query-keys";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { LlmAccountingCard, LlmProblemsCard } from "./llm-accounting";
 import { StageProgress } from "./stage-progress";
 import { RunHeader } from "./run-header";
 import { FailuresCard, RunEnvironmentsCard, TopicsCard } from "./run-outcome-cards";
 import { StepsTable } from "./steps-table";
 
-async function fetchRun(id: string): Promise<RunData> {
-  const res = await fetch(`/api/runs/${id}`, { cache: "no-store" });
-  if (!res.ok) throw new Error(`could not load the run (HTTP ${res.status})`);
-  return (await res.json()) as RunData;
-}
-
 export function RunView({ initial }: { initial: RunData }) {
   const client = useQueryClient();
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   // Poll while the run is live; a terminal run stops polling.
   const query = useQuery({
-    queryKey: ["run", initial.run.id],
-    queryFn: () => fetchRun(initial.run.id),
+    ...queries.runDetail(initial.run.id),
     initialData: initial,
     refetchInterval: (q) => (q.state.data?.run.isTerminal ? false : 1000),
   });
   const data = query.data;
-  const act = (fn: () => Promise<ActionResult<void>>) =>
-    startTransition(async () => {
-      const r = await fn();
-      setActionError(r.ok ? null : r.error.message);
-      await client.invalidateQueries({ queryKey: ["run", initial.run.id] });
-    });
+  // Cancel and re-run change the run's detail and its summary alike.
+  const control = useMutation({
+    mutationFn: (send: () => Promise<ActionResult<void>>) => unwrapAction(send()),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.run.all(initial.run.id) }),
+  });
+  const pending = control.isPending;
+  const actionError = control.error?.message ?? null;
+  const act = (send: () => Promise<ActionResult<void>>) => control.mutate(send);
   const { run } = data;
   return (
     <div className="space-y-4">

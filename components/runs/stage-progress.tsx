@@ -1,4 +1,4 @@
-import type { StageProgressView } from "@/lib/pipeline/run-view.types";
+import type { StageProgressView } from "@/lib/pipeline/run-view.schema";
 
 const LABELS: Record<string, string> = {
   judge: "Stateful judge",

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { RunView } from "@/lib/pipeline/run-view.types";
+import type { RunView } from "@/lib/pipeline/run-view.schema";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/states";

@@ -1,6 +1,8 @@
 "use client";
-import { useState, useTransition, type FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/core/result";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { RunProgress } from "./run-progress";
 import { Button } from "@/components/ui/button";
 
@@ -27,20 +29,20 @@ export function RunLauncher({
   actions: Actions;
 }) {
   const [runIds, setRunIds] = useState<string[]>(recentRunIds);
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  // A launch starts a run nothing has read yet; its RunProgress polls it from then on.
+  const launch = useMutation({
+    mutationFn: ({ action, input }: { action: Actions[keyof Actions]; input: unknown }) =>
+      unwrapAction(action(input)),
+    onSuccess: ({ runId }) => setRunIds((ids) => [runId, ...ids.filter((id) => id !== runId)].slice(0, 5)),
+  });
+  const pending = launch.isPending;
+  const message = launch.error?.message ?? null;
 
   const submit =
     (action: (input: unknown) => Promise<LaunchResult>) => (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       const input = { environmentId, ...Object.fromEntries(new FormData(event.currentTarget)) };
-      startTransition(async () => {
-        const result = await action(input);
-        if (!result.ok) return setMessage(result.error.message);
-        const { runId } = result.value;
-        setMessage(null);
-        setRunIds((ids) => [runId, ...ids.filter((id) => id !== runId)].slice(0, 5));
-      });
+      launch.mutate({ action, input });
     };
 
   return (

@@ -2,15 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { StatusBadge } from "@/components/ui/badge";
 import { isTerminalRunStatus } from "@/lib/core/run";
-
-type Progress = {
-  id: string;
-  kind: string;
-  status: string;
-  errorMessage: string | null;
-  costUsd: number;
-  stages: Record<string, Record<string, number>>;
-};
+import { queries } from "@/components/data/queries";
 
 const KIND_LABEL: Record<string, string> = {
   SCEN_GENERATOR: "Scenario generation",
@@ -18,17 +10,10 @@ const KIND_LABEL: Record<string, string> = {
   ROLLOUT: "Rollouts",
 };
 
-async function fetchProgress(runId: string): Promise<Progress> {
-  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/summary`);
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return (await res.json()) as Progress;
-}
-
 /** Polls a run every 2 s until it is terminal (TanStack Query refetchInterval). */
 export function RunProgress({ runId }: { runId: string }) {
   const { data, error } = useQuery({
-    queryKey: ["run", runId],
-    queryFn: () => fetchProgress(runId),
+    ...queries.runSummary(runId),
     refetchInterval: (q) => (q.state.data && isTerminalRunStatus(q.state.data.status) ? false : 2000),
   });
   if (error)

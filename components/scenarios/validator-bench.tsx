@@ -1,10 +1,12 @@
 "use client";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { runBenchAction } from "@/app/scenarios/[id]/actions";
 import type { BenchRun } from "@/lib/scenarios/bench.schema";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
 import { JsonObjectEditor } from "@/components/ui/json-object-editor";
 import { JsonView } from "@/components/ui/json-view";
+import { unwrapAction } from "@/components/data/unwrap-action";
 import { ValidatorCard, type ValidatorState } from "./validator-card";
 import { Button } from "@/components/ui/button";
 
@@ -28,28 +30,29 @@ export function ValidatorBench(props: Props) {
   );
   const [customState, setCustomState] = useState<Record<string, unknown> | null>({});
   const [run, setRun] = useState<BenchRun | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, startRunning] = useTransition();
+  // The last run stays on screen while the next one runs or if it fails.
+  const bench = useMutation({
+    mutationFn: (input: Parameters<typeof runBenchAction>[0]) => unwrapAction(runBenchAction(input)),
+    onSuccess: setRun,
+  });
+  const error = bench.error?.message ?? null;
+  const running = bench.isPending;
   useUnsavedGuard(validators.some((v) => v.text !== v.base.code));
   const update = (id: string, patch: Partial<ValidatorState>) =>
     setValidators((list) => list.map((v) => (v.id === id ? { ...v, ...patch } : v)));
 
-  const execute = () =>
-    startRunning(async () => {
-      const codes = Object.fromEntries(
-        validators.filter((v) => v.text !== v.base.code).map((v) => [v.id, v.text]),
-      );
-      const r = await runBenchAction({
-        scenarioId: props.scenarioId,
-        stateSource: source,
-        trajectoryId,
-        customState: customState ?? undefined,
-        codes,
-      });
-      if (!r.ok) return setError(r.error.message);
-      setError(null);
-      setRun(r.value);
+  const execute = () => {
+    const codes = Object.fromEntries(
+      validators.filter((v) => v.text !== v.base.code).map((v) => [v.id, v.text]),
+    );
+    bench.mutate({
+      scenarioId: props.scenarioId,
+      stateSource: source,
+      trajectoryId,
+      customState: customState ?? undefined,
+      codes,
     });
+  };
   const option = (value: Source, label: string, disabled = false) => (
     <label className={`flex items-center gap-1 text-sm ${disabled ? "text-slate-400" : ""}`}>
       <input

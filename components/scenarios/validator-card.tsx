@@ -1,6 +1,8 @@
 "use client";
-import { useState, useTransition } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { saveValidatorVersionAction } from "@/app/scenarios/[id]/actions";
+import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { BenchCheck } from "@/lib/scenarios/bench.schema";
@@ -8,6 +10,7 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { unwrapAction } from "@/components/data/unwrap-action";
 
 export type ValidatorState = {
   id: string;
@@ -51,31 +54,41 @@ export function ValidatorCard({
   const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [saving, startSaving] = useTransition();
   const [revision, setRevision] = useState(0);
   const dirty = v.text !== v.base.code || checkItem.trim() !== v.checkItem;
+  // The bench's validators are this page's own state (onSaved), not a query: nothing to invalidate.
+  const saveVersion = useMutation({
+    mutationFn: (input: { code: string; checkItem: string | undefined } & Record<string, unknown>) =>
+      unwrapAction(saveValidatorVersionAction(input)),
+    // What was sent, not what the card holds now: typing on while the save runs stays unsaved.
+    onSuccess: (saved, sent) => {
+      onSaved(
+        { id: saved.versionId, version: saved.version, code: sent.code },
+        sent.checkItem ?? v.checkItem,
+      );
+      setMerge(null);
+      setMessage("");
+      setMarkers([]);
+      setConflict(null);
+      setStatus(`Saved as version ${saved.version}; the proof is now stale.`);
+    },
+    onError: (e) => {
+      setStatus(e.message);
+      const details = isApiError(e) ? e.details : undefined;
+      if (isApiError(e) && e.code === "CONFLICT") setConflict((details as HeadConflict | undefined) ?? null);
+      setMarkers((details as { markers?: CodeMarker[] } | undefined)?.markers ?? []);
+    },
+  });
+  const saving = saveVersion.isPending;
   const save = () =>
-    startSaving(async () => {
-      const r = await saveValidatorVersionAction({
-        validatorId: v.id,
-        baseVersionId: v.base.id,
-        code: v.text,
-        message,
-        mergeBaseVersionId: merge?.startedFromId,
-        // Only a changed text is sent, so a concurrent edit of the text is not reverted by a code edit.
-        checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined,
-      });
-      if (r.ok) {
-        onSaved({ id: r.value.versionId, version: r.value.version, code: v.text }, checkItem.trim());
-        setMerge(null);
-        setMessage("");
-        setMarkers([]);
-        setConflict(null);
-        return setStatus(`Saved as version ${r.value.version}; the proof is now stale.`);
-      }
-      setStatus(r.error.message);
-      if (r.error.code === "CONFLICT") setConflict((r.error.details as HeadConflict | undefined) ?? null);
-      setMarkers((r.error.details as { markers?: CodeMarker[] } | undefined)?.markers ?? []);
+    saveVersion.mutate({
+      validatorId: v.id,
+      baseVersionId: v.base.id,
+      code: v.text,
+      message,
+      mergeBaseVersionId: merge?.startedFromId,
+      // Only a changed text is sent, so a concurrent edit of the text is not reverted by a code edit.
+      checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined,
     });
   return (
     <li className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="validator">

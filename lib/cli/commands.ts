@@ -1,4 +1,4 @@
-import { FORMAT_ALIASES } from "../export/export.schema";
+import { FORMAT_ALIASES } from "../export/formats/registry";
 import type { CommandGroup } from "./cli-io";
 import { DATASET_HELP, ENV_HELP, EXPORT_HELP, IMPORT_HELP, PIPELINE_HELP, SERVE_HELP } from "./help-texts";
 

@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } fr
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Db } from "../db";
-import { FORMAT_ALIASES } from "../export/export.schema";
+import { FORMAT_ALIASES } from "../export/formats/registry";
 import { type OnExisting, formatImportError } from "../import/import.schema";
 import type { SandboxRunner } from "../sandbox";
 import {

@@ -2,15 +2,17 @@
  * "This request cannot proceed" errors, mapped once to an HTTP status / action result.
  * Every error says whether retrying the same operation could succeed.
  */
-export type AppErrorCode =
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "INVALID_INPUT"
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "UNAVAILABLE"
-  | "RATE_LIMITED"
-  | "INTERNAL";
+export const APP_ERROR_CODES = [
+  "NOT_FOUND",
+  "CONFLICT",
+  "INVALID_INPUT",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "UNAVAILABLE",
+  "RATE_LIMITED",
+  "INTERNAL",
+] as const;
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
 const STATUS: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,

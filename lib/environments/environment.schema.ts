@@ -34,6 +34,22 @@ export const ListEnvironmentsQuerySchema = z.object({
 });
 export type ListEnvironmentsQuery = z.infer<typeof ListEnvironmentsQuerySchema>;
 
+export type EnvironmentListFilters = Pick<
+  ListEnvironmentsQuery,
+  "q" | "status" | "domain" | "page" | "pageSize"
+>;
+
+/** The list's query string with defaults left out (`q=lib&page=2`): the page's URL and the API's. */
+export function environmentListSearch(f: EnvironmentListFilters): string {
+  const p = new URLSearchParams();
+  if (f.q) p.set("q", f.q);
+  if (f.status) p.set("status", f.status);
+  if (f.domain) p.set("domain", f.domain);
+  if (f.page > 1) p.set("page", String(f.page));
+  if (f.pageSize !== 25) p.set("pageSize", String(f.pageSize));
+  return p.toString();
+}
+
 /** Parses URLSearchParams-like input, treating empty strings as absent. */
 export function parseListQuery(params: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string> = {};
@@ -44,23 +60,26 @@ export function parseListQuery(params: Record<string, string | string[] | undefi
   return ListEnvironmentsQuerySchema.safeParse(flat);
 }
 
-export type EnvironmentListItem = {
-  id: string;
-  slug: string;
-  name: string;
-  domain: string;
-  status: EnvironmentStatusValue;
-  origin: string;
-  toolCount: number;
-  scenarioCount: number;
-  updatedAt: string;
-};
-export type EnvironmentListPage = {
-  items: EnvironmentListItem[];
-  total: number;
-  page: number;
-  pageSize: number;
-};
+/** One row of GET /api/environments. */
+export const EnvironmentListItemSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  domain: z.string(),
+  status: EnvironmentStatusSchema,
+  origin: z.string(),
+  toolCount: z.number(),
+  scenarioCount: z.number(),
+  updatedAt: z.string(),
+});
+export type EnvironmentListItem = z.infer<typeof EnvironmentListItemSchema>;
+export const EnvironmentListPageSchema = z.object({
+  items: z.array(EnvironmentListItemSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type EnvironmentListPage = z.infer<typeof EnvironmentListPageSchema>;
 
 export const ToolSchema = z.object({
   type: z.literal("function"),

@@ -3,29 +3,11 @@
  * scenarios (many, streamed in batches). Built by lib/export/server from the database, or by the
  * benchmark and tests directly; the writers never see Prisma.
  */
-import { z } from "zod";
+import type { ExportFormat } from "../db/generated/enums";
 import type { ChatMessage } from "../llm/llm.schema";
 
-export const EXPORT_FORMATS = [
-  "ENVSCALER_JSON",
-  "OPENAI_JSONL",
-  "LLAMAFACTORY_SHAREGPT",
-  "HF_DATASET",
-  "VERL_PARQUET",
-  "OPENENV_PACKAGE",
-] as const;
-export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
-export type ExportFormatName = z.infer<typeof ExportFormatSchema>;
-
-/** CLI spelling (`--format envscaler`) → stored enum. */
-export const FORMAT_ALIASES: Record<string, ExportFormatName> = {
-  envscaler: "ENVSCALER_JSON",
-  openai: "OPENAI_JSONL",
-  llamafactory: "LLAMAFACTORY_SHAREGPT",
-  hf: "HF_DATASET",
-  verl: "VERL_PARQUET",
-  openenv: "OPENENV_PACKAGE",
-};
+/** A stored export format; each has one descriptor in formats/registry.ts. */
+export type ExportFormatName = ExportFormat;
 
 export type ExportEnvironment = {
   /** The EnvScaler env_id: the environment's slug, unique within a project. */

@@ -1,6 +1,11 @@
 /** The import upload (POST /api/imports) and its reply. */
 import { z } from "zod";
-import { ON_EXISTING, type ImportError, type ImportWarning, type ImportedEnvironment } from "./import.schema";
+import {
+  ImportedEnvironmentSchema,
+  ImportErrorSchema,
+  ImportWarningSchema,
+  ON_EXISTING,
+} from "./import.schema";
 
 export const ImportFormSchema = z.object({
   className: z
@@ -16,15 +21,21 @@ export const ImportFormSchema = z.object({
   onExisting: z.enum(ON_EXISTING).default("refuse"),
 });
 
-export type ImportReply =
-  | {
-      ok: true;
-      summary: {
-        environments: string[];
-        scenarios: number;
-        imported: ImportedEnvironment[];
-        proofRunId: string | null;
-        warnings: ImportWarning[];
-      };
-    }
-  | { ok: false; error: ImportError & { located: string } };
+/**
+ * POST /api/imports answers 200 with either: a refused file is an expected outcome (data the
+ * reviewer reads), with nothing written.
+ */
+export const ImportReplySchema = z.discriminatedUnion("ok", [
+  z.object({
+    ok: z.literal(true),
+    summary: z.object({
+      environments: z.array(z.string()),
+      scenarios: z.number(),
+      imported: z.array(ImportedEnvironmentSchema),
+      proofRunId: z.string().nullable(),
+      warnings: z.array(ImportWarningSchema),
+    }),
+  }),
+  z.object({ ok: z.literal(false), error: ImportErrorSchema.extend({ located: z.string() }) }),
+]);
+export type ImportReply = z.infer<typeof ImportReplySchema>;

@@ -50,20 +50,34 @@ export const ImportScenarioSchema = z.object({
 export type ImportScenario = z.infer<typeof ImportScenarioSchema>;
 
 /** Where an import problem is: the file, and as much of record / line / field as is known. */
-export type ImportLocation = { file: string; line?: number; record?: string; field?: string };
-export type ImportError = ImportLocation & {
-  message: string;
-  /** the env_id already exists: re-import as new slug or new version */ existing?: boolean;
-};
+export const ImportLocationSchema = z.object({
+  file: z.string(),
+  line: z.number().optional(),
+  record: z.string().optional(),
+  field: z.string().optional(),
+});
+export type ImportLocation = z.infer<typeof ImportLocationSchema>;
+export const ImportErrorSchema = ImportLocationSchema.extend({
+  message: z.string(),
+  /** the env_id already exists: re-import as new slug or new version */ existing: z.boolean().optional(),
+});
+export type ImportError = z.infer<typeof ImportErrorSchema>;
 
 /** Something the import did differently from what a file said, and did not refuse: shown, not written. */
-export type ImportWarning = ImportLocation & { message: string };
+export const ImportWarningSchema = ImportLocationSchema.extend({ message: z.string() });
+export type ImportWarning = z.infer<typeof ImportWarningSchema>;
 
 /** What to do when an imported env_id already exists in the project. */
 export const ON_EXISTING = ["refuse", "rename", "new-version"] as const;
 export type OnExisting = (typeof ON_EXISTING)[number];
 /** One environment the import wrote: a new one (maybe under a new slug) or a new version of one. */
-export type ImportedEnvironment = { slug: string; id: string; version: number; asNewVersion: boolean };
+export const ImportedEnvironmentSchema = z.object({
+  slug: z.string(),
+  id: z.string(),
+  version: z.number(),
+  asNewVersion: z.boolean(),
+});
+export type ImportedEnvironment = z.infer<typeof ImportedEnvironmentSchema>;
 
 /** `file:line, record r, field f: message`, for errors and warnings alike. */
 export const formatImportError = (e: ImportLocation & { message: string }) =>

@@ -4,8 +4,7 @@
  */
 import os from "node:os";
 import { createDb, getDb } from "../db";
-import { JOB_DEFINITIONS } from "./registry";
-import { loadJobHandler } from "./server/job-handlers";
+import { JOB_DEFINITIONS, loadJobHandler } from "./server/job-handlers";
 import { startWorker } from "./worker";
 import { recordHeartbeat } from "./server/heartbeat";
 import { readEnv } from "../env";

@@ -5,23 +5,25 @@
  * rejected the answer. Cache hits are recorded on their own (they cost nothing).
  */
 import type { Result } from "../core/result";
-import type { LlmError, Usage } from "./llm.schema";
+import { z } from "zod";
+import { type LlmError, type Usage, UsageSchema } from "./llm.schema";
 
 /** One HTTP attempt: what happened, how long it took, and how long we waited before the next. */
-export type AttemptEntry = {
-  attempt: number;
-  ok: boolean;
-  code?: string;
-  status?: number;
-  message?: string;
+export const AttemptEntrySchema = z.object({
+  attempt: z.number(),
+  ok: z.boolean(),
+  code: z.string().optional(),
+  status: z.number().optional(),
+  message: z.string().optional(),
   /** The endpoint's Retry-After, when it sent one (the wait honours it). */
-  retryAfterMs?: number;
+  retryAfterMs: z.number().optional(),
   /** Delay before the next attempt. */
-  waitMs?: number;
-  latencyMs: number;
+  waitMs: z.number().optional(),
+  latencyMs: z.number(),
   /** What a failed attempt was billed all the same (a 200 whose answer could not be used). */
-  usage?: Usage;
-};
+  usage: UsageSchema.optional(),
+});
+export type AttemptEntry = z.infer<typeof AttemptEntrySchema>;
 
 export type CallStart = {
   cacheKey: string;

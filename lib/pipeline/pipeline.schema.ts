@@ -7,6 +7,7 @@ import { z } from "zod";
 const PY_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const nonEmpty = z.string().trim().min(1);
 
+/** Every SkelBuilder stage, in run order (the run page lists them so). */
 export const STAGES = [
   "judge",
   "topic",
@@ -20,16 +21,24 @@ export const STAGES = [
   "quality",
 ] as const;
 export type Stage = (typeof STAGES)[number];
-/** Stages of one environment's chain, in order (topic mining stages come before). */
-export const ENV_CHAIN: Stage[] = [
-  "state",
-  "state_code",
-  "operations",
-  "methods",
-  "assemble",
-  "test_state",
-  "quality",
-];
+/**
+ * Where every environment's chain starts (after topic selection, or straight from a typed idea).
+ * The chain is every stage from here on, in STAGES order; each step of it creates the next.
+ */
+export const CHAIN_START: Stage = "state";
+const CHAIN = STAGES.slice(STAGES.indexOf(CHAIN_START));
+
+/** The chain's next stage after `stage`, if it has one. */
+export const nextChainStage = (stage: string): Stage | undefined => {
+  const at = CHAIN.indexOf(stage as Stage);
+  return at >= 0 ? CHAIN[at + 1] : undefined;
+};
+
+/** The chain's stages after `stage`, in order (none for a stage outside the chain). */
+export const chainStagesAfter = (stage: string): Stage[] => {
+  const at = CHAIN.indexOf(stage as Stage);
+  return at >= 0 ? CHAIN.slice(at + 1) : [];
+};
 
 export const ModelsSchema = z.object({
   topic: nonEmpty,

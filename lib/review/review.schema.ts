@@ -56,6 +56,37 @@ export type SeenVersions =
 export const ClaimInputSchema = z.object({ kind: ReviewKindSchema, id: z.string().min(1) });
 export type ClaimInput = z.infer<typeof ClaimInputSchema>;
 
+/** POST /api/review/claims: the item is the caller's until expiresAt, or another reviewer holds it. */
+export const ClaimReplySchema = z.discriminatedUnion("claimed", [
+  z.object({ claimed: z.literal(true), expiresAt: z.string() }),
+  z.object({ claimed: z.literal(false), heldBy: z.string() }),
+]);
+export type ClaimReply = z.infer<typeof ClaimReplySchema>;
+export const ReleaseReplySchema = z.object({ released: z.number() });
+
+/** POST /api/review/decisions: the decision as logged. */
+export const DecisionReplySchema = z.object({
+  decisionId: z.string(),
+  kind: ReviewKindSchema,
+  id: z.string(),
+  decision: z.enum(["ACCEPT", "REJECT"]),
+});
+/** POST /api/review/undo: the UNDO entry, the decision it undid and the item now back in the queue. */
+export const UndoReplySchema = z.object({
+  decisionId: z.string(),
+  undone: z.object({ id: z.string(), decision: z.string() }),
+  kind: ReviewKindSchema,
+  id: z.string(),
+});
+
+/** GET /api/review/preview: the queue's preview pane for one item. */
+export const QueuePreviewSchema = z.object({
+  proof: z.object({ status: z.string(), reasons: z.array(z.string()) }).nullable(),
+  quality: z.string().nullable(),
+  diff: z.object({ label: z.string(), original: z.string(), modified: z.string() }).nullable(),
+});
+export type QueuePreview = z.infer<typeof QueuePreviewSchema>;
+
 export const QueueFilterSchema = z.object({
   kind: ReviewKindSchema.optional(),
   status: z.string().max(40).optional(),

@@ -1,10 +1,10 @@
-import { NextResponse } from "next/server";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { ListEnvironmentsQuerySchema } from "@/lib/environments/environment.schema";
 import { findEnvironments } from "@/lib/environments/server/find-environments";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { apiRoute } from "../api-route";
-import { readQuery } from "../respond";
+import { readQuery, respondWith } from "../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +14,6 @@ export const GET = apiRoute(
   async (query) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return NextResponse.json(await findEnvironments(db, project.id, query));
+    return respondWith(API.environmentList, await findEnvironments(db, project.id, query));
   },
 );

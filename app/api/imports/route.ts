@@ -1,16 +1,16 @@
 import { revalidatePath } from "next/cache";
-import { NextResponse } from "next/server";
 import { z } from "zod";
+import { API } from "@/lib/api/routes";
 import { AppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db";
-import { ImportFormSchema, type ImportReply } from "@/lib/import/import-form.schema";
+import { ImportFormSchema } from "@/lib/import/import-form.schema";
 import { formatImportError } from "@/lib/import/import.schema";
 import { importFiles } from "@/lib/import/server/import-files";
 import { sendJob } from "@/lib/jobs/server/send-job";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { getSandboxRunner } from "@/lib/sandbox";
 import { apiRoute } from "../api-route";
-import { requireMediaType } from "../respond";
+import { requireMediaType, respondWith } from "../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -65,11 +65,11 @@ export const POST = apiRoute(
     // A refused file is an expected outcome (data for the reviewer), so it is a 200 with ok: false,
     // not an HTTP error the browser would log as a failed request.
     if (!result.ok)
-      return NextResponse.json({
+      return respondWith(API.importFiles, {
         ok: false,
         error: { ...result.error, located: formatImportError(result.error) },
-      } satisfies ImportReply);
+      });
     revalidatePath("/environments");
-    return NextResponse.json({ ok: true, summary: result.value } satisfies ImportReply);
+    return respondWith(API.importFiles, { ok: true, summary: result.value });
   },
 );

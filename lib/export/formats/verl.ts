@@ -6,7 +6,9 @@
  * function. Init configs and checks are looked up by (env_id, task_id) in the shipped
  * `env_metadata.json` / `scenario_metadata.json`, so rows stay small.
  */
-import { fileWriter, parquetWriteRows } from "hyparquet-writer";
+import { parquetWriteRows } from "hyparquet-writer";
+// The Node entry by path: the browser entry (which bundlers pick for the lazily imported writers) has no fileWriter.
+import { fileWriter } from "hyparquet-writer/src/node.js";
 import type {
   ExportEnvironment,
   ExportInput,

@@ -20,7 +20,7 @@ import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
-import { EXPORT_FORMATS } from "../export.schema";
+import { EXPORT_FORMATS } from "../formats/registry";
 import { writeDatasetExport } from "./run-export";
 
 const t = useTestDatabase();

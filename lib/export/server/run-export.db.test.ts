@@ -8,7 +8,7 @@ import { acceptAndProveScenarios, createTestProject, createTrajectory } from "@/
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
-import { EXPORT_FORMATS } from "../export.schema";
+import { EXPORT_FORMATS } from "../formats/registry";
 import { runExport } from "./run-export";
 
 const t = useTestDatabase();

@@ -10,7 +10,8 @@ import type { Db } from "@/lib/db";
 import { JobError } from "@/lib/jobs/job-definition";
 import { createDirSink } from "../sink";
 import { emptyExportReason } from "../empty-export";
-import { TRAJECTORY_FORMATS, writeExport } from "../write-export";
+import { FORMATS } from "../formats/registry";
+import { writeExport } from "../write-export";
 import { loadDatasetInfo, loadExportEnvironments, streamExportScenarios } from "./load-export-input";
 import { readEnv } from "../../env";
 
@@ -37,7 +38,7 @@ export async function writeDatasetExport(
   const envs = await loadExportEnvironments(db, datasetVersionId);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const scenarios = streamExportScenarios(db, datasetVersionId, envs, TRAJECTORY_FORMATS.has(format));
+  const scenarios = streamExportScenarios(db, datasetVersionId, envs, FORMATS[format].needs.trajectories);
   const summary = await writeExport(
     format,
     { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal },

@@ -6,8 +6,7 @@ import type { Db } from "@/lib/db";
 import { type JobSender, sendJob } from "@/lib/jobs/server/send-job";
 import { emptyExportReason } from "../empty-export";
 import { EXPORT_JOB } from "../export-job";
-import { ExportFormatSchema } from "../export.schema";
-import { SFT_ROW_FORMATS } from "../write-export";
+import { ExportFormatSchema, FORMATS } from "../formats/registry";
 import { countSftTrajectories } from "./sft-trajectory-rule";
 
 export const StartExportInputSchema = z.object({
@@ -28,7 +27,7 @@ export async function startExport(
   });
   if (!version) throw new AppError("NOT_FOUND", "Dataset version was not found.");
   // Refused up front with the reason, rather than a job that "succeeds" with an empty file.
-  if (SFT_ROW_FORMATS.has(input.format) && (await countSftTrajectories(db, input.datasetVersionId)) === 0) {
+  if (FORMATS[input.format].needs.sftRows && (await countSftTrajectories(db, input.datasetVersionId)) === 0) {
     throw new AppError("INVALID_INPUT", emptyExportReason(input.format, version.version));
   }
   const row = await db.export.create({

@@ -1,27 +1,40 @@
 import "server-only";
 /**
- * Where the worker finds the code of each registered job: a lazy import per job type, so a job's
- * definition never imports its handler (the handler may enqueue jobs of its own definition) and a
- * worker loads only the handlers of the jobs it is given.
+ * Every job type the worker runs, one line each: its definition (queue name, payload schema,
+ * concurrency, retries: what senders import, beside its domain) and its handler, imported lazily.
+ * The handler is named here rather than in the definition because handlers enqueue jobs of their
+ * own definition, and a definition that imported its handler would close an import cycle; lazily,
+ * a process that only enqueues never loads the handler, and a worker loads only those it runs.
  */
-import { type JobName, type RegisteredJob } from "../registry";
+import { EXPORT_JOB } from "@/lib/export/export-job";
+import { PIPELINE_STEP_JOB } from "@/lib/pipeline/step-job";
+import { ROLLOUT_JOB } from "@/lib/rollout/rollout-job";
+import { PROOF_JOB, SCEN_GENERATOR_JOB } from "@/lib/scenarios/scenario-jobs";
+import type { JobDefinition } from "../job-definition";
 import type { JobHandler, JobHandlerLoader } from "./job-handler";
 
-type HandlerOf<N extends JobName> = JobHandler<Extract<RegisteredJob, { name: N }>>;
+/** A definition with its handler's loader; the handler's payload type is checked against the definition. */
+const job = <D extends JobDefinition>(definition: D, load: () => Promise<JobHandler<D>>) => ({
+  definition,
+  load,
+});
 
-const HANDLERS: { [N in JobName]: () => Promise<HandlerOf<N>> } = {
-  "pipeline.step": async () => (await import("@/lib/pipeline/server/run-step")).handlePipelineStep,
-  "scenarios.generate": async () =>
-    (await import("@/lib/scenarios/server/scenario-job-handlers")).handleGenerationJob,
-  "scenarios.proof": async () =>
-    (await import("@/lib/scenarios/server/scenario-job-handlers")).handleProofJob,
-  "rollout.run": async () => (await import("@/lib/rollout/server/rollout-job-handler")).handleRolloutJob,
-  "export.run": async () => (await import("@/lib/export/server/export-job-handler")).handleExportJob,
-};
+const JOBS = [
+  job(PIPELINE_STEP_JOB, () => import("@/lib/pipeline/server/run-step").then((m) => m.handlePipelineStep)),
+  job(SCEN_GENERATOR_JOB, () =>
+    import("@/lib/scenarios/server/scenario-job-handlers").then((m) => m.handleGenerationJob),
+  ),
+  job(PROOF_JOB, () => import("@/lib/scenarios/server/scenario-job-handlers").then((m) => m.handleProofJob)),
+  job(ROLLOUT_JOB, () => import("@/lib/rollout/server/rollout-job-handler").then((m) => m.handleRolloutJob)),
+  job(EXPORT_JOB, () => import("@/lib/export/server/export-job-handler").then((m) => m.handleExportJob)),
+];
 
-const isRegistered = (name: string): name is JobName => Object.hasOwn(HANDLERS, name);
+export const JOB_DEFINITIONS: readonly JobDefinition[] = JOBS.map((j) => j.definition);
+
+const LOADERS = new Map<string, () => Promise<JobHandler>>(JOBS.map((j) => [j.definition.name, j.load]));
 
 export const loadJobHandler: JobHandlerLoader = async (def) => {
-  if (!isRegistered(def.name)) throw new Error(`no handler for job ${def.name}`);
-  return (await HANDLERS[def.name]()) as JobHandler;
+  const load = LOADERS.get(def.name);
+  if (!load) throw new Error(`no handler for job ${def.name}`);
+  return load();
 };

@@ -7,7 +7,7 @@ import type { JobQueue } from "@/lib/jobs/server/send-job";
 import { AppError } from "@/lib/core/errors";
 import { isActiveRunStatus } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
-import { ENV_CHAIN, type Stage } from "../pipeline.schema";
+import { chainStagesAfter } from "../pipeline.schema";
 import { cancelPendingSteps, enqueueSteps, finalizeRunIfDone } from "./advance-run";
 
 export async function cancelRun(db: Db, runId: string) {
@@ -36,8 +36,7 @@ export async function rerunStep(
   if (!step) throw new AppError("NOT_FOUND", "step not found");
   if (step.status === "RUNNING" || step.status === "PENDING")
     throw new AppError("CONFLICT", "the step is still queued or running");
-  const at = ENV_CHAIN.indexOf(step.stage as Stage);
-  const downstream = at >= 0 ? ENV_CHAIN.slice(at + 1) : [];
+  const downstream = chainStagesAfter(step.stage);
   const input = {
     ...(step.input as Prisma.JsonObject),
     ...(request.fresh ? { cacheSalt: `rerun-${Date.now()}` } : {}),

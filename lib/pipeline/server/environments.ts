@@ -4,7 +4,7 @@ import "server-only";
  * deterministic per run and subject, so re-committing a step never creates a duplicate.
  */
 import type { Prisma } from "@/lib/db";
-import { ENV_CHAIN, type Topic } from "../pipeline.schema";
+import { CHAIN_START, type Topic } from "../pipeline.schema";
 
 type Tx = Prisma.TransactionClient;
 type Run = { id: string; projectId: string };
@@ -54,7 +54,7 @@ export async function createChainStarts(
     data: chains.map((c) => ({
       runId: run.id,
       subjectKey: c.subjectKey,
-      stage: ENV_CHAIN[0]!,
+      stage: CHAIN_START,
       environmentId: ids.get(c.subjectKey)!,
       input: { topic: c.topic, environmentId: ids.get(c.subjectKey)! },
     })),

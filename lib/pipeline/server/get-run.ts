@@ -11,7 +11,7 @@ import type { Db } from "@/lib/db";
 import { getLlmAccounting, getLlmProblems } from "@/lib/runs/server/llm-accounting";
 import { STAGES } from "../pipeline.schema";
 
-import type { StageProgressView } from "../run-view.types";
+import type { StageProgressView } from "../run-view.schema";
 
 export type StageProgress = StageProgressView;
 

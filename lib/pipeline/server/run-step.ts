@@ -12,10 +12,11 @@ import { ACTIVE_RUN_STATUSES, type StepError, isSettledStepStatus, isStoppedRunS
 import { JobError } from "@/lib/jobs/job-definition";
 import type { JobContext, JobHandler } from "@/lib/jobs/server/job-handler";
 import type { JobQueue } from "@/lib/jobs/server/send-job";
-import { RunConfigSchema } from "../pipeline.schema";
+import { RunConfigSchema, nextChainStage } from "../pipeline.schema";
 import { advanceRun, cancelPendingSteps, enqueueSuccessor, finalizeRunIfDone } from "./advance-run";
-import { commitStep, nextChainStage } from "./commit-step";
-import { ChainStepInputSchema, computeStep } from "./compute-step";
+import { commitStep } from "./commit-step";
+import { computeStep } from "./compute-step";
+import { ChainStepInputSchema } from "./stage-spec";
 import { createStageDeps } from "./stage-deps";
 import { MissingInputError } from "./step-inputs";
 import type { PIPELINE_STEP_JOB, StepPayload } from "../step-job";

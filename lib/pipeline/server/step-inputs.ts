@@ -6,16 +6,7 @@ import "server-only";
 import type { z } from "zod";
 import { formatZodIssues } from "@/lib/core/zod-issues";
 import type { Db } from "@/lib/db";
-import {
-  AssembledSchema,
-  MethodsSchema,
-  OperationsSchema,
-  type Stage,
-  StateCodeSchema,
-  StateSpaceSchema,
-  TestStateSchema,
-  TopicSchema,
-} from "../pipeline.schema";
+import type { Stage } from "../pipeline.schema";
 
 export class MissingInputError extends Error {}
 
@@ -39,14 +30,3 @@ export function need<S extends z.ZodType>(
     );
   return parsed.data;
 }
-
-export const CHAIN_SCHEMAS = {
-  state: StateSpaceSchema,
-  state_code: StateCodeSchema,
-  operations: OperationsSchema,
-  methods: MethodsSchema,
-  assemble: AssembledSchema,
-  test_state: TestStateSchema,
-} as const;
-
-export const ChainInputSchema = TopicSchema;

@@ -9,13 +9,7 @@ import type { Db } from "@/lib/db";
 import { idList } from "../acceptance";
 import { qualitySummary } from "../quality-summary";
 import { reasonSentence } from "../queue-text";
-import type { ClaimInput } from "../review.schema";
-
-export type QueuePreview = {
-  proof: { status: string; reasons: string[] } | null;
-  quality: string | null;
-  diff: { label: string; original: string; modified: string } | null;
-};
+import type { ClaimInput, QueuePreview } from "../review.schema";
 
 const reasons = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 

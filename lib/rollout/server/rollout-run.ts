@@ -9,13 +9,11 @@ import "server-only";
 import { type Result, err, ok } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
-import { JobError } from "@/lib/jobs/job-definition";
 import { PriceTableSchema, getLlmConfig, requirePricesForBudget } from "@/lib/llm";
 import type { JobSender } from "@/lib/jobs/server/send-job";
-import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
+import { type RunKindSpec, executeRun } from "@/lib/runs/server/execute-run";
+import { createRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
-import { forEachLimited } from "@/lib/core/for-each-limited";
-import { memoStep } from "@/lib/runs/server/step-memo";
 import type { SandboxRunner } from "@/lib/sandbox";
 import { loadScenarioSubject } from "@/lib/scenarios/server/load-proof-subject";
 import { z } from "zod";
@@ -91,42 +89,32 @@ export function rolloutSubjects(scenarioIds: string[], config: RolloutRunConfig)
   );
 }
 
-export async function executeRolloutRun(
+/** The ROLLOUT run kind: one memoised "rollout" step per subject; a spent budget stops the run. */
+const rolloutRun = (
+  deps: RolloutRunDeps,
+): RunKindSpec<RolloutRunConfig, z.infer<typeof RolloutRunInputSchema>, void> => ({
+  stepsNoun: "rollout(s)",
+  configSchema: RolloutRunConfigSchema,
+  inputSchema: RolloutRunInputSchema,
+  concurrency: (config) => config.concurrency,
+  stopsOnBudget: true,
+  execute: ({ db, runId, config, input, step, forEach }) =>
+    forEach(rolloutSubjects(input.scenarioIds, config), async (subject) => {
+      await step(
+        { subjectKey: `${subject.scenarioId}:${subject.rolloutIndex}`, stage: "rollout" },
+        RolloutStepOutputSchema,
+        (stepId) => rolloutStep(db, runId, stepId, subject, config, deps),
+      );
+    }),
+});
+
+/** Throws a retryable JobError (leaving the run RUNNING) while retryable failures remain and attempts are left. */
+export const executeRolloutRun = (
   db: Db,
   runId: string,
   deps: RolloutRunDeps,
   opts: { finalAttempt?: boolean } = {},
-): Promise<void> {
-  if (!(await startRun(db, runId))) return;
-  const run = await db.pipelineRun.findUniqueOrThrow({ where: { id: runId } });
-  const config = RolloutRunConfigSchema.parse(run.config);
-  const subjects = rolloutSubjects(RolloutRunInputSchema.parse(run.input).scenarioIds, config);
-  const tally = { succeeded: 0, failed: 0, retryable: 0, budget: false };
-  await forEachLimited(
-    subjects,
-    config.concurrency,
-    async (subject) => {
-      const outcome = await memoStep(
-        db,
-        { runId, subjectKey: `${subject.scenarioId}:${subject.rolloutIndex}`, stage: "rollout" },
-        RolloutStepOutputSchema,
-        (stepId) => rolloutStep(db, runId, stepId, subject, config, deps),
-      );
-      if (outcome.status === "SUCCEEDED") return void (tally.succeeded += 1);
-      tally.failed += 1;
-      if (outcome.error.retryable) tally.retryable += 1;
-      if (outcome.error.code === "BUDGET_EXCEEDED") tally.budget = true;
-    },
-    async () => tally.budget || (await isCancelling(db, runId)),
-  );
-  if (tally.retryable > 0 && !opts.finalAttempt)
-    throw new JobError(`${tally.retryable} rollout(s) failed and may succeed on retry`, true);
-  await finishRun(db, runId, {
-    failedSteps: tally.failed,
-    succeededSteps: tally.succeeded,
-    budgetExceeded: tally.budget,
-  });
-}
+): Promise<void> => executeRun(db, runId, rolloutRun(deps), opts);
 
 async function rolloutStep(
   db: Db,

@@ -9,18 +9,28 @@ import "server-only";
  * The problems list gives each rejected, failed, lost or retried call with its cause.
  */
 import type { Db } from "@/lib/db";
-import type { EndpointQuality, LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.types";
+import { type AttemptEntry, AttemptEntrySchema } from "@/lib/llm/call-record";
+import type { EndpointQuality, LlmAccountingView, LlmProblemView } from "@/lib/pipeline/run-view.schema";
 
 export type { EndpointQuality };
 
 /** The run view's accounting, as the server computes it (get-run.ts sends it as is). */
 export type LlmAccounting = LlmAccountingView;
 
-/** A problem call as stored: its attempt log not yet parsed, its date not yet a string. */
-export type LlmProblem = Omit<LlmProblemView, "attemptLog" | "createdAt"> & {
-  attemptLog: unknown;
-  createdAt: Date;
-};
+/** A problem call as the server has it: its date not yet a string. */
+export type LlmProblem = Omit<LlmProblemView, "createdAt"> & { createdAt: Date };
+
+/**
+ * The stored attempt log (JSON written by the recorder) as entries: one that does not parse is left
+ * out rather than sent to a page that parses the run view with the same schema.
+ */
+function attemptEntries(log: unknown): AttemptEntry[] {
+  if (!Array.isArray(log)) return [];
+  return log.flatMap((entry) => {
+    const parsed = AttemptEntrySchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
 
 type Totals = {
   sent: number;
@@ -114,7 +124,11 @@ export async function getLlmProblems(db: Db, runId: string, take = 50): Promise<
       createdAt: true,
     },
   });
-  return calls.map(({ response, ...c }) => ({ ...c, rawReply: rawText(response) }));
+  return calls.map(({ response, attemptLog, ...c }) => ({
+    ...c,
+    attemptLog: attemptEntries(attemptLog),
+    rawReply: rawText(response),
+  }));
 }
 
 /** The model's text (or tool calls) of a stored reply. */

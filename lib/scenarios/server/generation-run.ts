@@ -9,12 +9,10 @@ import "server-only";
 import { type Result, err, ok } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
 import type { Db } from "@/lib/db";
-import { JobError } from "@/lib/jobs/job-definition";
 import type { JobSender } from "@/lib/jobs/server/send-job";
-import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
+import { type RunKindSpec, type RunOutcome, type RunScope, executeRun } from "@/lib/runs/server/execute-run";
+import { createRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
-import { forEachLimited } from "@/lib/core/for-each-limited";
-import { memoStep } from "@/lib/runs/server/step-memo";
 import { type JsonObject, JsonObjectSchema, type SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { dedupTasks } from "../stages/dedup-tasks";
@@ -75,44 +73,33 @@ export async function enqueueGenerationRun(
   return run;
 }
 
+type GenerationRunInput = z.infer<typeof GenerationRunInputSchema>;
 type Ctx = {
-  db: Db;
-  runId: string;
+  run: RunScope<GenerationRunConfig, GenerationRunInput>;
   env: EnvironmentContext & { versionId: string };
-  environmentId: string;
-  config: GenerationRunConfig;
   deps: GenerationRunDeps;
-  retryable: { count: number };
 };
 type Drafted = { index: number; initialState: JsonObject; task: string };
 const fail = (e: StepError): StepError => ({ code: e.code, message: e.message, retryable: e.retryable });
 
-function stageDeps(ctx: Ctx, stepId: string, salt: string, model = ctx.config.model): ScenStageDeps {
+function stageDeps(ctx: Ctx, stepId: string, salt: string, model = ctx.run.config.model): ScenStageDeps {
   return {
-    llm: ctx.deps.llmFor({ runId: ctx.runId, stepId }),
+    llm: ctx.deps.llmFor({ runId: ctx.run.runId, stepId }),
     sandbox: ctx.deps.sandbox,
     model,
-    cacheSalt: `${ctx.runId}:${salt}`,
+    cacheSalt: `${ctx.run.runId}:${salt}`,
   };
 }
 
-async function step<T>(
+/** A memoised step of one scenario (or of the whole run), recorded against the environment. */
+const step = <T>(
   ctx: Ctx,
   subjectKey: string,
   stage: string,
   output: z.ZodType<T>,
   work: (stepId: string) => Promise<Result<T, StepError>>,
-): Promise<T | null> {
-  const outcome = await memoStep(
-    ctx.db,
-    { runId: ctx.runId, subjectKey, stage, environmentId: ctx.environmentId },
-    output,
-    work,
-  );
-  if (outcome.status === "SUCCEEDED") return outcome.output;
-  if (outcome.error.retryable) ctx.retryable.count += 1;
-  return null;
-}
+): Promise<T | null> =>
+  ctx.run.step({ subjectKey, stage, environmentId: ctx.run.input.environmentId }, output, work);
 
 async function draft(ctx: Ctx, index: number): Promise<Drafted | null> {
   const key = `s${index}`;
@@ -123,7 +110,7 @@ async function draft(ctx: Ctx, index: number): Promise<Drafted | null> {
   if (!state) return null;
   const task = await step(ctx, key, "task", z.string(), async (id) => {
     const r = await generateTask(
-      { env: ctx.env, initialState: state, minWords: ctx.config.minTaskWords },
+      { env: ctx.env, initialState: state, minWords: ctx.run.config.minTaskWords },
       stageDeps(ctx, id, `task:${index}`),
     );
     return r.ok ? r : err(fail(r.error));
@@ -143,7 +130,7 @@ async function complete(ctx: Ctx, d: Drafted): Promise<string | null> {
     const code = await step(ctx, key, `check_func:${j}`, z.string(), async (id) => {
       const r = await generateCheckFunc(
         { env: ctx.env, ...d, item },
-        stageDeps(ctx, id, `check:${d.index}:${j}`, ctx.config.checkModel ?? ctx.config.model),
+        stageDeps(ctx, id, `check:${d.index}:${j}`, ctx.run.config.checkModel ?? ctx.run.config.model),
       );
       return r.ok ? r : err(fail(r.error));
     });
@@ -152,9 +139,9 @@ async function complete(ctx: Ctx, d: Drafted): Promise<string | null> {
   }
   return step(ctx, key, "persist", z.string(), async () =>
     ok(
-      await persistScenario(ctx.db, {
-        runId: ctx.runId,
-        environmentId: ctx.environmentId,
+      await persistScenario(ctx.run.db, {
+        runId: ctx.run.runId,
+        environmentId: ctx.run.input.environmentId,
         environmentVersionId: ctx.env.versionId,
         ...d,
         checklist: items,
@@ -164,94 +151,99 @@ async function complete(ctx: Ctx, d: Drafted): Promise<string | null> {
   );
 }
 
-export async function executeGenerationRun(
-  db: Db,
-  runId: string,
-  deps: GenerationRunDeps,
-  opts: { finalAttempt?: boolean } = {},
-): Promise<void> {
-  if (!(await startRun(db, runId))) return;
-  const run = await db.pipelineRun.findUniqueOrThrow({ where: { id: runId } });
-  const config = GenerationRunConfigSchema.parse(run.config);
-  const input = GenerationRunInputSchema.parse(run.input);
-  const env = await loadEnvironmentContext(db, input.environmentVersionId);
-  if (!env)
-    return void (await finishRun(db, runId, {
-      failedSteps: 1,
-      succeededSteps: 0,
-      message: "the environment version no longer exists",
-    }));
-  const ctx: Ctx = {
-    db,
-    runId,
-    env,
-    environmentId: input.environmentId,
-    config,
-    deps,
-    retryable: { count: 0 },
-  };
-  const stop = () => isCancelling(db, runId);
+type Generated = { created: string[] } | { missingVersion: true };
+
+async function generate(run: Ctx["run"], deps: GenerationRunDeps): Promise<Generated> {
+  const env = await loadEnvironmentContext(run.db, run.input.environmentVersionId);
+  if (!env) return { missingVersion: true };
+  const ctx: Ctx = { run, env, deps };
   const drafts: Drafted[] = [];
-  await forEachLimited(
-    [...Array(config.count).keys()],
-    config.concurrency,
-    async (i) => {
-      const d = await draft(ctx, i);
-      if (d) drafts.push(d);
-    },
-    stop,
-  );
+  await run.forEach([...Array(run.config.count).keys()], async (i) => {
+    const d = await draft(ctx, i);
+    if (d) drafts.push(d);
+  });
   drafts.sort((a, b) => a.index - b.index);
   const kept = await step(ctx, "all", "dedup", z.array(z.number().int()), (id) =>
     dedupDrafts(ctx, id, drafts),
   );
   const keptDrafts = drafts.filter((d) => kept?.includes(d.index));
   const created: string[] = [];
-  await forEachLimited(
-    keptDrafts,
-    config.concurrency,
-    async (d) => {
-      const id = await complete(ctx, d);
-      if (id) created.push(id);
-    },
-    stop,
-  );
-  if (ctx.retryable.count > 0 && !opts.finalAttempt)
-    throw new JobError(`${ctx.retryable.count} generation step(s) failed and may succeed on retry`, true);
+  await run.forEach(keptDrafts, async (d) => {
+    const id = await complete(ctx, d);
+    if (id) created.push(id);
+  });
+  return { created };
+}
+
+/** Proves the new scenarios in a run of their own; the run counts the scenarios it created. */
+async function finishGeneration(
+  run: Ctx["run"],
+  deps: GenerationRunDeps,
+  generated: Generated,
+): Promise<RunOutcome> {
+  if ("missingVersion" in generated)
+    return { failedSteps: 1, succeededSteps: 0, message: "the environment version no longer exists" };
+  const { created } = generated;
   if (created.length > 0 && deps.send)
-    await enqueueProofRun(db, deps.send, {
+    await enqueueProofRun(run.db, deps.send, {
       projectId: run.projectId,
       scenarioIds: created.sort(),
-      environmentId: input.environmentId,
-      config: { goldModel: config.goldModel },
+      environmentId: run.input.environmentId,
+      config: { goldModel: run.config.goldModel },
       reason: "new scenarios",
     });
-  const failed = await db.pipelineStep.count({ where: { runId, status: "FAILED" } });
-  await finishRun(db, runId, { failedSteps: failed, succeededSteps: created.length });
+  const failed = await run.db.pipelineStep.count({ where: { runId: run.runId, status: "FAILED" } });
+  return { failedSteps: failed, succeededSteps: created.length };
 }
+
+/** The SCEN_GENERATOR run kind: drafts, one dedup over them, then the kept drafts' checks and rows. */
+const generationRun = (
+  deps: GenerationRunDeps,
+): RunKindSpec<GenerationRunConfig, GenerationRunInput, Generated> => ({
+  stepsNoun: "generation step(s)",
+  configSchema: GenerationRunConfigSchema,
+  inputSchema: GenerationRunInputSchema,
+  concurrency: (config) => config.concurrency,
+  execute: (run) => generate(run, deps),
+  finish: (run, generated) => finishGeneration(run, deps, generated),
+});
+
+/** Throws a retryable JobError (leaving the run RUNNING) while retryable failures remain and attempts are left. */
+export const executeGenerationRun = (
+  db: Db,
+  runId: string,
+  deps: GenerationRunDeps,
+  opts: { finalAttempt?: boolean } = {},
+): Promise<void> => executeRun(db, runId, generationRun(deps), opts);
 
 async function dedupDrafts(
   ctx: Ctx,
   stepId: string,
   drafts: Drafted[],
 ): Promise<Result<number[], StepError>> {
-  const existing = await ctx.db.scenario.findMany({
-    where: { environmentId: ctx.environmentId, NOT: { externalId: { startsWith: `gen-${ctx.runId}-` } } },
+  const existing = await ctx.run.db.scenario.findMany({
+    where: {
+      environmentId: ctx.run.input.environmentId,
+      NOT: { externalId: { startsWith: `gen-${ctx.run.runId}-` } },
+    },
     select: { id: true, task: true },
   });
-  const embedding = ctx.config.embeddingModel
+  const embedding = ctx.run.config.embeddingModel
     ? {
-        llm: ctx.deps.llmFor({ runId: ctx.runId, stepId }),
-        model: ctx.config.embeddingModel,
-        threshold: ctx.config.embeddingThreshold,
+        llm: ctx.deps.llmFor({ runId: ctx.run.runId, stepId }),
+        model: ctx.run.config.embeddingModel,
+        threshold: ctx.run.config.embeddingThreshold,
       }
     : null;
   const verdicts = await dedupTasks(
     drafts.map((d) => ({ index: d.index, task: d.task })),
     existing,
-    { jaccardThreshold: ctx.config.jaccardThreshold, embedding },
+    { jaccardThreshold: ctx.run.config.jaccardThreshold, embedding },
   );
   if (!verdicts.ok) return err(fail(verdicts.error));
-  await ctx.db.pipelineStep.update({ where: { id: stepId }, data: { input: { verdicts: verdicts.value } } });
+  await ctx.run.db.pipelineStep.update({
+    where: { id: stepId },
+    data: { input: { verdicts: verdicts.value } },
+  });
   return ok(verdicts.value.filter((v) => v.keep).map((v) => v.index));
 }

@@ -5,12 +5,10 @@ import "server-only";
  * rollout finds a gold solution, and when code or validators change (stale proofs).
  */
 import type { Db } from "@/lib/db";
-import { JobError } from "@/lib/jobs/job-definition";
 import type { JobSender } from "@/lib/jobs/server/send-job";
-import { createRun, finishRun, isCancelling, startRun } from "@/lib/runs/server/run-lifecycle";
+import { type RunKindSpec, executeRun } from "@/lib/runs/server/execute-run";
+import { createRun } from "@/lib/runs/server/run-lifecycle";
 import type { RunLlmFactory } from "@/lib/runs/server/run-llm";
-import { forEachLimited } from "@/lib/core/for-each-limited";
-import { memoStep } from "@/lib/runs/server/step-memo";
 import type { SandboxRunner } from "@/lib/sandbox";
 import { z } from "zod";
 import { PROOF_JOB } from "../scenario-jobs";
@@ -57,49 +55,35 @@ export async function enqueueProofRun(
   return run;
 }
 
+/** The PROOF run kind: one memoised "proof" step per scenario. */
+const proofRun = (
+  deps: ProofRunDeps,
+): RunKindSpec<ProofRunConfig, z.infer<typeof ProofRunInputSchema>, void> => ({
+  stepsNoun: "proof step(s)",
+  configSchema: ProofRunConfigSchema,
+  inputSchema: ProofRunInputSchema,
+  concurrency: (config) => config.concurrency,
+  execute: ({ db, runId, config, input, step, forEach }) =>
+    forEach(input.scenarioIds, async (scenarioId) => {
+      await step({ subjectKey: scenarioId, stage: "proof" }, ProofSummarySchema, (stepId) =>
+        runValidatorProof(
+          db,
+          { scenarioId },
+          {
+            sandbox: deps.sandbox,
+            gold: config.goldModel
+              ? { llm: deps.llmFor({ runId, stepId }), model: config.goldModel }
+              : undefined,
+          },
+        ),
+      );
+    }),
+});
+
 /** Throws a retryable JobError (leaving the run RUNNING) while retryable failures remain and attempts are left. */
-export async function executeProofRun(
+export const executeProofRun = (
   db: Db,
   runId: string,
   deps: ProofRunDeps,
   opts: { finalAttempt?: boolean } = {},
-): Promise<void> {
-  if (!(await startRun(db, runId))) return;
-  const run = await db.pipelineRun.findUniqueOrThrow({ where: { id: runId } });
-  const config = ProofRunConfigSchema.parse(run.config);
-  const { scenarioIds } = ProofRunInputSchema.parse(run.input);
-  let failed = 0;
-  let retryable = 0;
-  let succeeded = 0;
-  await forEachLimited(
-    scenarioIds,
-    config.concurrency,
-    async (scenarioId) => {
-      const outcome = await memoStep(
-        db,
-        { runId, subjectKey: scenarioId, stage: "proof" },
-        ProofSummarySchema,
-        (stepId) =>
-          runValidatorProof(
-            db,
-            { scenarioId },
-            {
-              sandbox: deps.sandbox,
-              gold: config.goldModel
-                ? { llm: deps.llmFor({ runId, stepId }), model: config.goldModel }
-                : undefined,
-            },
-          ),
-      );
-      if (outcome.status === "SUCCEEDED") succeeded += 1;
-      else {
-        failed += 1;
-        if (outcome.error.retryable) retryable += 1;
-      }
-    },
-    () => isCancelling(db, runId),
-  );
-  if (retryable > 0 && !opts.finalAttempt)
-    throw new JobError(`${retryable} proof step(s) failed and may succeed on retry`, true);
-  await finishRun(db, runId, { failedSteps: failed, succeededSteps: succeeded });
-}
+): Promise<void> => executeRun(db, runId, proofRun(deps), opts);

@@ -1,9 +1,9 @@
-import { NextResponse } from "next/server";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { ClaimInputSchema } from "@/lib/review/review.schema";
 import { claimItem, releaseClaim } from "@/lib/review/server/claims";
 import { apiRoute } from "../../api-route";
-import { readJsonBody } from "../../respond";
+import { readJsonBody, respondWith } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -14,10 +14,10 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute(
   { role: "REVIEWER", schema: ClaimInputSchema, input: readJsonBody },
-  async (input, user) => NextResponse.json(await claimItem(getDb(), input, user)),
+  async (input, user) => respondWith(API.reviewClaim, await claimItem(getDb(), input, user)),
 );
 
 export const DELETE = apiRoute(
   { role: "REVIEWER", schema: ClaimInputSchema, input: readJsonBody },
-  async (input, user) => NextResponse.json(await releaseClaim(getDb(), input, user)),
+  async (input, user) => respondWith(API.reviewRelease, await releaseClaim(getDb(), input, user)),
 );

@@ -1,9 +1,9 @@
-import { NextResponse } from "next/server";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { DecideItemInputSchema } from "@/lib/review/review.schema";
 import { decideItem } from "@/lib/review/server/decide-item";
 import { apiRoute } from "../../api-route";
-import { readJsonBody } from "../../respond";
+import { readJsonBody, respondWith } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -15,5 +15,6 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute(
   { role: "REVIEWER", schema: DecideItemInputSchema, input: readJsonBody },
-  async (input, user) => NextResponse.json(await decideItem(getDb(), input, user), { status: 201 }),
+  async (input, user) =>
+    respondWith(API.reviewDecision, await decideItem(getDb(), input, user), { status: 201 }),
 );

@@ -1,10 +1,10 @@
-import { NextResponse } from "next/server";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ClaimInputSchema } from "@/lib/review/review.schema";
 import { getQueuePreview } from "@/lib/review/server/get-queue-preview";
 import { apiRoute } from "../../api-route";
-import { readQuery } from "../../respond";
+import { readQuery, respondWith } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -12,5 +12,5 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ role: "VIEWER", schema: ClaimInputSchema, input: readQuery }, async (input) => {
   const db = getDb();
   const project = await getDefaultProject(db);
-  return NextResponse.json(await getQueuePreview(db, project.id, input));
+  return respondWith(API.reviewPreview, await getQueuePreview(db, project.id, input));
 });

@@ -1,10 +1,10 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { undoLastDecision } from "@/lib/review/server/undo-decision";
 import { apiRoute } from "../../api-route";
-import { readJsonBody } from "../../respond";
+import { readJsonBody, respondWith } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -21,6 +21,6 @@ export const POST = apiRoute(
   async (_input, user) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return NextResponse.json(await undoLastDecision(db, project.id, user), { status: 201 });
+    return respondWith(API.reviewUndo, await undoLastDecision(db, project.id, user), { status: 201 });
   },
 );

@@ -1,6 +1,7 @@
-import { NextResponse } from "next/server";
+import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
 import { getRunProgress, toRunSummary } from "@/lib/pipeline/server/get-run";
+import { respondWith } from "../../../respond";
 import { apiRoute } from "../../../api-route";
 import { IdParamsSchema } from "../../../params";
 
@@ -9,5 +10,5 @@ export const dynamic = "force-dynamic";
 /** GET /api/runs/:id/summary → status, cost and step counts by stage (polled by the launch panel). */
 export const GET = apiRoute(
   { role: "VIEWER", schema: IdParamsSchema, input: (_request, params: { id: string }) => params },
-  async ({ id }) => NextResponse.json(toRunSummary(await getRunProgress(getDb(), id))),
+  async ({ id }) => respondWith(API.runSummary, toRunSummary(await getRunProgress(getDb(), id))),
 );

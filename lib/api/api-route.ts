@@ -1,0 +1,36 @@
+/**
+ * A route handler as the pages call it: method, URL for an input, how the input travels, and the zod
+ * schema of its answer. The route handler answers through the same descriptor (app/api/respond.ts
+ * `respondWith`), so the type checker holds the server to the shape the client parses.
+ */
+import type { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/**
+ * `query`: the input is the URL (path params and query string, built by `url`).
+ * `json`: the input is also the JSON body. `form`: the input is a FormData body (multipart).
+ */
+export type InputEncoding = "query" | "json" | "form";
+
+export type ApiRoute<Input, Response extends z.ZodType> = {
+  method: HttpMethod;
+  send: InputEncoding;
+  url: (input: Input) => string;
+  response: Response;
+};
+
+export type RouteInput<R> = R extends ApiRoute<infer I, z.ZodType> ? I : never;
+export type RouteResponse<R> = R extends ApiRoute<unknown, infer S> ? z.output<S> : never;
+
+/** Identity, there to infer `Input` from `url` and check the descriptor's fields. */
+export const defineRoute = <Input, Response extends z.ZodType>(route: ApiRoute<Input, Response>) => route;
+
+/** `?a=1&b=x` from the defined, non-empty values (`""` when none). */
+export function queryString(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}

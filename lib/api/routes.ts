@@ -1,0 +1,95 @@
+/**
+ * Every route handler the pages call, with its answer's schema. Route handlers answer through these
+ * descriptors (`respondWith` in app/api/respond.ts) and pages call them through `fetchApi`, so both
+ * ends use one schema. A new route the pages call is one entry here.
+ */
+import { z } from "zod";
+import {
+  type EnvironmentListFilters,
+  EnvironmentListPageSchema,
+  environmentListSearch,
+} from "../environments/environment.schema";
+import { ExportViewSchema } from "../export/export-view";
+import { ImportReplySchema } from "../import/import-form.schema";
+import { RunSummarySchema, RunViewSchema } from "../pipeline/run-view.schema";
+import {
+  type ClaimInput,
+  ClaimReplySchema,
+  type DecideItemInputSchema,
+  DecisionReplySchema,
+  QueuePreviewSchema,
+  ReleaseReplySchema,
+  UndoReplySchema,
+} from "../review/review.schema";
+import { defineRoute, queryString } from "./api-route";
+
+const segment = encodeURIComponent;
+
+export const API = {
+  /** The run page: progress per stage, cost, failures, environments, topics, steps. */
+  runDetail: defineRoute({
+    method: "GET",
+    send: "query",
+    url: ({ id }: { id: string }) => `/api/runs/${segment(id)}`,
+    response: RunViewSchema,
+  }),
+  /** The launch panel: status, cost and step counts by stage. */
+  runSummary: defineRoute({
+    method: "GET",
+    send: "query",
+    url: ({ id }: { id: string }) => `/api/runs/${segment(id)}/summary`,
+    response: RunSummarySchema,
+  }),
+  datasetExports: defineRoute({
+    method: "GET",
+    send: "query",
+    url: ({ datasetId }: { datasetId: string }) => `/api/datasets/${segment(datasetId)}/exports`,
+    response: z.array(ExportViewSchema),
+  }),
+  environmentList: defineRoute({
+    method: "GET",
+    send: "query",
+    url: (filters: EnvironmentListFilters) => {
+      const search = environmentListSearch(filters);
+      return `/api/environments${search ? `?${search}` : ""}`;
+    },
+    response: EnvironmentListPageSchema,
+  }),
+  /** Multipart: `files` with `paths`, optional `className`, `envId`, `onExisting`. */
+  importFiles: defineRoute({
+    method: "POST",
+    send: "form",
+    url: (_form: FormData) => "/api/imports",
+    response: ImportReplySchema,
+  }),
+  reviewPreview: defineRoute({
+    method: "GET",
+    send: "query",
+    url: (item: ClaimInput) => `/api/review/preview${queryString(item)}`,
+    response: QueuePreviewSchema,
+  }),
+  reviewClaim: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_item: ClaimInput) => "/api/review/claims",
+    response: ClaimReplySchema,
+  }),
+  reviewRelease: defineRoute({
+    method: "DELETE",
+    send: "json",
+    url: (_item: ClaimInput) => "/api/review/claims",
+    response: ReleaseReplySchema,
+  }),
+  reviewDecision: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_decision: z.input<typeof DecideItemInputSchema>) => "/api/review/decisions",
+    response: DecisionReplySchema,
+  }),
+  reviewUndo: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_empty: Record<string, never>) => "/api/review/undo",
+    response: UndoReplySchema,
+  }),
+};
