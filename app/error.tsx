@@ -1,5 +1,6 @@
 "use client";
 import { ErrorState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 
 export default function ErrorPage({
   error,
@@ -13,9 +14,9 @@ export default function ErrorPage({
       title="This page could not be loaded"
       message={error.message || "Unexpected error"}
       action={
-        <button onClick={reset} className="rounded bg-rose-600 px-3 py-1 text-white hover:bg-rose-500">
+        <Button onClick={reset} variant="danger" size="sm">
           Try again
-        </button>
+        </Button>
       }
     />
   );

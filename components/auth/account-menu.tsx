@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/auth.schema";
 import { logoutAction } from "@/app/login/actions";
+import { Button } from "@/components/ui/button";
 
 /** Right side of the nav bar. `signedIn` is false for the implicit local admin on localhost. */
 export function AccountMenu({ user, signedIn }: { user: SessionUser | null; signedIn: boolean }) {
@@ -21,9 +22,9 @@ export function AccountMenu({ user, signedIn }: { user: SessionUser | null; sign
       </span>
       {signedIn ? (
         <form action={logoutAction}>
-          <button type="submit" className="text-indigo-700 hover:underline">
+          <Button type="submit" variant="ghost">
             Sign out
-          </button>
+          </Button>
         </form>
       ) : (
         <Link href="/login" className="text-indigo-700 hover:underline">

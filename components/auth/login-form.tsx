@@ -1,6 +1,7 @@
 "use client";
 import { useState, useTransition } from "react";
 import { loginAction } from "@/app/login/actions";
+import { Button } from "@/components/ui/button";
 
 export function LoginForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
@@ -48,13 +49,9 @@ export function LoginForm({ next }: { next: string }) {
           {error}
         </p>
       ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded bg-indigo-600 px-3 py-2 text-white hover:bg-indigo-500 disabled:opacity-60"
-      >
+      <Button type="submit" disabled={pending} variant="primary" size="lg" className="w-full">
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -2,6 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { resetPasswordAction } from "@/app/users/actions";
+import { Button } from "@/components/ui/button";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 /** An admin sets a new password for one user (their sessions end); shown inline in the user table. */
@@ -40,22 +41,14 @@ export function ResetPassword({ userId, email }: { userId: string; email: string
             placeholder="new password (10+ chars)"
             className="w-44 rounded border border-slate-300 px-2 py-0.5 text-xs"
           />
-          <button
-            type="submit"
-            disabled={pending}
-            className="rounded bg-indigo-600 px-2 py-0.5 text-xs text-white disabled:opacity-60"
-          >
+          <Button type="submit" disabled={pending} variant="primary" size="xs">
             Set password
-          </button>
+          </Button>
         </form>
       ) : (
-        <button
-          type="button"
-          onClick={() => setOpen(true)}
-          className="text-xs text-indigo-700 hover:underline"
-        >
+        <Button onClick={() => setOpen(true)} variant="ghost" size="xs">
           Reset password
-        </button>
+        </Button>
       )}
       {message ? (
         <p

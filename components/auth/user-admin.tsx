@@ -4,6 +4,7 @@ import { createUserAction, updateUserAction } from "@/app/users/actions";
 import { ResetPassword } from "./reset-password";
 import { ROLES, type RoleName } from "@/lib/auth/roles";
 import { Card } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
@@ -75,14 +76,13 @@ export function UserAdmin({
                   </select>
                 </td>
                 <td>
-                  <button
-                    type="button"
+                  <Button
                     disabled={!canManage || pending}
-                    className="text-indigo-700 hover:underline disabled:text-slate-400"
+                    variant="ghost"
                     onClick={() => run(() => updateUserAction({ userId: u.id, disabled: !u.disabled }))}
                   >
                     {u.disabled ? "Disabled · enable" : "Active · disable"}
-                  </button>
+                  </Button>
                 </td>
                 {canManage ? (
                   <td>
@@ -144,13 +144,9 @@ export function UserAdmin({
               aria-label="New user password"
               className="rounded border border-slate-300 px-2 py-1"
             />
-            <button
-              type="submit"
-              disabled={pending}
-              className="rounded bg-indigo-600 px-3 py-1 text-white hover:bg-indigo-500 disabled:opacity-60"
-            >
+            <Button type="submit" disabled={pending} variant="primary" size="sm">
               Create
-            </button>
+            </Button>
           </form>
         </Card>
       ) : null}

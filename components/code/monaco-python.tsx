@@ -8,6 +8,7 @@ import "monaco-editor/languages/definitions/python/register";
 import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } from "@monaco-editor/react";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import type { CodeMarker } from "@/lib/environments/markers";
+import { Button } from "@/components/ui/button";
 
 self.MonacoEnvironment = {
   getWorker() {
@@ -119,16 +120,12 @@ export function MonacoDiff({ navigable = false, ...props }: DiffEditorProps & { 
           className="flex flex-wrap items-center gap-2 border-b border-slate-700 bg-slate-800 px-2 py-1 text-xs text-slate-200"
           data-testid="diff-toolbar"
         >
-          <button
-            type="button"
-            onClick={() => step("previous")}
-            className="rounded border border-slate-500 px-2"
-          >
+          <Button onClick={() => step("previous")} variant="outline" size="xs">
             Previous change
-          </button>
-          <button type="button" onClick={() => step("next")} className="rounded border border-slate-500 px-2">
+          </Button>
+          <Button onClick={() => step("next")} variant="outline" size="xs">
             Next change
-          </button>
+          </Button>
           <span data-testid="diff-position">
             {changes.total ? `change ${changes.at} of ${changes.total}` : "no changes"}
           </span>

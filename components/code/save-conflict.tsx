@@ -10,6 +10,8 @@ import {
   mergeThreeWay,
 } from "@/lib/environments/merge";
 import { CodeDiff } from "./code-editor";
+import { Button } from "@/components/ui/button";
+import { ToggleButton } from "@/components/ui/toggle-button";
 
 /**
  * Shown when a save was refused because someone else saved first. Nothing is lost: a three-way
@@ -66,21 +68,17 @@ export function SaveConflict({
         </div>
       </details>
       <div className="flex gap-2">
-        <button
-          type="button"
+        <Button
           disabled={merged === null}
           onClick={() => merged !== null && onMerged(merged)}
-          className="rounded bg-amber-600 px-3 py-1 text-white hover:bg-amber-500 disabled:opacity-50"
+          variant="warning"
+          size="sm"
         >
           Use the merged text
-        </button>
-        <button
-          type="button"
-          onClick={onDiscard}
-          className="rounded border border-amber-400 px-3 py-1 text-amber-900 hover:bg-amber-100"
-        >
+        </Button>
+        <Button onClick={onDiscard} variant="outline" size="sm">
           Discard mine, load version {conflict.headVersion}
-        </button>
+        </Button>
       </div>
     </section>
   );
@@ -130,16 +128,16 @@ function ConflictList({
             aria-label={`Choice for overlapping change ${i + 1}`}
           >
             {CHOICES.map((o) => (
-              <button
+              <ToggleButton
                 key={o.value}
-                type="button"
+                shape="chip"
+                selected={choices[i] === o.value}
                 role="radio"
                 aria-checked={choices[i] === o.value}
                 onClick={() => onChoose(i, o.value)}
-                className={`rounded border px-2 py-0.5 text-xs ${choices[i] === o.value ? "border-amber-600 bg-amber-100 font-medium" : "border-slate-300"}`}
               >
                 {o.label}
-              </button>
+              </ToggleButton>
             ))}
           </div>
         </li>

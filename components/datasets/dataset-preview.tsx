@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { DatasetPlan } from "@/lib/datasets/plan";
 import { inputClass } from "./split-fields";
+import { Button } from "@/components/ui/button";
 
 export type PreviewChoices = { pins: Record<string, string>; overrideReason: string };
 
@@ -72,14 +73,14 @@ function OverrideField({
           onChange={(e) => setReason(e.target.value)}
         />
       </label>
-      <button
-        type="button"
-        className="rounded border border-amber-500 px-2 py-1 text-xs"
+      <Button
+        variant="outline"
+        size="xs"
         disabled={!reason.trim()}
         onClick={() => onChange({ ...choices, overrideReason: reason.trim() })}
       >
         Include them by override
-      </button>
+      </Button>
     </div>
   );
 }

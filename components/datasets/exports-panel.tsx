@@ -7,6 +7,7 @@ import { type ExportView, isExportTerminal } from "@/lib/export/export-view";
 import type { FormatChoice } from "@/lib/export/formats/format-ids";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 import { queries } from "@/components/data/queries";
 import { queryKeys } from "@/components/data/query-keys";
 import { unwrapAction } from "@/components/data/unwrap-action";
@@ -105,14 +106,9 @@ export function ExportsPanel({
               ))}
             </select>
           </label>
-          <button
-            type="button"
-            onClick={start}
-            disabled={pending || !versionId}
-            className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
-          >
+          <Button onClick={start} disabled={pending || !versionId} variant="primary" size="md">
             Export
-          </button>
+          </Button>
         </div>
       ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}

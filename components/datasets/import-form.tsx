@@ -1,16 +1,14 @@
 "use client";
-import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { fetchApi } from "@/lib/api/fetch-api";
 import { API } from "@/lib/api/routes";
 import { ErrorState } from "@/components/ui/states";
+import { ImportFields } from "./import-fields";
+import { ImportRefusal, ImportSummary } from "./import-outcome";
+import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/components/data/query-keys";
-
-const inputClass = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm";
-/** Chromium/Firefox/Safari all support folder picking through this non-standard attribute. */
-const FOLDER_PICKER = { webkitdirectory: "" } as Record<string, string>;
 
 const relativePath = (f: File) => f.webkitRelativePath || f.name;
 
@@ -52,111 +50,24 @@ export function ImportForm() {
 
   return (
     <form action={(form) => submit(form)} className="space-y-3" aria-label="Import">
-      <div className="grid gap-3 sm:grid-cols-2">
-        <label className="block text-sm">
-          EnvScaler JSON or environment files (env metadata + scenario files, or environment.py +
-          scenarios.json [+ meta.json])
-          <input
-            type="file"
-            multiple
-            accept=".json,.py"
-            aria-label="Import files"
-            className="mt-1 block"
-            onChange={(e) => setFiles([...(e.target.files ?? [])])}
-          />
-        </label>
-        <label className="block text-sm">
-          …or an environment folder
-          <input
-            type="file"
-            {...FOLDER_PICKER}
-            aria-label="Import folder"
-            className="mt-1 block"
-            onChange={(e) => setFiles([...(e.target.files ?? [])])}
-          />
-        </label>
-        <label className="block text-sm">
-          Environment id{" "}
-          <span className="text-slate-500">(Python files picked one by one; default: the folder name)</span>
-          <input name="envId" className={inputClass} />
-        </label>
-        <label className="block text-sm">
-          Class name <span className="text-slate-500">(default: meta.json or the first class)</span>
-          <input name="className" className={inputClass} />
-        </label>
-      </div>
+      <ImportFields onFiles={setFiles} />
       {files.length ? (
         <p className="text-xs text-slate-500" data-testid="import-selection">
           {files.map(relativePath).join(", ")}
         </p>
       ) : null}
-      <button
-        type="submit"
-        disabled={pending || files.length === 0}
-        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
-      >
+      <Button type="submit" variant="primary" size="md" disabled={pending || files.length === 0}>
         {pending ? "Importing…" : "Import"}
-      </button>
+      </Button>
       {failure ? <ErrorState title="Import failed" message={failure} /> : null}
       {reply && !reply.ok ? (
-        <ErrorState
-          title="Import refused: nothing was written"
-          message={reply.error.located}
-          action={
-            reply.error.existing && lastForm ? (
-              <div className="flex flex-wrap gap-2">
-                <button
-                  type="button"
-                  disabled={pending}
-                  onClick={() => submit(lastForm, "rename")}
-                  className="rounded border border-rose-300 bg-white px-3 py-1 text-sm"
-                >
-                  Import under a new name
-                </button>
-                <button
-                  type="button"
-                  disabled={pending}
-                  onClick={() => submit(lastForm, "new-version")}
-                  className="rounded border border-rose-300 bg-white px-3 py-1 text-sm"
-                >
-                  Import as a new version of {reply.error.record}
-                </button>
-              </div>
-            ) : undefined
-          }
+        <ImportRefusal
+          error={reply.error}
+          pending={pending}
+          onRetry={lastForm ? (onExisting) => void submit(lastForm, onExisting) : undefined}
         />
       ) : null}
-      {reply?.ok ? (
-        <div
-          role="status"
-          className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800"
-          data-testid="import-summary"
-        >
-          Imported {reply.summary.environments.length} environment(s) and {reply.summary.scenarios} new
-          scenario(s), all waiting for review:
-          <ul className="mt-1 list-disc pl-5">
-            {reply.summary.imported.map((i) => (
-              <li key={i.id}>
-                <Link href={`/environments/${i.id}`} className="underline">
-                  {i.slug}
-                </Link>
-                {i.asNewVersion
-                  ? ` — new version ${i.version}, back in the review queue`
-                  : " — new environment"}
-              </li>
-            ))}
-          </ul>
-          {reply.summary.proofRunId ? (
-            <p>
-              Their validators are being proven in the sandbox (
-              <Link className="underline" href={`/runs/${reply.summary.proofRunId}`}>
-                proof run
-              </Link>
-              ); until then they cannot enter a dataset as verified.
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      {reply?.ok ? <ImportSummary summary={reply.summary} /> : null}
     </form>
   );
 }

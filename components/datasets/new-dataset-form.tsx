@@ -6,6 +6,7 @@ import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
 import { SplitFields, inputClass, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
+import { Button } from "@/components/ui/button";
 
 export function NewDatasetForm({ environments }: { environments: EligibleEnvironment[] }) {
   const router = useRouter();
@@ -55,22 +56,18 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
       ) : null}
       {draft.error ? <ErrorState title="Could not create the dataset" message={draft.error} /> : null}
       <div className="flex gap-2">
-        <button
-          type="button"
-          onClick={() => draft.preview()}
-          disabled={draft.pending}
-          className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50"
-        >
+        <Button onClick={() => draft.preview()} disabled={draft.pending} variant="secondary" size="md">
           Preview
-        </button>
-        <button
+        </Button>
+        <Button
           type="submit"
           disabled={draft.pending || !draft.plan?.included.length}
-          title={draft.plan ? undefined : "Preview first"}
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+          disabledReason={draft.plan ? undefined : "Preview first"}
+          variant="primary"
+          size="md"
         >
           {draft.pending ? "Working…" : "Create dataset"}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
 import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
+import { Button } from "@/components/ui/button";
 
 export type EditableItem = { scenarioId: string; key: string; task: string; split: "TRAIN" | "TEST" };
 
@@ -89,21 +90,17 @@ export function NewVersionForm({
       ) : null}
       {draft.error ? <ErrorState title="Could not make a new version" message={draft.error} /> : null}
       <div className="flex gap-2">
-        <button
-          type="button"
-          onClick={() => draft.preview()}
-          disabled={draft.pending}
-          className="rounded border border-indigo-600 px-3 py-1.5 text-sm font-medium text-indigo-700 disabled:opacity-50"
-        >
+        <Button onClick={() => draft.preview()} disabled={draft.pending} variant="secondary" size="md">
           Preview
-        </button>
-        <button
+        </Button>
+        <Button
           type="submit"
           disabled={draft.pending || !draft.plan?.included.length}
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+          variant="primary"
+          size="md"
         >
           {draft.pending ? "Working…" : "Create new version"}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -1,18 +1,21 @@
 "use client";
 import Link from "next/link";
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { analyzeSourceAction, saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
 import { isApiError } from "@/lib/api/api-error";
-import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
+import type { HeadConflict } from "@/lib/environments/edit.schema";
 import type { CodeMarker } from "@/lib/environments/markers";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
-import { queryKeys } from "@/components/data/query-keys";
+import { MarkerList } from "./marker-list";
+import { SaveVersionForm } from "./save-version-form";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
+import { useEditorDraft } from "./use-editor-draft";
+import { useLiveMarkers } from "./use-live-markers";
 
 type Props = {
   environmentId: string;
@@ -24,42 +27,18 @@ type Props = {
 };
 
 export function EnvironmentEditor(props: Props) {
-  const [base, setBase] = useState({
-    id: props.baseVersionId,
-    version: props.baseVersion,
-    source: props.source,
-  });
-  const [text, setText] = useState(props.source);
+  const draft = useEditorDraft({ id: props.baseVersionId, version: props.baseVersion, source: props.source });
+  const { base, text, merge } = draft;
   const [message, setMessage] = useState("");
-  const [markers, setMarkers] = useState<CodeMarker[]>([]);
   const [tools, setTools] = useState<Tool[]>(props.tools);
   const [conflict, setConflict] = useState<HeadConflict | null>(null);
-  // Set after a three-way merge until saved: the saved version then records both parents.
-  const [merge, setMerge] = useState<PendingMerge | null>(null);
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [revision, setRevision] = useState(0);
-  const dirty = text !== base.source;
-  useUnsavedGuard(dirty);
-
-  // Live analysis after a pause in typing: the text settles, then it is analysed once (one key per
-  // text, so a reply for a text typed over since never lands on the newer one).
-  const [settled, setSettled] = useState<string | null>(null);
-  useEffect(() => {
-    if (!props.canEdit || !dirty) return;
-    const timer = setTimeout(() => setSettled(text), 700);
-    return () => clearTimeout(timer);
-  }, [text, dirty, props.canEdit]);
-  const analysis = useQuery({
-    queryKey: queryKeys.environments.analysis(props.environmentId, settled ?? ""),
-    queryFn: () => unwrapAction(analyzeSourceAction({ environmentId: props.environmentId, source: settled })),
-    enabled: props.canEdit && dirty && settled !== null,
-    // The previous text's markers stay until the next analysis answers; one text's analysis never changes.
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-    retry: false,
+  const [markers, setMarkers] = useLiveMarkers({
+    environmentId: props.environmentId,
+    text,
+    isActive: props.canEdit && draft.isDirty,
   });
-  // Unsaved text shows its analysis; saved text the markers its save answered with.
-  const shownMarkers = dirty && analysis.data ? analysis.data.markers : markers;
+  useUnsavedGuard(draft.isDirty);
 
   // The editor holds the version it edits (base); the server-rendered pages re-read on navigation.
   const saveVersion = useMutation({
@@ -67,8 +46,7 @@ export function EnvironmentEditor(props: Props) {
       unwrapAction(saveEnvironmentVersionAction(input)),
     // The saved source is what was sent, not the editor's text now (typing on stays unsaved).
     onSuccess: (saved, sent) => {
-      setMerge(null);
-      setBase({ id: saved.versionId, version: saved.version, source: sent.source });
+      draft.saved(saved.versionId, saved.version, sent.source);
       setTools(saved.tools);
       setMarkers(saved.markers);
       setMessage("");
@@ -82,8 +60,8 @@ export function EnvironmentEditor(props: Props) {
       setStatus({ tone: "error", text: e.message });
       const details = isApiError(e) ? e.details : undefined;
       if (isApiError(e) && e.code === "CONFLICT") setConflict((details as HeadConflict | undefined) ?? null);
-      const markers = (details as { markers?: CodeMarker[] } | undefined)?.markers;
-      if (markers) setMarkers(markers);
+      const refused = (details as { markers?: CodeMarker[] } | undefined)?.markers;
+      if (refused) setMarkers(refused);
     },
   });
   const saving = saveVersion.isPending;
@@ -104,18 +82,7 @@ export function EnvironmentEditor(props: Props) {
           base={base.source}
           mine={text}
           onMerged={(merged) => {
-            setMerge({
-              startedFromId: merge?.startedFromId ?? base.id,
-              startedFromVersion: merge?.startedFromVersion ?? base.version,
-              headVersion: conflict.headVersion,
-            });
-            setBase({
-              id: conflict.headVersionId,
-              version: conflict.headVersion,
-              source: conflict.headSource,
-            });
-            setText(merged);
-            setRevision((r) => r + 1);
+            draft.takeMerged(conflict, merged);
             setConflict(null);
             setStatus({
               tone: "ok",
@@ -123,15 +90,8 @@ export function EnvironmentEditor(props: Props) {
             });
           }}
           onDiscard={() => {
-            setBase({
-              id: conflict.headVersionId,
-              version: conflict.headVersion,
-              source: conflict.headSource,
-            });
-            setText(conflict.headSource);
-            setRevision((r) => r + 1);
+            draft.discardMine(conflict);
             setConflict(null);
-            setMerge(null);
             setStatus(null);
           }}
         />
@@ -140,7 +100,7 @@ export function EnvironmentEditor(props: Props) {
         <span className="text-slate-500" data-testid="editor-base">
           Editing on top of version {base.version}
           {merge ? ` (merged with your edit of version ${merge.startedFromVersion})` : ""}
-          {dirty ? " · unsaved changes" : ""}
+          {draft.isDirty ? " · unsaved changes" : ""}
         </span>
         <Link
           href={`/environments/${props.environmentId}/versions`}
@@ -153,36 +113,21 @@ export function EnvironmentEditor(props: Props) {
         <CodeEditor
           height="32rem"
           value={text}
-          revision={revision}
-          markers={shownMarkers}
-          onChange={(v) => setText(v ?? "")}
+          revision={draft.revision}
+          markers={markers}
+          onChange={(v) => draft.edit(v ?? "")}
           options={{ readOnly: !props.canEdit }}
         />
       </div>
-      <MarkerList markers={shownMarkers} />
+      <MarkerList markers={markers} />
       {props.canEdit ? (
-        <form
-          className="flex flex-wrap items-center gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save();
-          }}
-        >
-          <input
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            placeholder="What did you change and why?"
-            aria-label="Version message"
-            className="min-w-80 flex-1 rounded border border-slate-300 px-3 py-1.5 text-sm"
-          />
-          <button
-            type="submit"
-            disabled={saving || !dirty || !message.trim()}
-            className="rounded bg-indigo-600 px-4 py-1.5 text-sm text-white hover:bg-indigo-500 disabled:opacity-50"
-          >
-            {saving ? "Saving…" : "Save new version"}
-          </button>
-        </form>
+        <SaveVersionForm
+          message={message}
+          onMessage={setMessage}
+          onSave={save}
+          saving={saving}
+          isDirty={draft.isDirty}
+        />
       ) : (
         <p className="text-sm text-slate-500">You have read-only access (viewer).</p>
       )}
@@ -202,18 +147,5 @@ export function EnvironmentEditor(props: Props) {
         <ToolTable tools={tools} />
       </section>
     </div>
-  );
-}
-
-function MarkerList({ markers }: { markers: CodeMarker[] }) {
-  if (!markers.length) return null;
-  return (
-    <ul className="space-y-1 text-sm" data-testid="marker-list">
-      {markers.map((m, i) => (
-        <li key={i} className={m.severity === "error" ? "text-rose-700" : "text-amber-700"}>
-          Line {m.line}, column {m.column}: {m.message}
-        </li>
-      ))}
-    </ul>
   );
 }

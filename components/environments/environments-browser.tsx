@@ -13,6 +13,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
 import { Pagination } from "./pagination";
+import { Button } from "@/components/ui/button";
 
 export function EnvironmentsBrowser(props: {
   initialQuery: ListEnvironmentsQuery;
@@ -89,9 +90,9 @@ export function EnvironmentsBrowser(props: {
         <ErrorState
           message={query.error.message}
           action={
-            <button className="underline" onClick={() => void query.refetch()}>
+            <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
               Retry
-            </button>
+            </Button>
           }
         />
       ) : query.data && query.data.items.length === 0 ? (

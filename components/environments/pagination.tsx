@@ -1,3 +1,5 @@
+import { Button } from "@/components/ui/button";
+
 export function Pagination({
   page,
   pageSize,
@@ -10,18 +12,17 @@ export function Pagination({
   onPage: (page: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const btn = "rounded border border-slate-300 bg-white px-3 py-1 text-sm disabled:opacity-40";
   return (
     <nav aria-label="Pagination" className="flex items-center justify-end gap-3 text-sm text-slate-600">
       <span>
         Page {page} of {pages.toLocaleString("en-US")}
       </span>
-      <button className={btn} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
-      </button>
-      <button className={btn} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      </Button>
+      <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next
-      </button>
+      </Button>
     </nav>
   );
 }

@@ -4,12 +4,12 @@ import { useState } from "react";
 import { runToolAction } from "@/app/environments/[id]/playground/actions";
 import type { Tool } from "@/lib/environments/environment.schema";
 import type { PlaygroundStep } from "@/lib/playground/playground.schema";
-import { JsonObjectEditor } from "@/components/ui/json-object-editor";
-import { JsonView, StateDiffView } from "@/components/ui/json-view";
+import { JsonView } from "@/components/ui/json-view";
+import { CUSTOM_STATE, PlaygroundSidebar, type ScenarioOption } from "./playground-sidebar";
+import { StepHistory } from "./step-history";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolForm } from "./tool-form";
 
-type ScenarioOption = { id: string; externalId: string; initialState: Record<string, unknown> };
 type Props = {
   environmentId: string;
   versionId: string;
@@ -21,7 +21,7 @@ type Props = {
 
 export function Playground(props: Props) {
   const first = props.scenarios[0];
-  const [source, setSource] = useState<string>(first ? first.id : "custom");
+  const [source, setSource] = useState<string>(first ? first.id : CUSTOM_STATE);
   const [custom, setCustom] = useState<Record<string, unknown> | null>({});
   const [history, setHistory] = useState<PlaygroundStep[]>([]);
   const [selected, setSelected] = useState<string | null>(props.tools[0]?.function.name ?? null);
@@ -33,7 +33,7 @@ export function Playground(props: Props) {
   const error = call.error?.message ?? null;
   const running = call.isPending;
   const initialState =
-    source === "custom" ? custom : (props.scenarios.find((s) => s.id === source)?.initialState ?? null);
+    source === CUSTOM_STATE ? custom : (props.scenarios.find((s) => s.id === source)?.initialState ?? null);
   const tool = props.tools.find((t) => t.function.name === selected);
   const last = history.at(-1);
 
@@ -54,50 +54,21 @@ export function Playground(props: Props) {
 
   return (
     <div className="grid gap-4 lg:grid-cols-[16rem_1fr_1fr]">
-      <aside className="space-y-3">
-        <label className="block text-sm">
-          <span className="font-medium text-slate-700">Initial state</span>
-          <select
-            aria-label="Initial state"
-            value={source}
-            onChange={(e) => {
-              setSource(e.target.value);
-              reset();
-            }}
-            className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
-          >
-            {props.scenarios.map((s) => (
-              <option key={s.id} value={s.id}>
-                scenario {s.externalId}
-              </option>
-            ))}
-            <option value="custom">Custom JSON…</option>
-          </select>
-        </label>
-        {source === "custom" ? (
-          <JsonObjectEditor
-            label="Custom initial state"
-            initial="{}"
-            onValid={(v) => {
-              setCustom(v);
-              reset();
-            }}
-          />
-        ) : null}
-        <ul className="space-y-0.5" aria-label="Tools">
-          {props.tools.map((t) => (
-            <li key={t.function.name}>
-              <button
-                type="button"
-                onClick={() => setSelected(t.function.name)}
-                className={`w-full truncate rounded px-2 py-1 text-left font-mono text-xs ${t.function.name === selected ? "bg-indigo-100 text-indigo-900" : "hover:bg-slate-100"}`}
-              >
-                {t.function.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </aside>
+      <PlaygroundSidebar
+        scenarios={props.scenarios}
+        source={source}
+        onSource={(value) => {
+          setSource(value);
+          reset();
+        }}
+        onCustom={(value) => {
+          setCustom(value);
+          reset();
+        }}
+        tools={props.tools}
+        selected={selected}
+        onSelect={setSelected}
+      />
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         {!props.canRun ? <p className="text-sm text-slate-500">Viewers can read but not run tools.</p> : null}
         {tool && props.canRun ? (
@@ -115,37 +86,7 @@ export function Playground(props: Props) {
             {error}
           </p>
         ) : null}
-        <div className="flex items-center justify-between">
-          <h3 className="text-sm font-semibold text-slate-700">Steps ({history.length})</h3>
-          <button
-            type="button"
-            onClick={reset}
-            disabled={!history.length}
-            className="text-sm text-indigo-700 hover:underline disabled:text-slate-400"
-          >
-            Reset
-          </button>
-        </div>
-        <ol className="space-y-3" data-testid="step-history">
-          {history.map((h, i) => (
-            <li key={i} className="rounded border border-slate-200 p-2" data-testid="playground-step">
-              <p className="font-mono text-xs">
-                <b>
-                  {i + 1}. {h.call.name}
-                </b>
-                ({JSON.stringify(h.call.args)})
-                {h.isError ? <span className="ml-2 text-rose-700">error</span> : null}
-              </p>
-              {h.divergedAt !== null ? (
-                <p className="text-xs text-amber-700">
-                  Replay differed at step {h.divergedAt + 1}: a tool is not deterministic.
-                </p>
-              ) : null}
-              <JsonView value={h.observation} maxHeight="10rem" testId="step-observation" />
-              <StateDiffView diff={h.diff} testId="step-diff" />
-            </li>
-          ))}
-        </ol>
+        <StepHistory history={history} onReset={reset} />
       </section>
       <section className="space-y-2">
         <h3 className="text-sm font-semibold text-slate-700">

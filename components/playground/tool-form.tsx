@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { parseJsonObject } from "@/lib/playground/playground.schema";
+import { Button } from "@/components/ui/button";
 
 type Prop = { type?: string | string[]; description?: string; enum?: unknown[] };
 
@@ -67,9 +68,9 @@ export function ToolForm({
     >
       <div className="flex items-baseline justify-between gap-2">
         <h3 className="font-mono text-sm font-semibold">{tool.function.name}</h3>
-        <button
-          type="button"
-          className="text-xs text-indigo-700 hover:underline"
+        <Button
+          variant="ghost"
+          size="xs"
           onClick={() =>
             setRaw(
               raw === null
@@ -87,7 +88,7 @@ export function ToolForm({
           }
         >
           {raw === null ? "Raw JSON" : "Form"}
-        </button>
+        </Button>
       </div>
       <p className="text-xs text-slate-500">{tool.function.description}</p>
       {raw !== null ? (
@@ -152,13 +153,9 @@ export function ToolForm({
           {error}
         </p>
       ) : null}
-      <button
-        type="submit"
-        disabled={running || disabled}
-        className="rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-500 disabled:opacity-50"
-      >
+      <Button type="submit" disabled={running || disabled} variant="primary" size="sm">
         {running ? "Running…" : "Run tool"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
+import { Button } from "@/components/ui/button";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
 import { useDecideItem } from "./review-api";
 
@@ -47,22 +48,12 @@ export function DecisionPanel({
         className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
       />
       <div className="flex gap-2">
-        <button
-          type="button"
-          disabled={pending}
-          onClick={() => decide("ACCEPT")}
-          className="rounded bg-emerald-600 px-3 py-1 text-sm text-white hover:bg-emerald-500 disabled:opacity-50"
-        >
+        <Button disabled={pending} onClick={() => decide("ACCEPT")} variant="success" size="sm">
           Accept
-        </button>
-        <button
-          type="button"
-          disabled={pending}
-          onClick={() => decide("REJECT")}
-          className="rounded bg-rose-600 px-3 py-1 text-sm text-white hover:bg-rose-500 disabled:opacity-50"
-        >
+        </Button>
+        <Button disabled={pending} onClick={() => decide("REJECT")} variant="danger" size="sm">
           Reject
-        </button>
+        </Button>
       </div>
       {message ? (
         <p

@@ -4,6 +4,8 @@ import { useState } from "react";
 import { confirmJudgeVerdictsAction, reviewProbeAction } from "@/app/review/actions";
 import { Badge } from "@/components/ui/badge";
 import { JsonView, StateDiffView, type DiffLike } from "@/components/ui/json-view";
+import { Button } from "@/components/ui/button";
+import { ToggleButton } from "@/components/ui/toggle-button";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
 
@@ -79,26 +81,21 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
           className="flex overflow-hidden rounded border border-slate-300"
         >
           {(Object.keys(FILTERS) as FilterName[]).map((name) => (
-            <button
+            <ToggleButton
               key={name}
-              type="button"
+              shape="segment"
+              selected={filter === name}
               aria-pressed={filter === name}
               onClick={() => setFilter(name)}
-              className={`px-2 py-0.5 text-xs ${filter === name ? "bg-slate-800 text-white" : "hover:bg-slate-50"}`}
             >
               {FILTERS[name].label} ({probes.filter(FILTERS[name].keep).length})
-            </button>
+            </ToggleButton>
           ))}
         </div>
         {canReview && unreviewedShown.length ? (
-          <button
-            type="button"
-            disabled={pending}
-            onClick={confirmShown}
-            className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
-          >
+          <Button variant="secondary" size="xs" className="ml-auto" disabled={pending} onClick={confirmShown}>
             Confirm the judge on {unreviewedShown.length} unreviewed
-          </button>
+          </Button>
         ) : null}
       </div>
       {error ? (
@@ -132,25 +129,25 @@ export function ProbeTable({ probes, canReview }: { probes: ProbeRow[]; canRevie
               <span className="ml-auto flex gap-1">
                 {/* Only what would change something: no "Confirm" once confirmed, no override already applied. */}
                 {p.reviewerVerdict !== p.verdict ? (
-                  <button
-                    type="button"
+                  <Button
                     disabled={pending}
                     onClick={() => review(p.id, p.verdict)}
-                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                    variant="secondary"
+                    size="xs"
                   >
                     Confirm
-                  </button>
+                  </Button>
                 ) : null}
                 {VERDICTS.filter((v) => v !== p.verdict && v !== p.reviewerVerdict).map((v) => (
-                  <button
+                  <Button
                     key={v}
-                    type="button"
                     disabled={pending}
                     onClick={() => review(p.id, v)}
-                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+                    variant="secondary"
+                    size="xs"
                   >
                     Override → {v}
-                  </button>
+                  </Button>
                 ))}
               </span>
             ) : null}

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
+import { ToggleButton } from "@/components/ui/toggle-button";
 
 type Props = {
   filter: QueueFilter;
@@ -46,19 +47,19 @@ export function QueueFilters({ filter, counts, facets }: Props) {
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2" role="tablist" aria-label="Item kinds">
         {(Object.keys(KIND_LABEL) as ReviewKind[]).map((k) => (
-          <button
+          <ToggleButton
             key={k}
-            type="button"
+            shape="pill"
+            selected={filter.kind === k}
             role="tab"
             aria-selected={filter.kind === k}
             onClick={() => set("kind", filter.kind === k ? "" : k)}
-            className={`rounded-full px-3 py-1 text-sm ring-1 ${filter.kind === k ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white ring-slate-300"}`}
           >
             {KIND_LABEL[k]}{" "}
             <span data-testid={`count-${k}`} className="tabular-nums">
               {counts[k]}
             </span>
-          </button>
+          </ToggleButton>
         ))}
       </div>
       <div className="flex flex-wrap gap-4">

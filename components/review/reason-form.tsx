@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
 
 /** The inline reason prompt of the queue: a rejection, or an accept that needs an override reason. */
 export function ReasonForm({
@@ -44,13 +45,13 @@ export function ReasonForm({
           }}
           className={`flex-1 rounded border px-2 py-1 text-sm ${mode === "reject" ? "border-rose-300" : "border-amber-400"}`}
         />
-        <button
+        <Button
           type="submit"
+          variant={mode === "reject" ? "danger" : "warning"}
           disabled={pending || !reason.trim()}
-          className={`rounded px-3 py-1 text-sm text-white disabled:opacity-50 ${mode === "reject" ? "bg-rose-600" : "bg-amber-600"}`}
         >
           {mode === "reject" ? "Reject" : "Accept with override"}
-        </button>
+        </Button>
       </div>
     </form>
   );

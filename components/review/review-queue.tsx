@@ -1,18 +1,16 @@
 "use client";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
-import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { QueueFilters } from "./queue-filters";
+import { queueKeyOf as keyOf, QueueList } from "./queue-list";
 import { QueuePreview } from "./queue-preview";
 import { ReasonForm } from "./reason-form";
+import { QueueKeyHelp, QueueMessage, QueueProgress } from "./queue-status";
 import { useDecideItem, useUndoDecision } from "./review-api";
-import { type Claim, useItemClaim } from "./use-item-claim";
+import { useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
-
-const keyOf = (i: Pick<QueueItem, "kind" | "id">) => `${i.kind}:${i.id}`;
 
 type Props = {
   items: QueueItem[];
@@ -110,14 +108,14 @@ export function ReviewQueue({
     undo,
   });
 
-  const waiting = counts.environment + counts.scenario + counts.trajectory;
   const filters = (
     <>
-      <p className="text-sm text-slate-500" data-testid="queue-progress">
-        {waiting} waiting · you decided {decidedToday.mine + decidedHere} today (
-        {decidedToday.all + decidedHere} by everyone)
-        {claimedByOthers ? ` · ${claimedByOthers} being reviewed by others` : ""}
-      </p>
+      <QueueProgress
+        counts={counts}
+        decidedToday={decidedToday}
+        decidedHere={decidedHere}
+        claimedByOthers={claimedByOthers}
+      />
       <QueueFilters filter={filter} counts={counts} facets={facets} />
     </>
   );
@@ -134,30 +132,9 @@ export function ReviewQueue({
   return (
     <div className="space-y-3">
       {filters}
-      {canDecide ? (
-        <p className="text-xs text-slate-500">
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with
-          reason · <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision
-        </p>
-      ) : null}
+      {canDecide ? <QueueKeyHelp /> : null}
       {message ? (
-        <p
-          role={message.ok ? "status" : "alert"}
-          data-testid="queue-message"
-          className={message.ok ? "text-sm text-emerald-700" : "text-sm text-rose-700"}
-        >
-          {message.text}
-          {lastDecided && message.ok ? (
-            <button
-              type="button"
-              onClick={undo}
-              disabled={pending}
-              className="ml-2 rounded border border-slate-300 px-2 text-xs text-slate-700"
-            >
-              Undo
-            </button>
-          ) : null}
-        </p>
+        <QueueMessage message={message} canUndo={lastDecided !== null} pending={pending} onUndo={undo} />
       ) : null}
       {asking && current ? (
         <ReasonForm
@@ -170,69 +147,9 @@ export function ReviewQueue({
         />
       ) : null}
       <div className="grid items-start gap-3 lg:grid-cols-2">
-        <ul
-          className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
-          data-testid="queue-list"
-        >
-          {items.map((item, i) => (
-            <li
-              key={keyOf(item)}
-              data-testid="queue-item"
-              aria-current={i === index ? "true" : undefined}
-              onClick={() => setIndex(i)}
-              className={`cursor-pointer px-4 py-3 text-sm ${i === index ? "bg-indigo-50 ring-2 ring-inset ring-indigo-400" : "hover:bg-slate-50"}`}
-            >
-              <div className="flex flex-wrap items-center gap-2">
-                <span className="text-xs uppercase tracking-wide text-slate-500">{item.kind}</span>
-                <StatusBadge status={item.status} />
-                <Link href={item.href} className="font-medium text-slate-900 hover:underline">
-                  {item.title}
-                </Link>
-                <span className="text-xs text-slate-500">
-                  {item.domain} · {item.detail}
-                </span>
-                {i === index && claim ? <ClaimBadge claim={claim} /> : null}
-              </div>
-              {item.changed ? (
-                <p className="mt-1 text-xs text-indigo-800" data-testid="changed-since-accepted">
-                  {item.changed.text} ·{" "}
-                  <Link href={item.changed.href} className="underline">
-                    diff
-                  </Link>
-                </p>
-              ) : null}
-              {item.risks.length ? (
-                <p className="mt-1 text-xs text-rose-700" data-testid="item-risks">
-                  Needs an override reason to accept: {item.risks.join("; ")}
-                </p>
-              ) : null}
-              {item.reasons.length ? (
-                <ul className="mt-1 list-disc pl-5 text-xs text-amber-800">
-                  {item.reasons.map((r) => (
-                    <li key={r}>{r}</li>
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <QueueList items={items} index={index} claim={claim} onSelect={setIndex} />
         {current ? <QueuePreview item={current} /> : null}
       </div>
     </div>
-  );
-}
-
-function ClaimBadge({ claim }: { claim: Claim }) {
-  if (claim.state === "claiming") return <span className="text-xs text-slate-400">claiming…</span>;
-  if (claim.state === "mine")
-    return (
-      <span className="text-xs text-emerald-700" data-testid="claim-state">
-        yours while this page is open
-      </span>
-    );
-  return (
-    <span className="text-xs text-rose-700" data-testid="claim-state">
-      being reviewed by {claim.heldBy}; press j to skip
-    </span>
   );
 }

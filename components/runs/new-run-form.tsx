@@ -5,6 +5,7 @@ import { useState } from "react";
 import { startRunAction } from "@/app/runs/actions";
 import { textFieldsOf } from "@/lib/pipeline/task-file";
 import { ErrorState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm";
@@ -163,13 +164,9 @@ export function NewRunForm({
         </label>
       </div>
       {error ? <ErrorState title="Could not start the run" message={error} /> : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded bg-indigo-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
-      >
+      <Button type="submit" disabled={pending} variant="primary" size="lg">
         {pending ? "Starting…" : "Start run"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { RunProgress } from "./run-progress";
+import { Button } from "@/components/ui/button";
 
 type LaunchResult = ActionResult<{ runId: string }>;
 
@@ -14,8 +15,6 @@ type Actions = {
 };
 
 const field = "rounded border border-slate-300 px-2 py-1 text-sm";
-const button =
-  "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
 
 /** Launch forms for an environment's scenario work; each launch shows its run's live progress. */
 export function RunLauncher({
@@ -57,16 +56,16 @@ export function RunLauncher({
           <label className="block text-xs text-slate-600">
             Model <input name="model" defaultValue={defaultModel} className={field} />
           </label>
-          <button type="submit" disabled={pending} className={button}>
+          <Button type="submit" disabled={pending} variant="primary" size="md">
             Generate
-          </button>
+          </Button>
         </form>
         <form onSubmit={submit(actions.prove)} className="space-y-2" aria-label="Prove validators">
           <h3 className="text-sm font-medium">Validator proof</h3>
           <p className="text-xs text-slate-500">No-op, gold replay and sensitivity for every scenario.</p>
-          <button type="submit" disabled={pending} className={button}>
+          <Button type="submit" disabled={pending} variant="primary" size="md">
             Prove validators
-          </button>
+          </Button>
         </form>
         <form onSubmit={submit(actions.rollouts)} className="space-y-2" aria-label="Run rollouts">
           <h3 className="text-sm font-medium">Rollouts</h3>
@@ -94,9 +93,9 @@ export function RunLauncher({
               <option value="false">all but rejected</option>
             </select>
           </label>
-          <button type="submit" disabled={pending} className={button}>
+          <Button type="submit" disabled={pending} variant="primary" size="md">
             Run rollouts
-          </button>
+          </Button>
         </form>
       </div>
       {message ? (

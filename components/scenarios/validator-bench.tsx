@@ -8,6 +8,7 @@ import { JsonObjectEditor } from "@/components/ui/json-object-editor";
 import { JsonView } from "@/components/ui/json-view";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ValidatorCard, type ValidatorState } from "./validator-card";
+import { Button } from "@/components/ui/button";
 
 type Source = BenchRun["stateSource"];
 type Props = {
@@ -104,14 +105,15 @@ export function ValidatorBench(props: Props) {
             {source === "custom" ? (
               <JsonObjectEditor label="Custom final state" initial="{}" onValid={setCustomState} rows={8} />
             ) : null}
-            <button
-              type="button"
+            <Button
               onClick={execute}
               disabled={running || (source === "custom" && !customState)}
-              className="mt-2 w-full rounded bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-500 disabled:opacity-50"
+              variant="primary"
+              size="md"
+              className="mt-2 w-full"
             >
               {running ? "Running in the sandbox…" : "Run checks"}
-            </button>
+            </Button>
           </fieldset>
         ) : null}
         {error ? (

@@ -9,6 +9,7 @@ import type { BenchCheck } from "@/lib/scenarios/bench.schema";
 import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 export type ValidatorState = {
@@ -162,13 +163,9 @@ export function ValidatorCard({
             placeholder="Why this change?"
             className="flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
           />
-          <button
-            type="submit"
-            disabled={saving || !message.trim()}
-            className="rounded bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-50"
-          >
+          <Button type="submit" disabled={saving || !message.trim()} variant="primary" size="sm">
             Save check
-          </button>
+          </Button>
         </form>
       ) : null}
       {status ? (
