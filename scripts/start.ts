@@ -55,9 +55,14 @@ async function seed(url: string): Promise<void> {
   try {
     const created = await seedDatabase(db, sandbox.toolsFor);
     if (created.length) log(`seeded sample environments: ${created.join(", ")}`);
-    // Proofs are run, never written by the seed: the worker started below runs them as jobs.
-    for (const proof of await proveSeededSamples(db, url))
-      log(`proving sample ${proof.slug} (${proof.scenarios} scenarios): progress on /runs/${proof.runId}`);
+    // Proofs are run, never written by the seed: the worker started below runs them as jobs. A
+    // queue that cannot be reached now only delays them to the next start; the studio still starts.
+    try {
+      for (const proof of await proveSeededSamples(db, url))
+        log(`proving sample ${proof.slug} (${proof.scenarios} scenarios): progress on /runs/${proof.runId}`);
+    } catch (error) {
+      log(`could not enqueue the samples' proofs (${(error as Error).message}); the next start tries again`);
+    }
   } finally {
     await sandbox.close();
     await db.$disconnect();
