@@ -2,6 +2,8 @@
 import { useState, useTransition } from "react";
 import { loginAction } from "@/app/login/actions";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/inputs";
 
 export function LoginForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
@@ -23,27 +25,33 @@ export function LoginForm({ next }: { next: string }) {
         });
       }}
     >
-      <label className="block text-sm">
-        <span className="text-slate-700">Email</span>
-        <input
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
-        />
-      </label>
-      <label className="block text-sm">
-        <span className="text-slate-700">Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
-        />
-      </label>
+      <Field label="Email" labelClassName="text-slate-700">
+        {(control) => (
+          <Input
+            {...control}
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            controlSize="lg"
+            className="mt-1 block w-full"
+          />
+        )}
+      </Field>
+      <Field label="Password" labelClassName="text-slate-700">
+        {(control) => (
+          <Input
+            {...control}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            controlSize="lg"
+            className="mt-1 block w-full"
+          />
+        )}
+      </Field>
       {error ? (
         <p role="alert" className="text-sm text-rose-700">
           {error}

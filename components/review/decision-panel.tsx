@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
 import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/inputs";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
 import { useDecideItem } from "./review-api";
 
@@ -39,13 +40,13 @@ export function DecisionPanel({
     );
   return (
     <div className="space-y-2">
-      <textarea
+      <Textarea
         value={reason}
         onChange={(e) => setReason(e.target.value)}
         rows={2}
         aria-label="Reason"
         placeholder="Reason (required to reject)"
-        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+        className="w-full"
       />
       <div className="flex gap-2">
         <Button disabled={pending} onClick={() => decide("ACCEPT")} variant="success" size="sm">
