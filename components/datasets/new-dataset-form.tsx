@@ -7,8 +7,7 @@ import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picke
 import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/inputs";
+import { InputField } from "@/components/ui/field";
 
 export function NewDatasetForm({ environments }: { environments: EligibleEnvironment[] }) {
   const router = useRouter();
@@ -35,14 +34,8 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
       aria-label="New dataset"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Name">
-          {(control) => (
-            <Input {...control} name="name" required className="mt-1 w-full" placeholder="library-v1" />
-          )}
-        </Field>
-        <Field label="Description">
-          {(control) => <Input {...control} name="description" className="mt-1 w-full" />}
-        </Field>
+        <InputField label="Name" name="name" required className="mt-1 w-full" placeholder="library-v1" />
+        <InputField label="Description" name="description" className="mt-1 w-full" />
       </div>
       <SplitFields />
       <EnvironmentPicker

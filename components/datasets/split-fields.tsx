@@ -1,38 +1,29 @@
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/inputs";
+import { InputField } from "@/components/ui/field";
 
 /** Seed and test ratio, shared by the create and new-version forms. */
 
 export function SplitFields({ seed = 42, testRatio = 0.2 }: { seed?: number; testRatio?: number }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Field label="Seed">
-        {(control) => (
-          <Input
-            {...control}
-            name="seed"
-            type="number"
-            min={0}
-            step={1}
-            defaultValue={seed}
-            className="mt-1 w-full"
-          />
-        )}
-      </Field>
-      <Field label="Test ratio">
-        {(control) => (
-          <Input
-            {...control}
-            name="testRatio"
-            type="number"
-            min={0}
-            max={0.9}
-            step={0.05}
-            defaultValue={testRatio}
-            className="mt-1 w-full"
-          />
-        )}
-      </Field>
+      <InputField
+        label="Seed"
+        name="seed"
+        type="number"
+        min={0}
+        step={1}
+        defaultValue={seed}
+        className="mt-1 w-full"
+      />
+      <InputField
+        label="Test ratio"
+        name="testRatio"
+        type="number"
+        min={0}
+        max={0.9}
+        step={0.05}
+        defaultValue={testRatio}
+        className="mt-1 w-full"
+      />
     </div>
   );
 }

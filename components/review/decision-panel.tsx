@@ -1,10 +1,11 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/inputs";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
-import { useDecideItem } from "./review-api";
+import { mutations } from "@/components/data/mutations";
 
 /**
  * Accept or reject an item with a reason (required to reject); the decision lands in the audit log.
@@ -22,7 +23,7 @@ export function DecisionPanel({
   const page = usePageRefresh();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const decision = useDecideItem();
+  const decision = useMutation(mutations.reviewDecision(useQueryClient()));
   const pending = decision.isPending || page.isRefreshing;
   if (!canDecide) return <p className="text-sm text-slate-500">Viewers cannot accept or reject.</p>;
   // The page around the panel (status, audit log) is server-rendered: refresh it either way.

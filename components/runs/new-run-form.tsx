@@ -6,8 +6,8 @@ import { startRunAction } from "@/app/runs/actions";
 import { textFieldsOf } from "@/lib/pipeline/task-file";
 import { ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { FileInput, Input, Radio, Select, Textarea } from "@/components/ui/inputs";
+import { Field, InputField } from "@/components/ui/field";
+import { FileInput, Radio, Select, Textarea } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 const WIDE = "mt-1 w-full";
@@ -15,9 +15,7 @@ const WIDE = "mt-1 w-full";
 type ModelDefaults = { modelMain: string; modelCheck: string; modelEmbedding: string };
 
 /** The run's settings beside the task source: name, models, quality gates and budget. */
-const settingFields = (
-  defaults: ModelDefaults,
-): ({ label: string; name: string } & ComponentProps<typeof Input>)[] => [
+const settingFields = (defaults: ModelDefaults): (ComponentProps<typeof InputField> & { name: string })[] => [
   { label: "Name", name: "name", placeholder: "optional" },
   { label: "Main model", name: "modelMain", defaultValue: defaults.modelMain },
   { label: "Tester/judge model", name: "modelCheck", defaultValue: defaults.modelCheck },
@@ -150,10 +148,8 @@ export function NewRunForm({ defaults }: { defaults: ModelDefaults & { endpointC
         </div>
       )}
       <div className="grid grid-cols-3 gap-3 text-sm">
-        {settingFields(defaults).map(({ label, name, ...input }) => (
-          <Field key={name} label={label}>
-            {(control) => <Input {...control} {...input} name={name} className={WIDE} />}
-          </Field>
+        {settingFields(defaults).map((field) => (
+          <InputField key={field.name} {...field} className={WIDE} />
         ))}
       </div>
       {error ? <ErrorState title="Could not start the run" message={error} /> : null}

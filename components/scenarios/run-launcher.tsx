@@ -5,8 +5,8 @@ import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { RunProgress } from "./run-progress";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input, Select } from "@/components/ui/inputs";
+import { Field, InputField } from "@/components/ui/field";
+import { Select } from "@/components/ui/inputs";
 
 type LaunchResult = ActionResult<{ runId: string }>;
 
@@ -52,22 +52,23 @@ export function RunLauncher({
       <div className="grid gap-4 md:grid-cols-3">
         <form onSubmit={submit(actions.generate)} className="space-y-2" aria-label="Generate scenarios">
           <h3 className="text-sm font-medium">Generate scenarios</h3>
-          <Field label="Count" className={LABEL}>
-            {(control) => (
-              <Input
-                {...control}
-                name="count"
-                type="number"
-                min={1}
-                max={200}
-                defaultValue={10}
-                className="ml-1"
-              />
-            )}
-          </Field>
-          <Field label="Model" className={LABEL}>
-            {(control) => <Input {...control} name="model" defaultValue={defaultModel} className="ml-1" />}
-          </Field>
+          <InputField
+            label="Count"
+            fieldClassName={LABEL}
+            name="count"
+            type="number"
+            min={1}
+            max={200}
+            defaultValue={10}
+            className="ml-1"
+          />
+          <InputField
+            label="Model"
+            fieldClassName={LABEL}
+            name="model"
+            defaultValue={defaultModel}
+            className="ml-1"
+          />
           <Button type="submit" disabled={pending} variant="primary" size="md">
             Generate
           </Button>
@@ -81,14 +82,23 @@ export function RunLauncher({
         </form>
         <form onSubmit={submit(actions.rollouts)} className="space-y-2" aria-label="Run rollouts">
           <h3 className="text-sm font-medium">Rollouts</h3>
-          <Field label="Models (comma-separated)" className={LABEL}>
-            {(control) => <Input {...control} name="models" defaultValue={defaultModel} className="ml-1" />}
-          </Field>
-          <Field label="Per scenario (k)" className={LABEL}>
-            {(control) => (
-              <Input {...control} name="k" type="number" min={1} max={32} defaultValue={1} className="ml-1" />
-            )}
-          </Field>
+          <InputField
+            label="Models (comma-separated)"
+            fieldClassName={LABEL}
+            name="models"
+            defaultValue={defaultModel}
+            className="ml-1"
+          />
+          <InputField
+            label="Per scenario (k)"
+            fieldClassName={LABEL}
+            name="k"
+            type="number"
+            min={1}
+            max={32}
+            defaultValue={1}
+            className="ml-1"
+          />
           <Field label="Mode" className={LABEL}>
             {(control) => (
               <Select {...control} name="mode" defaultValue="non_conversational" className="ml-1">
@@ -97,9 +107,12 @@ export function RunLauncher({
               </Select>
             )}
           </Field>
-          <Field label="User model (conversational)" className={LABEL}>
-            {(control) => <Input {...control} name="userModel" className="ml-1" />}
-          </Field>
+          <InputField
+            label="User model (conversational)"
+            fieldClassName={LABEL}
+            name="userModel"
+            className="ml-1"
+          />
           <Field label="Scenarios" className={LABEL}>
             {(control) => (
               <Select {...control} name="verifiedOnly" defaultValue="true" className="ml-1">
