@@ -1,6 +1,6 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type ComponentProps, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { RunProgress } from "./run-progress";
@@ -17,6 +17,11 @@ type Actions = {
 };
 
 const LABEL = "block text-xs text-slate-600";
+
+/** A labelled launch setting, its input beside the label. */
+const LaunchInput = (props: ComponentProps<typeof InputField>) => (
+  <InputField fieldClassName={LABEL} className="ml-1" {...props} />
+);
 
 /** Launch forms for an environment's scenario work; each launch shows its run's live progress. */
 export function RunLauncher({
@@ -52,23 +57,8 @@ export function RunLauncher({
       <div className="grid gap-4 md:grid-cols-3">
         <form onSubmit={submit(actions.generate)} className="space-y-2" aria-label="Generate scenarios">
           <h3 className="text-sm font-medium">Generate scenarios</h3>
-          <InputField
-            label="Count"
-            fieldClassName={LABEL}
-            name="count"
-            type="number"
-            min={1}
-            max={200}
-            defaultValue={10}
-            className="ml-1"
-          />
-          <InputField
-            label="Model"
-            fieldClassName={LABEL}
-            name="model"
-            defaultValue={defaultModel}
-            className="ml-1"
-          />
+          <LaunchInput label="Count" name="count" type="number" min={1} max={200} defaultValue={10} />
+          <LaunchInput label="Model" name="model" defaultValue={defaultModel} />
           <Button type="submit" disabled={pending} variant="primary" size="md">
             Generate
           </Button>
@@ -82,23 +72,8 @@ export function RunLauncher({
         </form>
         <form onSubmit={submit(actions.rollouts)} className="space-y-2" aria-label="Run rollouts">
           <h3 className="text-sm font-medium">Rollouts</h3>
-          <InputField
-            label="Models (comma-separated)"
-            fieldClassName={LABEL}
-            name="models"
-            defaultValue={defaultModel}
-            className="ml-1"
-          />
-          <InputField
-            label="Per scenario (k)"
-            fieldClassName={LABEL}
-            name="k"
-            type="number"
-            min={1}
-            max={32}
-            defaultValue={1}
-            className="ml-1"
-          />
+          <LaunchInput label="Models (comma-separated)" name="models" defaultValue={defaultModel} />
+          <LaunchInput label="Per scenario (k)" name="k" type="number" min={1} max={32} defaultValue={1} />
           <Field label="Mode" className={LABEL}>
             {(control) => (
               <Select {...control} name="mode" defaultValue="non_conversational" className="ml-1">
@@ -107,12 +82,7 @@ export function RunLauncher({
               </Select>
             )}
           </Field>
-          <InputField
-            label="User model (conversational)"
-            fieldClassName={LABEL}
-            name="userModel"
-            className="ml-1"
-          />
+          <LaunchInput label="User model (conversational)" name="userModel" />
           <Field label="Scenarios" className={LABEL}>
             {(control) => (
               <Select {...control} name="verifiedOnly" defaultValue="true" className="ml-1">
