@@ -53,3 +53,6 @@ export function computeEnvironmentSignature(input: { source: string; tools: unkn
   ];
   return { codeMinhash, toolMinhash, toolSignatures: signatures, bands, tokenCount: tokens.length };
 }
+
+/** Bumped whenever the signature's computation changes: stored rows of another value are recomputed. */
+export const SIGNATURE_ALGORITHM = 1;
