@@ -23,11 +23,33 @@ export function normaliseCodeTokens(source: string): string[] {
   return out;
 }
 
-/** Contiguous k-token shingles; a stream shorter than k is one shingle. */
+/**
+ * Names every environment class uses (Python keywords, common builtins, the EnvScaler class
+ * protocol). A shingle made only of these, literals and operators is boilerplate
+ * (`return { STR : false , STR`): every generated environment has it, so it says nothing about
+ * two environments being copies, and counting it would make every pair look somewhat alike.
+ */
+const COMMON = new Set(
+  (
+    "and as assert async await break class continue def del elif else except false finally for from global if " +
+    "import in is lambda none nonlocal not or pass raise return true try while with yield self cls " +
+    "__init__ init_config super dict list str int float bool len range isinstance get items keys values " +
+    "append pop copy sorted sum min max any all enumerate zip print type object optional any typing"
+  ).split(" "),
+);
+const isInformative = (token: string) => /^[a-z_][a-z0-9_]*$/.test(token) && !COMMON.has(token);
+
+/**
+ * Contiguous k-token shingles that name at least one identifier of the environment's own (see
+ * COMMON); a stream shorter than k is one shingle.
+ */
 export function tokenShingles(tokens: readonly string[], k: number): string[] {
   if (tokens.length === 0) return [];
   if (tokens.length <= k) return [tokens.join(" ")];
   const out = new Set<string>();
-  for (let i = 0; i + k <= tokens.length; i += 1) out.add(tokens.slice(i, i + k).join(" "));
+  for (let i = 0; i + k <= tokens.length; i += 1) {
+    const window = tokens.slice(i, i + k);
+    if (window.some(isInformative)) out.add(window.join(" "));
+  }
   return [...out];
 }

@@ -89,6 +89,8 @@ describe("code normalisation", () => {
   it("shingles contiguous tokens and keeps a short stream as one shingle", () => {
     expect(tokenShingles(["a", "b", "c"], 5)).toEqual(["a b c"]);
     expect(tokenShingles(["a", "b", "c", "d"], 3)).toEqual(["a b c", "b c d"]);
+    // Boilerplate windows (keywords, self, literals, operators only) are not shingles.
+    expect(tokenShingles(["return", "{", "STR", ":", "false", "loans"], 5)).toEqual(["{ STR : false loans"]);
     expect(tokenShingles([], 3)).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { findLeaks, leakCandidate, occursIn } from "./leakage";
 
 describe("answer leakage rule", () => {
-  it("flags a gold argument the task states verbatim, ignoring case and spacing", () => {
-    const leaks = findLeaks("Email the  ORGANISER at alice.smith@example.com about the delay.", [
+  it("flags a gold argument the task states verbatim, ignoring case, a line break counting as a space", () => {
+    const leaks = findLeaks("Email the ORGANISER at\nalice.smith@example.com about the delay.", [
       { name: "send_email", arguments: { to: "Alice.Smith@example.com", subject: "Running late" } },
     ]);
     expect(leaks).toEqual([{ call: "send_email", path: "to", value: "alice.smith@example.com" }]);

@@ -8,8 +8,8 @@
  * - strings shorter than 4 characters after trimming;
  * - ids the task must name: a parameter called `id` or ending in `id`/`ids` (`user_id`, `flightId`),
  *   or a value that is one identifier-like token containing a digit (`U123`, `ORD-1001`, a UUID).
- * A candidate leaks when its text occurs in the task at word boundaries, ignoring case and runs of
- * whitespace.
+ * A candidate leaks when its text occurs in the task at word boundaries, ignoring case (tabs and line
+ * breaks count as spaces).
  */
 export type GoldCallLike = { name: string; arguments?: Record<string, unknown> | undefined };
 export type Leak = { call: string; path: string; value: string };
@@ -19,7 +19,11 @@ const MIN_NUMBER_CHARS = 4;
 const ID_PARAM = /(^ids?$|_ids?$|[a-z0-9]Ids?$)/;
 const ID_VALUE = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
-const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[\t\n\r]/g, " ")
+    .trim();
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function* leaves(

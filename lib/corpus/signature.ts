@@ -11,13 +11,21 @@ import { bandKeys, minhash } from "./minhash";
 /** 5-token shingles: long enough that two unrelated classes share few, short enough to survive edits. */
 export const CODE_SHINGLE = 5;
 export const CODE_HASHES = 64;
-/** 16 bands × 4 rows: a pair of code similarity 0.7 becomes a candidate with probability 0.99, 0.3 with 0.12. */
+/**
+ * 16 bands × 4 rows, and a candidate pair must share at least 2 of them (MIN_SHARED_BANDS): code
+ * similarity 0.7 → candidate with probability 0.93, 0.9 → 1.00, 0.25 (two environments sharing a
+ * helper method) → 0.002. One shared band would let in 6 % of the 0.25 pairs: at 10,000
+ * environments that is tens of thousands of candidates to score.
+ */
 export const CODE_BANDS = 16;
 export const TOOL_HASHES = 32;
-/** 8 bands × 4 rows: tool-set similarity 0.8 → candidate with probability 0.99, 0.3 → 0.06. */
+/** 8 bands × 4 rows, at least 2 shared: tool-set similarity 0.8 → 0.90, 1 → 1, 0.25 → 0.0004. */
 export const TOOL_BANDS = 8;
+export const MIN_SHARED_BANDS = 2;
 const CODE_TAG = 1;
 const TOOL_TAG = 2;
+/** Band keys at or above this are tool bands (bandKeys puts the tag in the high bits). */
+export const TOOL_BAND_KEY_MIN = TOOL_TAG * 64 * 2 ** 32;
 
 export type EnvironmentSignature = {
   codeMinhash: number[];

@@ -189,6 +189,21 @@ describe("corpus map: near-duplicates", () => {
     );
   });
 
+  it("lets only one of two opposite merges of the same cluster through", async () => {
+    const w = await seedCorpus();
+    const [alice, bob] = [actorOf(await createUser(t.db)), actorOf(await createUser(t.db))];
+    const lib = { environmentId: w.library.id, versionId: w.library.currentVersionId! };
+    const arc = { environmentId: w.archive.id, versionId: w.archive.currentVersionId! };
+    const results = await Promise.allSettled([
+      mergeDuplicates(t.db, w.project.id, { keep: lib, reject: [arc], reason: "" }, alice),
+      mergeDuplicates(t.db, w.project.id, { keep: arc, reject: [lib], reason: "" }, bob),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "CONFLICT" } });
+    const statuses = await t.db.environment.findMany({ where: { id: { in: [w.library.id, w.archive.id] } } });
+    expect(statuses.map((e) => e.status).sort()).toEqual(["IN_REVIEW", "REJECTED"]);
+  });
+
   it("dismisses a cluster as not duplicates, logged per version", async () => {
     const w = await seedCorpus();
     const alice = actorOf(await createUser(t.db));

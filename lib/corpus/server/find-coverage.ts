@@ -6,14 +6,25 @@ import "server-only";
 import { Prisma, type Db } from "@/lib/db";
 import { COVERAGE_BUCKETS, coverageBucket } from "../coverage";
 import { COVERAGE_LIST_SIZE, type CorpusScope, type CoverageView } from "../corpus.schema";
+import { runMapQuery } from "./run-map-query";
 import { scenarioScopeSql, versionScopeSql } from "./scope-sql";
 
 type Row = { covered: number; tools: number; envs: number };
 
 export async function findCoverage(db: Db, scope: CorpusScope): Promise<CoverageView> {
-  const perEnv = (limit: number | null) => db.$queryRaw<
-    { eid: string; slug: string; tools: number; covered: number; untested: string[] | null; envs: number }[]
-  >`
+  const perEnv = (limit: number | null) =>
+    runMapQuery(
+      db,
+      db.$queryRaw<
+        {
+          eid: string;
+          slug: string;
+          tools: number;
+          covered: number;
+          untested: string[] | null;
+          envs: number;
+        }[]
+      >`
     WITH sc AS (${versionScopeSql(scope)}),
     t AS (
       SELECT sc.eid, sc.vid, split_part(x, '(', 1) AS name
@@ -34,7 +45,8 @@ export async function findCoverage(db: Db, scope: CorpusScope): Promise<Coverage
           FROM per JOIN "Environment" e ON e."id" = per.eid
           WHERE per.covered < per.tools
           ORDER BY per.tools - per.covered DESC, e."slug" LIMIT ${limit}`
-    }`;
+    }`,
+    );
   const [groups, worst] = await Promise.all([perEnv(null), perEnv(COVERAGE_LIST_SIZE)]);
   const counts = new Map<string, number>(COVERAGE_BUCKETS.map((b) => [b.label, 0]));
   for (const g of groups as Row[]) {

@@ -20,38 +20,48 @@ import {
   type SimilarPair,
   TOOL_DUPLICATE,
 } from "../duplicates";
-import { CODE_HASHES } from "../signature";
+import { CODE_HASHES, MIN_SHARED_BANDS, TOOL_BAND_KEY_MIN } from "../signature";
+import { runMapQuery } from "./run-map-query";
 import { versionScopeSql } from "./scope-sql";
 
 type PairRow = { a: string; b: string; code: number; inter: number; na: number; nb: number };
 
 export async function findSimilarPairs(db: Db, scope: CorpusScope): Promise<SimilarPair[]> {
-  const rows = await db.$queryRaw<PairRow[]>`
-    WITH sc AS (${versionScopeSql(scope)}),
+  // Versions are numbered (sc.n) so the self-join compares integers, not ids.
+  const rows = await runMapQuery(
+    db,
+    db.$queryRaw<PairRow[]>`
+    WITH sc AS (SELECT scope.vid, row_number() OVER () AS n FROM (${versionScopeSql(scope)}) scope),
     b AS (
-      SELECT s."environmentVersionId" AS vid, unnest(s."bands") AS key
+      SELECT sc.n, unnest(s."bands") AS key
       FROM "EnvironmentSignature" s JOIN sc ON sc.vid = s."environmentVersionId"),
     cand AS (
-      SELECT DISTINCT x.vid AS a, y.vid AS b FROM b x JOIN b y ON x.key = y.key AND x.vid COLLATE "C" < y.vid COLLATE "C"),
+      SELECT x.n AS a, y.n AS b FROM b x JOIN b y ON x.key = y.key AND x.n < y.n
+      GROUP BY 1, 2
+      HAVING count(*) FILTER (WHERE x.key < ${TOOL_BAND_KEY_MIN}::bigint) >= ${MIN_SHARED_BANDS}
+        OR count(*) FILTER (WHERE x.key >= ${TOOL_BAND_KEY_MIN}::bigint) >= ${MIN_SHARED_BANDS}),
     scored AS (
-      SELECT c.a, c.b,
+      SELECT va.vid AS a, vb.vid AS b,
         (SELECT count(*) FROM unnest(sa."codeMinhash", sb."codeMinhash") AS t(x, y) WHERE x = y)::float8
           / ${CODE_HASHES} AS code,
         cardinality(ARRAY(SELECT unnest(sa."toolSignatures") INTERSECT SELECT unnest(sb."toolSignatures")))::int AS inter,
         cardinality(sa."toolSignatures")::int AS na, cardinality(sb."toolSignatures")::int AS nb
       FROM cand c
-      JOIN "EnvironmentSignature" sa ON sa."environmentVersionId" = c.a
-      JOIN "EnvironmentSignature" sb ON sb."environmentVersionId" = c.b)
+      JOIN sc va ON va.n = c.a JOIN sc vb ON vb.n = c.b
+      JOIN "EnvironmentSignature" sa ON sa."environmentVersionId" = va.vid
+      JOIN "EnvironmentSignature" sb ON sb."environmentVersionId" = vb.vid)
     SELECT * FROM scored
     WHERE code >= ${CODE_DUPLICATE}
-      OR (LEAST(na, nb) >= ${MIN_TOOLS_FOR_TOOL_MATCH} AND inter::float8 / NULLIF(na + nb - inter, 0) >= ${TOOL_DUPLICATE})`;
+      OR (LEAST(na, nb) >= ${MIN_TOOLS_FOR_TOOL_MATCH} AND inter::float8 / NULLIF(na + nb - inter, 0) >= ${TOOL_DUPLICATE})`,
+  );
+  // Pairs are stored and looked up smaller id first (byte order), as dismissals are.
   return rows.map((r) => ({
-    a: r.a,
-    b: r.b,
+    a: r.a < r.b ? r.a : r.b,
+    b: r.a < r.b ? r.b : r.a,
     codeSimilarity: r.code,
     toolSimilarity: r.na + r.nb - r.inter > 0 ? r.inter / (r.na + r.nb - r.inter) : 0,
-    toolsA: r.na,
-    toolsB: r.nb,
+    toolsA: r.a < r.b ? r.na : r.nb,
+    toolsB: r.a < r.b ? r.nb : r.na,
   }));
 }
 

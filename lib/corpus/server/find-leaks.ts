@@ -1,27 +1,33 @@
 import "server-only";
 /**
  * Scenarios whose task text leaks a gold argument. SQL keeps only scenarios where some string or
- * number leaf of the gold arguments occurs in the task at all (case and whitespace folded), a
+ * number leaf of the gold arguments occurs in the task at all (case folded, line breaks as spaces), a
  * necessary condition; the pure rule (lib/corpus/leakage.ts) then decides on those few.
  */
 import type { Db } from "@/lib/db";
 import { type CorpusScope, LEAK_PAGE_SIZE, type LeakRow, type LeaksView } from "../corpus.schema";
 import { GoldCallsSchema } from "@/lib/scenarios/scenario.schema";
 import { findLeaks } from "../leakage";
+import { runMapQuery } from "./run-map-query";
 import { scenarioScopeSql } from "./scope-sql";
 
 export async function findLeakRows(
   db: Db,
   scope: CorpusScope,
 ): Promise<{ rows: LeakRow[]; scanned: number }> {
+  // MATERIALIZED: the scope is read once; inlined, the planner misjudges the EXISTS and loops.
   const [candidates, counted] = await Promise.all([
-    db.$queryRaw<{ sid: string; external_id: string; slug: string; task: string; gold: unknown }[]>`
-      SELECT ss.sid, ss.external_id, ss.slug, ss.task, ss.gold FROM (${scenarioScopeSql(scope)}) ss
+    runMapQuery(
+      db,
+      db.$queryRaw<{ sid: string; external_id: string; slug: string; task: string; gold: unknown }[]>`
+      WITH ss AS MATERIALIZED (${scenarioScopeSql(scope)})
+      SELECT ss.sid, ss.external_id, ss.slug, ss.task, ss.gold
+      FROM ss CROSS JOIN LATERAL (SELECT translate(lower(ss.task), E'\t\n\r', '   ') AS text) n
       WHERE jsonb_typeof(ss.gold) = 'array' AND EXISTS (
-        SELECT 1 FROM jsonb_path_query(ss.gold, 'lax $[*].arguments.**') AS leaf
-        WHERE jsonb_typeof(leaf) IN ('string', 'number') AND length(leaf #>> '{}') >= 4
-          AND strpos(regexp_replace(lower(ss.task), '\\s+', ' ', 'g'),
-                     btrim(regexp_replace(lower(leaf #>> '{}'), '\\s+', ' ', 'g'))) > 0)`,
+        SELECT 1 FROM jsonb_path_query(ss.gold, 'strict $[*].arguments.**') AS leaf
+        WHERE length(leaf #>> '{}') >= 4 AND jsonb_typeof(leaf) IN ('string', 'number')
+          AND strpos(n.text, btrim(translate(lower(leaf #>> '{}'), E'\t\n\r', '   '))) > 0)`,
+    ),
     db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${scenarioScopeSql(scope)}) ss`,
   ]);
   const rows = candidates

@@ -18,8 +18,11 @@ export async function mergeDuplicates(
   actor: SessionUser,
 ) {
   return db.$transaction(async (tx) => {
-    // The kept environment stays as seen until the merge commits (a concurrent reject or edit waits).
-    await tx.$queryRaw`SELECT "id" FROM "Environment" WHERE "id" = ${input.keep.environmentId} FOR SHARE`;
+    // Every environment of the cluster is locked up front, in id order: two curators merging the
+    // same cluster the opposite ways queue behind each other (no deadlock), and the second sees
+    // the one it meant to keep already rejected.
+    const all = [input.keep.environmentId, ...input.reject.map((r) => r.environmentId)].sort();
+    await tx.$queryRaw`SELECT "id" FROM "Environment" WHERE "id" = ANY(${all}::text[]) ORDER BY "id" FOR UPDATE`;
     const keep = await tx.environment.findFirst({
       where: { id: input.keep.environmentId, projectId },
       include: { currentVersion: { select: { id: true, version: true } } },
