@@ -13,7 +13,7 @@ export const CODE_SHINGLE = 5;
 export const CODE_HASHES = 64;
 /**
  * 16 bands × 4 rows, and a candidate pair must share at least 2 of them (MIN_SHARED_BANDS): code
- * similarity 0.7 → candidate with probability 0.93, 0.9 → 1.00, 0.25 (two environments sharing a
+ * similarity 0.7 → candidate with probability 0.93, 0.8 → 1.00, 0.25 (two environments sharing a
  * helper method) → 0.002. One shared band would let in 6 % of the 0.25 pairs: at 10,000
  * environments that is tens of thousands of candidates to score.
  */
