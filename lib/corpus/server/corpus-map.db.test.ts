@@ -11,7 +11,10 @@ import {
 } from "@/prisma/seed/factories";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { findAuditLog } from "@/lib/review/server/find-audit-log";
+import { loadSamples } from "@/prisma/seed/load-samples";
+import { seedSamples } from "@/prisma/seed/seed-samples";
 import { CorpusMapQuerySchema } from "../corpus.schema";
+import { SIGNATURE_ALGORITHM } from "../signature";
 import { dismissDuplicates } from "./dismiss-duplicates";
 import { getCorpusMap } from "./get-corpus-map";
 import { mergeDuplicates } from "./merge-duplicates";
@@ -245,6 +248,24 @@ describe("corpus map: near-duplicates", () => {
       ),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await t.db.duplicateDismissal.count({ where: { projectId: mine.project.id } })).toBe(0);
+  });
+});
+
+describe("signatures", () => {
+  it("are written in the transaction that creates a version (samples here; import, save and assembly alike)", async () => {
+    const project = await createTestProject(t.db);
+    await seedSamples(t.db, {
+      projectId: project.id,
+      samples: loadSamples().slice(0, 1),
+      toolsFor: () => Promise.resolve([]),
+    });
+    const env = await t.db.environment.findFirstOrThrow({ where: { projectId: project.id } });
+    const sig = await t.db.environmentSignature.findUniqueOrThrow({
+      where: { environmentVersionId: env.currentVersionId! },
+    });
+    expect(sig.algorithm).toBe(SIGNATURE_ALGORITHM);
+    expect(sig.codeMinhash).toHaveLength(64);
+    expect(sig.bands.length).toBeGreaterThanOrEqual(16);
   });
 });
 
