@@ -3,7 +3,7 @@ import "server-only";
  * Tool coverage in scope, aggregated in SQL: each environment version's tools (names from its stored
  * signature, so no tool JSON is parsed) against the tool names its proven scenarios' gold calls use.
  */
-import { Prisma, type Db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { COVERAGE_BUCKETS, coverageBucket } from "../coverage";
 import { COVERAGE_LIST_SIZE, type CorpusScope, type CoverageView } from "../corpus.schema";
 import { runMapQuery } from "./run-map-query";
@@ -12,19 +12,21 @@ import { scenarioScopeSql, versionScopeSql } from "./scope-sql";
 type Row = { covered: number; tools: number; envs: number };
 
 export async function findCoverage(db: Db, scope: CorpusScope): Promise<CoverageView> {
-  const perEnv = (limit: number | null) =>
-    runMapQuery(
-      db,
-      db.$queryRaw<
-        {
-          eid: string;
-          slug: string;
-          tools: number;
-          covered: number;
-          untested: string[] | null;
-          envs: number;
-        }[]
-      >`
+  // One statement: the per-environment aggregate is computed once (MATERIALIZED) and read twice,
+  // grouped for the totals and the chart, and ranked for the list of least-covered environments.
+  const rows = await runMapQuery(
+    db,
+    db.$queryRaw<
+      {
+        worst: boolean;
+        eid: string;
+        slug: string;
+        tools: number;
+        covered: number;
+        untested: string[] | null;
+        envs: number;
+      }[]
+    >`
     WITH sc AS (${versionScopeSql(scope)}),
     t AS (
       SELECT sc.eid, sc.vid, split_part(x, '(', 1) AS name
@@ -34,22 +36,22 @@ export async function findCoverage(db: Db, scope: CorpusScope): Promise<Coverage
       FROM (${scenarioScopeSql(scope)}) ss,
         jsonb_array_elements(CASE WHEN jsonb_typeof(ss.gold) = 'array' THEN ss.gold ELSE '[]'::jsonb END) AS c
       WHERE ss.proven),
-    per AS (
+    per AS MATERIALIZED (
       SELECT t.eid, count(*)::int AS tools, count(u.name)::int AS covered,
         array_agg(t.name ORDER BY t.name) FILTER (WHERE u.name IS NULL) AS untested
       FROM t LEFT JOIN used u ON u.vid = t.vid AND u.name = t.name GROUP BY t.eid)
-    ${
-      limit === null
-        ? Prisma.sql`SELECT NULL AS eid, NULL AS slug, NULL AS untested, tools, covered, count(*)::int AS envs FROM per GROUP BY tools, covered`
-        : Prisma.sql`SELECT per.eid, e."slug", per.tools, per.covered, per.untested, 1 AS envs
-          FROM per JOIN "Environment" e ON e."id" = per.eid
-          WHERE per.covered < per.tools
-          ORDER BY per.tools - per.covered DESC, e."slug" LIMIT ${limit}`
-    }`,
-    );
-  const [groups, worst] = await Promise.all([perEnv(null), perEnv(COVERAGE_LIST_SIZE)]);
+    SELECT false AS worst, NULL AS eid, NULL AS slug, tools, covered, NULL::text[] AS untested, count(*)::int AS envs
+    FROM per GROUP BY tools, covered
+    UNION ALL
+    (SELECT true, per.eid, e."slug", per.tools, per.covered, per.untested, 1
+     FROM per JOIN "Environment" e ON e."id" = per.eid
+     WHERE per.covered < per.tools
+     ORDER BY per.tools - per.covered DESC, e."slug" LIMIT ${COVERAGE_LIST_SIZE})`,
+  );
+  const groups: Row[] = rows.filter((r) => !r.worst);
+  const worst = rows.filter((r) => r.worst);
   const counts = new Map<string, number>(COVERAGE_BUCKETS.map((b) => [b.label, 0]));
-  for (const g of groups as Row[]) {
+  for (const g of groups) {
     const label = coverageBucket(g.covered, g.tools);
     counts.set(label, (counts.get(label) ?? 0) + g.envs);
   }
