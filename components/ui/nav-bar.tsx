@@ -9,6 +9,7 @@ const LINKS: { href: string; label: string; adminOnly?: boolean }[] = [
   { href: "/review", label: "Review queue" },
   { href: "/users", label: "Users", adminOnly: true },
   { href: "/datasets", label: "Datasets" },
+  { href: "/corpus", label: "Corpus map" },
 ];
 
 /** `account` is rendered on the right (signed-in user, sign in/out); the layout supplies it. */

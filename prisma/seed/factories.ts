@@ -199,12 +199,13 @@ export async function createScenario(
     checks?: string[];
     initialState?: Record<string, unknown>;
     goldCalls?: unknown[];
+    task?: string;
     status?: "DRAFT" | "IN_REVIEW" | "VERIFIED" | "ACCEPTED" | "REJECTED";
     proofReasons?: string[];
   } = {},
 ) {
   const env = await db.environment.findUniqueOrThrow({ where: { id: environmentId } });
-  const task = `Task ${uid()}`;
+  const task = overrides.task ?? `Task ${uid()}`;
   const checks = overrides.checks ?? [
     "def check_func(final_state):\n    return final_state.get('count') == 1\n",
   ];

@@ -6,6 +6,7 @@
 import type { Db, Prisma } from "../../lib/db";
 import { sha256, taskHash } from "../../lib/environments/hash";
 import type { Sample } from "./load-samples";
+import { writeEnvironmentSignature } from "../../lib/corpus/server/write-environment-signature";
 
 export type ToolsFor = (sample: Sample) => Promise<unknown[]>;
 
@@ -61,6 +62,7 @@ async function writeSample(
       message: "Hand-written sample environment",
     },
   });
+  await writeEnvironmentSignature(tx, version);
   await tx.environment.update({ where: { id: env.id }, data: { currentVersionId: version.id } });
   for (const scenario of sample.scenarios) {
     const row = await tx.scenario.create({

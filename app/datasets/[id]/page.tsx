@@ -67,7 +67,17 @@ export default async function DatasetPage({
         <>
           {shown ? (
             <Card
-              title={`Contents of v${shown.version}${shown.overrideReason ? ` · override: ${shown.overrideReason}` : ""}`}
+              title={
+                <>
+                  {`Contents of v${shown.version}${shown.overrideReason ? ` · override: ${shown.overrideReason}` : ""}`}{" "}
+                  <Link
+                    href={`/corpus?dataset=${encodeURIComponent(shown.id)}`}
+                    className="ml-2 text-xs font-normal text-indigo-700 underline"
+                  >
+                    Corpus map of v{shown.version}
+                  </Link>
+                </>
+              }
             >
               <VersionItems
                 datasetId={dataset.id}

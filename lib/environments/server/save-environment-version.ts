@@ -17,6 +17,7 @@ import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-s
 import type { HeadConflict, SaveEnvironmentVersionInput } from "../edit.schema";
 import { sha256 } from "../hash";
 import { analysisMarkers, hasBlockingMarkers } from "../markers";
+import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
 
 export type AnalyzeDeps = {
   analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>>;
@@ -149,6 +150,7 @@ async function writeVersion(
         mergedParentVersionId: input.mergeBaseVersionId ?? null,
       },
     });
+    await writeEnvironmentSignature(tx, created);
     const swapped = await tx.environment.updateMany({
       where: { id: env.id, currentVersionId: input.baseVersionId },
       data: { currentVersionId: created.id, toolCount: tools.length },

@@ -11,6 +11,7 @@ import type { Db, Prisma } from "@/lib/db";
 import { sha256, taskHash } from "@/lib/environments/hash";
 import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
 import type { ImportPlan, ImportedEnvironment, OnExisting } from "../import.schema";
+import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
 
 export class ImportConflictError extends Error {
   constructor(readonly slug: string) {
@@ -66,6 +67,7 @@ async function appendVersion(
       parentVersionId: existing.currentVersionId,
     },
   });
+  await writeEnvironmentSignature(tx, version);
   const accepted =
     existing.status === "ACCEPTED"
       ? existing.currentVersionId
@@ -130,6 +132,7 @@ async function writeEnvironment(
       message: "Imported",
     },
   });
+  await writeEnvironmentSignature(tx, version);
   await tx.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
   return {
     environmentId: created.id,

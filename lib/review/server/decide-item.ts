@@ -116,37 +116,40 @@ function decide(tx: Tx, input: DecideItemInput): Promise<Outcome> {
 }
 
 export async function decideItem(db: Db, input: DecideItemInput, actor: SessionUser) {
-  return db.$transaction(async (tx) => {
-    const claim = await tx.reviewClaim.findUnique({
-      where: { targetType_targetId: { targetType: TARGET_OF[input.kind], targetId: input.id } },
-    });
-    if (claim && claim.userId !== actor.id && claim.expiresAt > new Date()) {
-      throw new AppError("CONFLICT", "Another reviewer is working on this item right now.");
-    }
-    // Thrown after the update on purpose: the transaction rolls it back, and the risks are read
-    // under the same locks as the versions they are about.
-    const outcome = await decide(tx, input);
-    const { risks } = outcome;
-    if (risks.length && !input.reason) {
-      throw new AppError("INVALID_INPUT", `Accepting needs a written override reason: ${risks.join("; ")}.`, {
-        details: { risks },
-      });
-    }
-    const after = risks.length ? { ...(outcome.after as object), overridden: risks } : outcome.after;
-    const row = await recordDecision(tx, {
-      projectId: outcome.projectId,
-      actor,
-      targetType: TARGET_OF[input.kind],
-      targetId: outcome.targetId,
-      decision: input.decision,
-      reason: input.reason,
-      before: outcome.before,
-      after,
-    });
-    if (claim)
-      await tx.reviewClaim.delete({
-        where: { targetType_targetId: { targetType: claim.targetType, targetId: claim.targetId } },
-      });
-    return { decisionId: row.id, kind: input.kind, id: input.id, decision: input.decision };
+  return db.$transaction((tx) => decideItemInTx(tx, input, actor));
+}
+
+/** decideItem inside a caller's transaction (a corpus merge rejects several environments atomically). */
+export async function decideItemInTx(tx: Tx, input: DecideItemInput, actor: SessionUser) {
+  const claim = await tx.reviewClaim.findUnique({
+    where: { targetType_targetId: { targetType: TARGET_OF[input.kind], targetId: input.id } },
   });
+  if (claim && claim.userId !== actor.id && claim.expiresAt > new Date()) {
+    throw new AppError("CONFLICT", "Another reviewer is working on this item right now.");
+  }
+  // Thrown after the update on purpose: the transaction rolls it back, and the risks are read
+  // under the same locks as the versions they are about.
+  const outcome = await decide(tx, input);
+  const { risks } = outcome;
+  if (risks.length && !input.reason) {
+    throw new AppError("INVALID_INPUT", `Accepting needs a written override reason: ${risks.join("; ")}.`, {
+      details: { risks },
+    });
+  }
+  const after = risks.length ? { ...(outcome.after as object), overridden: risks } : outcome.after;
+  const row = await recordDecision(tx, {
+    projectId: outcome.projectId,
+    actor,
+    targetType: TARGET_OF[input.kind],
+    targetId: outcome.targetId,
+    decision: input.decision,
+    reason: input.reason,
+    before: outcome.before,
+    after,
+  });
+  if (claim)
+    await tx.reviewClaim.delete({
+      where: { targetType_targetId: { targetType: claim.targetType, targetId: claim.targetId } },
+    });
+  return { decisionId: row.id, kind: input.kind, id: input.id, decision: input.decision };
 }

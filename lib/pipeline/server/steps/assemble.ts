@@ -15,6 +15,7 @@ import {
 import { assembleClass } from "../../stages/assemble-class";
 import { type CommitContext, chainCompute, defineStage } from "../stage-spec";
 import { need } from "../step-inputs";
+import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
 
 async function commitAssemble({ tx, step, earlier }: CommitContext, output: unknown) {
   if (!step.environmentId) return;
@@ -42,6 +43,7 @@ async function commitAssemble({ tx, step, earlier }: CommitContext, output: unkn
       message: `SkelBuilder run ${step.runId}`,
     },
   });
+  await writeEnvironmentSignature(tx, version);
   await tx.environment.update({
     where: { id: step.environmentId },
     data: { currentVersionId: version.id, toolCount: assembled.tools.length, status: "CHECKING" },
