@@ -16,8 +16,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        <NavBar isAdmin={user?.role === "ADMIN"} account={<AccountMenu user={user} signedIn={signedIn} />} />
+        {/* The nav bar is inside the providers: its sign-out button is a mutation. */}
         <Providers>
+          <NavBar
+            isAdmin={user?.role === "ADMIN"}
+            account={<AccountMenu user={user} signedIn={signedIn} />}
+          />
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
         </Providers>
       </body>
