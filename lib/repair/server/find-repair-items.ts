@@ -13,19 +13,20 @@ import { CheckChangesSchema } from "../repair.schema";
 
 const LIMIT = 200;
 
-export const repairQueueWhere = (projectId: string, domain?: string) => ({
+export const repairQueueWhere = (projectId: string, filter: { domain?: string; runId?: string } = {}) => ({
   projectId,
   status: "PROVEN" as const,
-  ...(domain ? { environment: { domain } } : {}),
+  ...(filter.domain ? { environment: { domain: filter.domain } } : {}),
+  ...(filter.runId ? { runId: filter.runId } : {}),
 });
 
 export async function findRepairQueueItems(
   db: Db,
   projectId: string,
-  opts: { taken: string[]; domain?: string },
+  opts: { taken: string[]; domain?: string; runId?: string },
 ): Promise<QueueItem[]> {
   const rows = await db.repairProposal.findMany({
-    where: { ...repairQueueWhere(projectId, opts.domain), id: { notIn: opts.taken } },
+    where: { ...repairQueueWhere(projectId, opts), id: { notIn: opts.taken } },
     orderBy: { createdAt: "asc" },
     take: LIMIT,
     include: {

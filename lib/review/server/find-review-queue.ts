@@ -115,9 +115,11 @@ export async function findReviewQueue(
     db.trajectory.count({ where: tw }),
   ]);
   const wantRepairs = want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason;
-  const repairWhere = repairQueueWhere(projectId, filter.domain);
+  const repairWhere = repairQueueWhere(projectId, filter);
   const [repairs, repairCount, repairsHeld] = await Promise.all([
-    wantRepairs ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain }) : [],
+    wantRepairs
+      ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain, runId: filter.runId })
+      : [],
     db.repairProposal.count({ where: repairWhere }),
     wantRepairs ? db.repairProposal.count({ where: { ...repairWhere, id: { in: taken } } }) : 0,
   ]);
