@@ -34,6 +34,14 @@ def _is_docstring(node):
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
+def dedent(text):
+    """A method sent at its class's indentation parses at column 0 (as textwrap.dedent, without importing it)."""
+    lines = text.splitlines()
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents) if indents else 0
+    return "\n".join(line[cut:] for line in lines) + "\n"
+
+
 def _patch_defs(patch, class_name):
     """The patch's definitions, or a refusal: only defs (for a class, also `class <Name>:` of defs)."""
     try:
@@ -82,6 +90,7 @@ def splice(source, patch, class_name, allowed):
     targets, problem = _targets(tree, class_name)
     if problem:
         return _refuse(problem)
+    patch = dedent(patch)
     defs, problem = _patch_defs(patch, class_name)
     if problem:
         return _refuse(problem)
