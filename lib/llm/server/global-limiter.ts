@@ -37,7 +37,7 @@ export type GlobalLimiterTiming = {
 };
 
 export const DEFAULT_GLOBAL_LIMITER_TIMING: GlobalLimiterTiming = {
-  leaseMs: 30_000,
+  leaseMs: 10_000,
   pollMinMs: 20,
   pollMaxMs: 250,
 };
