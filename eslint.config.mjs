@@ -15,6 +15,7 @@ const PURE_CORE = [
   "lib/rollout/**",
   "lib/api/**",
   "lib/corpus/**",
+  "lib/repair/**",
 ];
 const REACT_CODE = ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"];
 

@@ -15,6 +15,7 @@ const KIND_LABEL: Record<ReviewKind, string> = {
   environment: "Environments",
   scenario: "Scenarios",
   trajectory: "Trajectories",
+  repair: "Repairs",
 };
 const STATUSES = ["IN_REVIEW", "DRAFT", "FLAGGED"];
 

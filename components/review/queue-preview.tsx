@@ -6,7 +6,10 @@ import { StatusBadge } from "@/components/ui/badge";
 import { ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 
-/** Next to the list: the selected item's proof, quality summary and code diff. */
+/**
+ * Next to the list: the selected item's proof, quality summary and code diff; for a repair
+ * proposal, the proofs of the current and the proposed checks side by side.
+ */
 export function QueuePreview({ item }: { item: QueueItem }) {
   const query = useQuery(queries.reviewPreview(item));
   return (
@@ -31,6 +34,32 @@ export function QueuePreview({ item }: { item: QueueItem }) {
                   ))}
                 </ul>
               ) : null}
+            </div>
+          ) : null}
+          {query.data.comparison ? (
+            <div className="grid grid-cols-2 gap-2" data-testid="preview-comparison">
+              {(["before", "after"] as const).map((side) => {
+                const proof = query.data.comparison?.[side];
+                return (
+                  <div
+                    key={side}
+                    className="rounded border border-slate-200 p-2"
+                    data-testid={`proof-${side}`}
+                  >
+                    <p className="flex items-center gap-2 text-xs font-medium text-slate-600">
+                      {side === "before" ? "Current checks" : "Proposed checks"}
+                      {proof ? <StatusBadge status={proof.status} /> : "not proven"}
+                    </p>
+                    {proof?.reasons.length ? (
+                      <ul className="mt-1 list-disc pl-4 text-xs text-amber-800">
+                        {proof.reasons.map((r) => (
+                          <li key={r}>{r}</li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </div>
+                );
+              })}
             </div>
           ) : null}
           {query.data.quality ? (

@@ -8,6 +8,7 @@ const KIND_LABEL: Record<string, string> = {
   SCEN_GENERATOR: "Scenario generation",
   PROOF: "Validator proof",
   ROLLOUT: "Rollouts",
+  REPAIR: "Repair",
 };
 
 /** Polls a run every 2 s until it is terminal (TanStack Query refetchInterval). */

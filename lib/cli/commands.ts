@@ -1,6 +1,14 @@
 import { FORMAT_ALIASES } from "../export/formats/registry";
 import type { CommandGroup } from "./cli-io";
-import { DATASET_HELP, ENV_HELP, EXPORT_HELP, IMPORT_HELP, PIPELINE_HELP, SERVE_HELP } from "./help-texts";
+import {
+  DATASET_HELP,
+  ENV_HELP,
+  EXPORT_HELP,
+  IMPORT_HELP,
+  PIPELINE_HELP,
+  REPAIR_HELP,
+  SERVE_HELP,
+} from "./help-texts";
 
 /** Every command group of the CLI. Domains add theirs here (imported lazily to keep start-up fast). */
 export const COMMAND_GROUPS: CommandGroup[] = [
@@ -38,6 +46,12 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     usage:
       "import FILE|FOLDER … [--class Name] [--env-id ID] [--on-existing fail|new-name|new-version]  (EnvScaler JSON, or environment.py + scenarios.json)",
     run: async (argv, io) => (await import("./dataset-commands")).runImportCommand(argv, io),
+  },
+  {
+    name: "repair",
+    help: REPAIR_HELP,
+    usage: "repair --dataset NAME [--version N] | --env ENV_ID | --scenario ID [--max-cost USD] [--model M]",
+    run: async (argv, io) => (await import("./repair-command")).runRepairCommand(argv, io),
   },
   {
     name: "serve",

@@ -15,7 +15,7 @@ export const ConfirmJudgeInputSchema = z.object({
 });
 export type ConfirmJudgeInput = z.infer<typeof ConfirmJudgeInputSchema>;
 
-export const REVIEW_KINDS = ["environment", "scenario", "trajectory"] as const;
+export const REVIEW_KINDS = ["environment", "scenario", "trajectory", "repair"] as const;
 export const ReviewKindSchema = z.enum(REVIEW_KINDS);
 export type ReviewKind = z.infer<typeof ReviewKindSchema>;
 
@@ -29,7 +29,8 @@ const versionId = z.string().min(1).max(100);
 /**
  * A decision names what the reviewer saw, and is refused (CONFLICT) when the item moved since:
  * for an environment its code version; for a scenario the environment version its proof was shown
- * for and its validator versions in checklist order. Trajectories are immutable.
+ * for and its validator versions in checklist order. Trajectories and repair proposals are
+ * immutable (a proposal names the versions it was made against itself).
  */
 export const DecideItemInputSchema = z
   .discriminatedUnion("kind", [
@@ -41,6 +42,7 @@ export const DecideItemInputSchema = z
       validatorVersionIds: z.array(versionId).max(500),
     }),
     z.object({ kind: z.literal("trajectory"), ...decisionFields }),
+    z.object({ kind: z.literal("repair"), ...decisionFields }),
   ])
   .refine((d) => d.decision !== "REJECT" || d.reason.length > 0, {
     message: "a rejection needs a reason",
@@ -51,7 +53,8 @@ export type DecideItemInput = z.infer<typeof DecideItemInputSchema>;
 export type SeenVersions =
   | { kind: "environment"; versionId: string }
   | { kind: "scenario"; environmentVersionId: string; validatorVersionIds: string[] }
-  | { kind: "trajectory" };
+  | { kind: "trajectory" }
+  | { kind: "repair" };
 
 export const ClaimInputSchema = z.object({ kind: ReviewKindSchema, id: z.string().min(1) });
 export type ClaimInput = z.infer<typeof ClaimInputSchema>;
@@ -70,6 +73,9 @@ export const DecisionReplySchema = z.object({
   kind: ReviewKindSchema,
   id: z.string(),
   decision: z.enum(["ACCEPT", "REJECT"]),
+  /** An accepted repair: the proof run of its new versions (and why it could not be queued). */
+  proofRunId: z.string().nullable().optional(),
+  warning: z.string().optional(),
 });
 /** POST /api/review/undo: the UNDO entry, the decision it undid and the item now back in the queue. */
 export const UndoReplySchema = z.object({
@@ -79,11 +85,20 @@ export const UndoReplySchema = z.object({
   id: z.string(),
 });
 
-/** GET /api/review/preview: the queue's preview pane for one item. */
+const ProofViewSchema = z.object({ status: z.string(), reasons: z.array(z.string()) });
+
+/**
+ * GET /api/review/preview: the queue's preview pane for one item. For a repair proposal `diff` is
+ * current → proposed code and `comparison` the proofs of both, run with the same gold.
+ */
 export const QueuePreviewSchema = z.object({
-  proof: z.object({ status: z.string(), reasons: z.array(z.string()) }).nullable(),
+  proof: ProofViewSchema.nullable(),
   quality: z.string().nullable(),
   diff: z.object({ label: z.string(), original: z.string(), modified: z.string() }).nullable(),
+  comparison: z
+    .object({ before: ProofViewSchema, after: ProofViewSchema.nullable() })
+    .nullable()
+    .default(null),
 });
 export type QueuePreview = z.infer<typeof QueuePreviewSchema>;
 
@@ -103,10 +118,14 @@ export type QueueFilter = z.infer<typeof QueueFilterSchema>;
 export const CLAIM_TTL_MS = 2 * 60 * 1000;
 export const CLAIM_HEARTBEAT_MS = 30 * 1000;
 
-export const TARGET_OF: Record<ReviewKind, "ENVIRONMENT_VERSION" | "SCENARIO" | "TRAJECTORY"> = {
+export const TARGET_OF: Record<
+  ReviewKind,
+  "ENVIRONMENT_VERSION" | "SCENARIO" | "TRAJECTORY" | "REPAIR_PROPOSAL"
+> = {
   environment: "ENVIRONMENT_VERSION",
   scenario: "SCENARIO",
   trajectory: "TRAJECTORY",
+  repair: "REPAIR_PROPOSAL",
 };
 
 export type AuditEntry = {

@@ -8,6 +8,10 @@ import {
   AnalyzeInputSchema,
   AnalyzeReplySchema,
   type SandboxError,
+  type Splice,
+  type SpliceInput,
+  SpliceInputSchema,
+  SpliceReplySchema,
   type Tool,
 } from "./sandbox.schema";
 
@@ -45,6 +49,29 @@ export async function analyzeWith(
     hasAsync: r.has_async,
     tools: r.tools,
   });
+}
+
+/** Replaces whole definitions of a source with a patch's (python/splice.py: `ast` only, never run). */
+export async function spliceWith(
+  leases: RunnerLeases,
+  options: SandboxOptions,
+  request: SpliceInput,
+): Promise<Result<Splice, SandboxError>> {
+  const input = SpliceInputSchema.safeParse(request);
+  if (!input.success) return err(invalidRequest("splice needs { source, patch, className, allowed }"));
+  const lease = await leases.durable(null);
+  if (!lease.ok) return lease;
+  const { source, patch, className, allowed } = input.data;
+  const raw = await lease.value.call(
+    { op: "splice", source, patch, class_name: className, allowed },
+    options.queryTimeoutMs,
+  );
+  const reply = parseReply(raw, SpliceReplySchema);
+  await lease.value.release(!reply.ok);
+  if (!reply.ok) return err(replyError(reply.error));
+  const r = reply.value;
+  if (r.source === null) return ok({ ok: false, refusal: r.refusal ?? "the patch was refused" });
+  return ok({ ok: true, source: r.source, replaced: r.replaced });
 }
 
 /** The tools of `className`, or why the source has none to give (a syntax error, no such class). */

@@ -6,7 +6,7 @@ import type { Result } from "../core/result";
 import type { Backend, BackendStats } from "./backend";
 import type { Episode } from "./episode";
 import type { SandboxOptions } from "./options";
-import { analyzeWith, toolsOf } from "./runner-analyze";
+import { analyzeWith, spliceWith, toolsOf } from "./runner-analyze";
 import { runChecksBatchWith, runChecksWith } from "./runner-checks";
 import { type LoadRequest, createEpisodeLoader } from "./runner-load";
 import { createRunnerLeases } from "./runner-leases";
@@ -16,6 +16,8 @@ import type {
   RunChecksBatchInput,
   RunChecksInput,
   SandboxError,
+  Splice,
+  SpliceInput,
   Tool,
 } from "./sandbox.schema";
 
@@ -28,6 +30,8 @@ export interface SandboxRunner {
   /** Parses the source (never runs it): syntax errors, class, methods, forbidden imports, tools. */
   analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>>;
   extractTools(source: string, className: string): Promise<Result<Tool[], SandboxError>>;
+  /** Replaces whole definitions of a source with a repair patch's (parsed, never run). */
+  splice(request: SpliceInput): Promise<Result<Splice, SandboxError>>;
   /** Check functions over arbitrary states, without an environment. */
   runChecks(request: RunChecksInput): Promise<Result<CheckResult[], SandboxError>>;
   /** The same checks over many state pairs, results in case order; each case's results are what
@@ -55,6 +59,7 @@ export function createRunnerWithBackend(backend: Backend, options: SandboxOption
       const analysis = await analyze({ source, className });
       return analysis.ok ? toolsOf(analysis.value, className) : analysis;
     },
+    splice: (request) => spliceWith(leases, options, request),
     runChecks: (request) => runChecks(request),
     runChecksBatch: (request) => runChecksBatchWith(leases, options, request),
     stats: () => backend.stats(),

@@ -138,6 +138,13 @@ export const HarnessRequestSchema = z.discriminatedUnion("op", [
   }),
   z.object({ op: z.literal("analyze"), source: z.string(), class_name: z.string() }),
   z.object({
+    op: z.literal("splice"),
+    source: z.string(),
+    patch: z.string(),
+    class_name: z.string().nullable(),
+    allowed: z.array(z.string()).nullable(),
+  }),
+  z.object({
     op: z.literal("configure"),
     max_output_bytes: z.number().int(),
     max_log_bytes: z.number().int(),
@@ -205,6 +212,26 @@ export const AnalyzeReplySchema = z.object({
   has_async: z.boolean(),
   tools: z.array(ToolSchema),
 });
+
+export const SpliceReplySchema = z.object({
+  ok: z.literal(true),
+  source: z.string().nullable(),
+  replaced: z.array(z.string()),
+  refusal: z.string().nullable(),
+});
+
+/** A repair patch's definitions put in place of the source's (python/splice.py, never executed). */
+export const SpliceInputSchema = z.object({
+  source: z.string(),
+  patch: z.string(),
+  /** The class whose methods the patch replaces; null: top-level functions (a check function). */
+  className: z.string().nullable(),
+  /** The names the patch was asked to change; null: any definition the source has. */
+  allowed: z.array(z.string()).nullable(),
+});
+export type SpliceInput = z.infer<typeof SpliceInputSchema>;
+/** The patched source and the definitions it replaced, or why the patch was refused. */
+export type Splice = { ok: true; source: string; replaced: string[] } | { ok: false; refusal: string };
 
 /** What `analyze` returns to callers (camelCase, for editor markers). */
 export type Analysis = {

@@ -15,6 +15,8 @@ import { NewVersionForm } from "@/components/datasets/new-version-form";
 import { VersionItems } from "@/components/datasets/version-items";
 import { VersionList } from "@/components/datasets/version-list";
 import { Card, EmptyState } from "@/components/ui/states";
+import { RepairButton } from "@/components/repair/repair-button";
+import { launchRepairAction } from "@/app/review/actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dataset" };
@@ -85,6 +87,9 @@ export default async function DatasetPage({
                 shown={shown.version}
                 items={items}
               />
+              {canEdit ? (
+                <RepairButton target={{ kind: "datasetVersion", id: shown.id }} action={launchRepairAction} />
+              ) : null}
             </Card>
           ) : null}
           <Card title="Exports">

@@ -16,6 +16,8 @@ import { RunLauncher } from "@/components/scenarios/run-launcher";
 import { readLlmConfig } from "@/lib/llm";
 import { findEnvironmentRuns } from "@/lib/scenarios/server/launch-runs";
 import { launchGenerationAction, launchProofAction, launchRolloutsAction } from "./actions";
+import { RepairButton } from "@/components/repair/repair-button";
+import { launchRepairAction } from "@/app/review/actions";
 import { orNotFound } from "@/app/or-not-found";
 
 export const dynamic = "force-dynamic";
@@ -113,6 +115,7 @@ export default async function EnvironmentPage({ params }: Props) {
               rollouts: launchRolloutsAction,
             }}
           />
+          <RepairButton target={{ kind: "environment", id: env.id }} action={launchRepairAction} />
         </Card>
       ) : null}
       <Card title={`Scenarios (${env.scenarios.length})`}>

@@ -8,6 +8,7 @@ import "server-only";
  */
 import { EXPORT_JOB } from "@/lib/export/export-job";
 import { PIPELINE_STEP_JOB } from "@/lib/pipeline/step-job";
+import { REPAIR_JOB } from "@/lib/repair/repair-job";
 import { ROLLOUT_JOB } from "@/lib/rollout/rollout-job";
 import { PROOF_JOB, SCEN_GENERATOR_JOB } from "@/lib/scenarios/scenario-jobs";
 import type { JobDefinition } from "../job-definition";
@@ -27,6 +28,7 @@ const JOBS = [
   job(PROOF_JOB, () => import("@/lib/scenarios/server/scenario-job-handlers").then((m) => m.handleProofJob)),
   job(ROLLOUT_JOB, () => import("@/lib/rollout/server/rollout-job-handler").then((m) => m.handleRolloutJob)),
   job(EXPORT_JOB, () => import("@/lib/export/server/export-job-handler").then((m) => m.handleExportJob)),
+  job(REPAIR_JOB, () => import("@/lib/repair/server/repair-job-handler").then((m) => m.handleRepairJob)),
 ];
 
 export const JOB_DEFINITIONS: readonly JobDefinition[] = JOBS.map((j) => j.definition);

@@ -3,7 +3,7 @@ import "server-only";
  * Review claims keep two reviewers off the same queue item. A claim is taken atomically by one
  * INSERT … ON CONFLICT DO UPDATE … WHERE (mine or expired): under concurrency exactly one
  * reviewer's statement returns a row. Claims expire (CLAIM_TTL_MS) so an abandoned tab frees the
- * item. Queue items are keyed by what the queue lists: environment id, scenario id, trajectory id.
+ * item. Queue items are keyed by what the queue lists: environment, scenario, trajectory or repair proposal id.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
@@ -14,6 +14,7 @@ const TARGET_EXISTS: Record<ReviewKind, (db: Db, id: string) => Promise<number>>
   environment: (db, id) => db.environment.count({ where: { id } }),
   scenario: (db, id) => db.scenario.count({ where: { id } }),
   trajectory: (db, id) => db.trajectory.count({ where: { id } }),
+  repair: (db, id) => db.repairProposal.count({ where: { id } }),
 };
 
 /** A claim names a queue item that exists: an unknown id is refused, never stored. */

@@ -14,6 +14,9 @@ import { isSamePins } from "@/lib/scenarios/proof-status";
 import { findPinnedProofStatus, lockScenarioPins } from "@/lib/scenarios/server/lock-scenario-pins";
 import { type DecideItemInput, TARGET_OF } from "../review.schema";
 import { environmentRisks, proofRisks } from "./accept-risks";
+import { sendJob, type JobSender } from "@/lib/jobs/server/send-job";
+import { decideRepair } from "@/lib/repair/server/decide-repair";
+import { reproveAfterEdit } from "@/lib/scenarios/server/reprove-after-edit";
 import { recordDecision } from "./record-decision";
 
 type Tx = Prisma.TransactionClient;
@@ -24,6 +27,8 @@ type Outcome = {
   risks: string[];
   before: Prisma.InputJsonValue;
   after: Prisma.InputJsonValue;
+  /** The environment whose scenarios' proofs this decision made stale (an accepted repair). */
+  reprove?: string;
 };
 type Input<K extends DecideItemInput["kind"]> = Extract<DecideItemInput, { kind: K }>;
 
@@ -109,9 +114,10 @@ async function decideTrajectory(tx: Tx, input: Input<"trajectory">): Promise<Out
   };
 }
 
-function decide(tx: Tx, input: DecideItemInput): Promise<Outcome> {
+function decide(tx: Tx, input: DecideItemInput, actor: SessionUser): Promise<Outcome> {
   if (input.kind === "environment") return decideEnvironment(tx, input);
   if (input.kind === "scenario") return decideScenario(tx, input);
+  if (input.kind === "repair") return decideRepair(tx, input, actor);
   return decideTrajectory(tx, input);
 }
 
@@ -129,7 +135,7 @@ export async function decideItemInTx(tx: Tx, input: DecideItemInput, actor: Sess
   }
   // Thrown after the update on purpose: the transaction rolls it back, and the risks are read
   // under the same locks as the versions they are about.
-  const outcome = await decide(tx, input);
+  const outcome = await decide(tx, input, actor);
   const { risks } = outcome;
   if (risks.length && !input.reason) {
     throw new AppError("INVALID_INPUT", `Accepting needs a written override reason: ${risks.join("; ")}.`, {
@@ -151,5 +157,27 @@ export async function decideItemInTx(tx: Tx, input: DecideItemInput, actor: Sess
     await tx.reviewClaim.delete({
       where: { targetType_targetId: { targetType: claim.targetType, targetId: claim.targetId } },
     });
-  return { decisionId: row.id, kind: input.kind, id: input.id, decision: input.decision };
+  return {
+    decisionId: row.id,
+    kind: input.kind,
+    id: input.id,
+    decision: input.decision,
+    ...(outcome.reprove ? { reprove: outcome.reprove } : {}),
+  };
+}
+
+/**
+ * decideItem, then (after the commit) the proof run an accepted repair's new versions need: they
+ * are STALE until a proof VERIFIES exactly them, so the repaired scenario enters no dataset before.
+ */
+export async function decideReviewItem(
+  db: Db,
+  input: DecideItemInput,
+  actor: SessionUser,
+  send: JobSender = sendJob,
+) {
+  const { reprove, ...decided } = await decideItem(db, input, actor);
+  if (!reprove) return { ...decided, proofRunId: null };
+  const proof = await reproveAfterEdit(db, { environmentId: reprove, actorId: actor.id }, send);
+  return { ...decided, proofRunId: proof.proofRunId, ...(proof.error ? { warning: proof.error } : {}) };
 }

@@ -1,14 +1,15 @@
 import "server-only";
 /**
  * Everything waiting for a human, in one list: environments IN_REVIEW (after the quality check),
- * scenarios not yet VERIFIED/ACCEPTED/REJECTED (with the proof's reasons), and flagged
- * trajectories nobody has decided on. Items claimed by another reviewer are left out, so two
+ * scenarios not yet VERIFIED/ACCEPTED/REJECTED (with the proof's reasons), flagged trajectories
+ * and proven repair proposals nobody has decided on. Items claimed by another reviewer are left out, so two
  * reviewers paging the same queue never land on the same item.
  */
 import type { Db, Prisma } from "@/lib/db";
 import { pinnedProofStatus, proofRowOf } from "@/lib/scenarios/proof-status";
 import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
 import { reasonSentence, shortTitle } from "../queue-text";
+import { findRepairQueueItems, repairQueueWhere } from "@/lib/repair/server/find-repair-items";
 import { proofRisks, qualityRisks } from "./accept-risks";
 
 export type { QueueItem } from "../review.schema";
@@ -113,6 +114,15 @@ export async function findReviewQueue(
     db.scenario.count({ where: scenarioWhere }),
     db.trajectory.count({ where: tw }),
   ]);
+  const wantRepairs = want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason;
+  const repairWhere = repairQueueWhere(projectId, filter);
+  const [repairs, repairCount, repairsHeld] = await Promise.all([
+    wantRepairs
+      ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain, runId: filter.runId })
+      : [],
+    db.repairProposal.count({ where: repairWhere }),
+    wantRepairs ? db.repairProposal.count({ where: { ...repairWhere, id: { in: taken } } }) : 0,
+  ]);
   const envFacts = await environmentFacts(db, envs);
   // Held by others *within this view*: the counter sits beside the filtered queue's own counts.
   const heldHere = await Promise.all([
@@ -181,11 +191,12 @@ export async function findReviewQueue(
       risks: [],
       changed: null,
     })),
+    ...repairs,
   ];
   return {
     items,
-    counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount },
-    claimedByOthers: heldHere.reduce((a, b) => a + b, 0),
+    counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount, repair: repairCount },
+    claimedByOthers: heldHere.reduce((a, b) => a + b, repairsHeld),
     decidedToday: await decidedToday(db, projectId, me.id, now),
     facets: await facets(db, projectId),
   };

@@ -6,6 +6,7 @@ import "server-only";
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
+import { repairPreview } from "@/lib/repair/server/find-repair-items";
 import { idList } from "../acceptance";
 import { qualitySummary } from "../quality-summary";
 import { reasonSentence } from "../queue-text";
@@ -34,6 +35,7 @@ async function environmentPreview(db: Db, projectId: string, id: string): Promis
     proof: null,
     quality: check ? qualitySummary(check).text : "No quality check on this version.",
     diff: from ? { label, original: from.source, modified: current.source } : null,
+    comparison: null,
   };
 }
 
@@ -66,7 +68,12 @@ async function scenarioPreview(db: Db, projectId: string, id: string): Promise<Q
         modified: await checksText(db, current),
       }
     : null;
-  return { proof: { status: s.proofStatus, reasons: reasons(s.proofReasons) }, quality: null, diff };
+  return {
+    proof: { status: s.proofStatus, reasons: reasons(s.proofReasons) },
+    quality: null,
+    diff,
+    comparison: null,
+  };
 }
 
 async function trajectoryPreview(db: Db, projectId: string, id: string): Promise<QueuePreview> {
@@ -79,11 +86,13 @@ async function trajectoryPreview(db: Db, projectId: string, id: string): Promise
     proof: { status: t.scenario.proofStatus, reasons: reasons(t.scenario.proofReasons) },
     quality: `Reward ${t.reward.toFixed(2)} after ${t.stepCount} steps (${t.status.toLowerCase()}).`,
     diff: null,
+    comparison: null,
   };
 }
 
 export function getQueuePreview(db: Db, projectId: string, item: ClaimInput): Promise<QueuePreview> {
   if (item.kind === "environment") return environmentPreview(db, projectId, item.id);
   if (item.kind === "scenario") return scenarioPreview(db, projectId, item.id);
+  if (item.kind === "repair") return repairPreview(db, projectId, item.id);
   return trajectoryPreview(db, projectId, item.id);
 }

@@ -10,8 +10,7 @@ import type { SessionUser } from "@/lib/auth/auth.schema";
 export type DecisionRecord = {
   projectId: string;
   actor: SessionUser;
-  targetType:
-    "ENVIRONMENT_VERSION" | "SCENARIO" | "VALIDATOR" | "TRAJECTORY" | "QUALITY_PROBE" | "DATASET_VERSION";
+  targetType: Prisma.ReviewDecisionCreateInput["targetType"];
   targetId: string;
   decision: "ACCEPT" | "REJECT" | "CONFIRM" | "OVERRIDE" | "EDIT" | "COMMENT" | "UNDO";
   reason?: string;

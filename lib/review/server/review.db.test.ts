@@ -120,7 +120,7 @@ describe("review queue and claims", () => {
     const flagged = await createTrajectory(t.db, scenario.id, { flagReason: "reward disagrees with judge" });
     await createTrajectory(t.db, scenario.id, { flagReason: null });
     const queue = await findReviewQueue(t.db, project.id, {}, alice);
-    expect(queue.counts).toEqual({ environment: 1, scenario: 1, trajectory: 1 });
+    expect(queue.counts).toEqual({ environment: 1, scenario: 1, trajectory: 1, repair: 0 });
     expect(queue.items.find((i) => i.kind === "scenario")?.reasons).toEqual(["Gold run fails check 2."]);
     expect(
       (
@@ -153,7 +153,7 @@ describe("review queue and claims", () => {
       alice,
     );
     const after = await findReviewQueue(t.db, project.id, {}, alice);
-    expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0 });
+    expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0, repair: 0 });
     expect(after.decidedToday.mine).toBe(2);
   });
 

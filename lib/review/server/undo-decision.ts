@@ -76,18 +76,41 @@ async function restoreScenario(tx: Tx, d: Undone) {
 const restoreTrajectory = (_tx: Tx, d: Undone) =>
   Promise.resolve({ kind: "trajectory" as const, id: d.targetId, restored: d.before });
 
+/**
+ * A rejected repair proposal goes back to the queue; an accepted one saved versions that others may
+ * have built on, so it is not undone (edit the check, or reject the scenario, instead).
+ */
+async function restoreRepair(tx: Tx, d: Undone) {
+  if (d.decision !== "REJECT")
+    throw new AppError(
+      "CONFLICT",
+      "An accepted repair saved new versions and cannot be undone; edit the check or reject the scenario instead.",
+    );
+  const { count } = await tx.repairProposal.updateMany({
+    where: { id: d.targetId, status: "REJECTED" },
+    data: { status: "PROVEN", decidedById: null, decidedAt: null, decisionReason: "" },
+  });
+  if (count === 0) throw changedSince();
+  return { kind: "repair" as const, id: d.targetId, restored: { status: "PROVEN" } };
+}
+
 const RESTORERS: Partial<
   Record<
     Undone["targetType"],
     (
       tx: Tx,
       d: Undone,
-    ) => Promise<{ kind: "environment" | "scenario" | "trajectory"; id: string; restored: unknown }>
+    ) => Promise<{
+      kind: "environment" | "scenario" | "trajectory" | "repair";
+      id: string;
+      restored: unknown;
+    }>
   >
 > = {
   ENVIRONMENT_VERSION: restoreEnvironment,
   SCENARIO: restoreScenario,
   TRAJECTORY: restoreTrajectory,
+  REPAIR_PROPOSAL: restoreRepair,
 };
 
 export async function undoLastDecision(db: Db, projectId: string, actor: SessionUser) {
@@ -98,7 +121,7 @@ export async function undoLastDecision(db: Db, projectId: string, actor: Session
         projectId,
         actorId: actor.id,
         decision: { in: ["ACCEPT", "REJECT", "UNDO"] },
-        targetType: { in: ["ENVIRONMENT_VERSION", "SCENARIO", "TRAJECTORY"] },
+        targetType: { in: ["ENVIRONMENT_VERSION", "SCENARIO", "TRAJECTORY", "REPAIR_PROPOSAL"] },
       },
       orderBy: { createdAt: "desc" },
     });

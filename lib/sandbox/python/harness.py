@@ -3,7 +3,7 @@
 Shared by every backend. Pyodide workers call the `handle` that `start()` returns; the python3
 backends (bubblewrap, and the unsandboxed benchmark baseline) run `serve()` over JSON lines.
 Ops: load, unload, tools, step, state, diff, states, run_checks, run_checks_batch, analyze,
-configure, ping.
+splice, configure, ping.
 A worker holds one episode, or several of the same source when requests name theirs with
 "episode" (worker sharing, shared-workers.ts): each has its own module, instance and random state.
 Replies: {"ok": true, ...} or {"ok": false, "error": {"code", "message"}}; the codes match
@@ -23,6 +23,7 @@ from capture import Capture
 from checks import run_checks
 from jsonstate import StateTracker, diff, dumps
 from loadcache import cached, prepare
+from splice import splice
 from privatejson import dumps as _json_text
 from privatejson import loads as _json_value
 # Bound here, before any user code: user code may replace the builtins module's entries later.
@@ -36,7 +37,7 @@ LIMITS = {"max_output_bytes": 4 * 1024 * 1024, "max_log_bytes": 64 * 1024}
 _EMPTY_DIFF = {"added": [], "removed": [], "changed": []}
 _timer = {"enabled": False}  # set by serve(): SIGALRM deadlines exist only in real CPython
 _HARNESS_MODULES = ("harness", "analyze", "capture", "checks", "docstrings", "jsonstate", "loadcache",
-                    "lockdown", "privatejson", "readonly", "toolschema", "validate")
+                    "lockdown", "privatejson", "readonly", "splice", "toolschema", "validate")
 # The interpreter's one `random` generator, as the module's functions use it, and the C methods
 # that save and restore its state: each episode runs with its own (see _Entered).
 _RANDOM = random._inst
@@ -318,6 +319,16 @@ def op_analyze(req, episodes):
     return analyze(_require(req, "source", str), _require(req, "class_name", str))
 
 
+def op_splice(req, episodes):
+    allowed = req.get("allowed")
+    if allowed is not None and (not isinstance(allowed, list) or [a for a in allowed if not isinstance(a, str)]):
+        raise Fail("INVALID_REQUEST", "allowed must be a list of names or null")
+    class_name = req.get("class_name")
+    if class_name is not None and not isinstance(class_name, str):
+        raise Fail("INVALID_REQUEST", "class_name must be a string or null")
+    return splice(_require(req, "source", str), _require(req, "patch", str), class_name, allowed)
+
+
 def op_configure(req, episodes):
     for key in LIMITS:
         value = req.get(key)
@@ -329,7 +340,7 @@ def op_configure(req, episodes):
 
 _OPS = {"load": op_load, "unload": op_unload, "tools": op_tools, "step": op_step, "state": op_state, "diff": op_diff,
         "states": op_states, "run_checks": op_run_checks,
-        "run_checks_batch": op_run_checks_batch, "analyze": op_analyze,
+        "run_checks_batch": op_run_checks_batch, "analyze": op_analyze, "splice": op_splice,
         "configure": op_configure, "ping": lambda req, episodes: {}}
 
 

@@ -21,7 +21,7 @@ export type ScenarioSubject = {
   tools: z.infer<typeof ToolSchema>[];
   task: string;
   initialState: JsonObject;
-  checks: (ProofCheck & { validatorVersionId: string })[];
+  checks: (ProofCheck & { validatorId: string; validatorVersionId: string })[];
   storedGold: GoldCall[] | null;
 };
 
@@ -42,6 +42,7 @@ export async function loadScenarioSubject(db: Db, scenarioId: string): Promise<S
             position: v.position,
             item: v.checkItem,
             code: v.currentVersion.code,
+            validatorId: v.id,
             validatorVersionId: v.currentVersion.id,
           },
         ]

@@ -45,7 +45,8 @@ export type ProofSummary = z.infer<typeof ProofSummarySchema>;
 
 type Gold = { source: GoldSource; calls: GoldCall[] } | null;
 
-async function findGold(
+/** Stored gold calls, else a reward-1 rollout on this code version, else (with `deps.gold`) the model's. */
+export async function findGold(
   db: Db,
   subject: ScenarioSubject,
   deps: ValidatorProofDeps,

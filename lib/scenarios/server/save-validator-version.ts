@@ -41,7 +41,7 @@ async function validatorConflict(db: Db, validatorId: string) {
  * The proof is stale; an ACCEPTED scenario goes back to review ("changed since accepted") and
  * remembers the validator versions that were accepted (the current ones before this edit).
  */
-async function markScenarioEdited(
+export async function markScenarioEdited(
   tx: Prisma.TransactionClient,
   scenarioId: string,
   edit: { replaced: string; by: string },
