@@ -14,6 +14,7 @@ const PURE_CORE = [
   "lib/llm/**",
   "lib/rollout/**",
   "lib/api/**",
+  "lib/difficulty/**",
 ];
 const REACT_CODE = ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"];
 
