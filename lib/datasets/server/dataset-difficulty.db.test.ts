@@ -31,12 +31,12 @@ async function world() {
   const roll = async (id: string, rewards: number[], extra = {}) => {
     for (const reward of rewards) await createTrajectory(t.db, id, { reward, ...extra });
   };
-  await roll(solved!.id, [1, 1, 1, 1]);
-  await roll(failed!.id, [0, 0, 0, 0]);
-  await roll(mixed!.id, [1, 0, 1, 0]);
+  await roll(solved.id, [1, 1, 1, 1]);
+  await roll(failed.id, [0, 0, 0, 0]);
+  await roll(mixed.id, [1, 0, 1, 0]);
   // Under other validator versions: would make "solved" look mixed if it counted.
-  await roll(solved!.id, [0, 0], { validatorVersionIds: ["another-version"] });
-  return { project, solved: solved!, failed: failed!, mixed: mixed!, unmeasured: unmeasured! };
+  await roll(solved.id, [0, 0], { validatorVersionIds: ["another-version"] });
+  return { project, solved: solved, failed: failed, mixed: mixed, unmeasured: unmeasured };
 }
 
 describe("difficulty in the dataset builder", () => {
