@@ -8,6 +8,7 @@ import { EXPORT_FLAGS, IMPORT_FLAGS } from "./dataset-commands";
 import { ENV_REPLAY_FLAGS, ENV_TOOLS_FLAGS } from "./env-command";
 import { main } from "./main";
 import { PIPELINE_RUN_FLAGS } from "./pipeline-input";
+import { ROLLOUTS_FLAGS } from "./rollouts-command";
 import { DATASET_CREATE_FLAGS, SERVE_FLAGS } from "./serve-command";
 
 async function cli(...argv: string[]) {
@@ -25,6 +26,7 @@ const SPECS: Record<string, FlagSpec[]> = {
   export: [EXPORT_FLAGS],
   import: [IMPORT_FLAGS],
   serve: [SERVE_FLAGS],
+  rollouts: [ROLLOUTS_FLAGS],
 };
 const VERBS: Record<string, string[]> = {
   env: ["tools", "replay"],

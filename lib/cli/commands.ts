@@ -1,6 +1,14 @@
 import { FORMAT_ALIASES } from "../export/formats/registry";
 import type { CommandGroup } from "./cli-io";
-import { DATASET_HELP, ENV_HELP, EXPORT_HELP, IMPORT_HELP, PIPELINE_HELP, SERVE_HELP } from "./help-texts";
+import {
+  DATASET_HELP,
+  ENV_HELP,
+  EXPORT_HELP,
+  IMPORT_HELP,
+  PIPELINE_HELP,
+  ROLLOUTS_HELP,
+  SERVE_HELP,
+} from "./help-texts";
 
 /** Every command group of the CLI. Domains add theirs here (imported lazily to keep start-up fast). */
 export const COMMAND_GROUPS: CommandGroup[] = [
@@ -22,8 +30,15 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     name: "dataset",
     help: DATASET_HELP,
     usage:
-      "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified]",
+      "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified] [--exclude-zero-signal] [--group-size G]",
     run: async (argv, io) => (await import("./serve-command")).runDatasetCommand(argv, io),
+  },
+  {
+    name: "rollouts",
+    help: ROLLOUTS_HELP,
+    usage:
+      "rollouts --dataset NAME [--version N] --k K [--models m1,m2] [--max-cost USD] [--conversational] [--no-worker]",
+    run: async (argv, io) => (await import("./rollouts-command")).runRolloutsCommand(argv, io),
   },
   {
     name: "export",
