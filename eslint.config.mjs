@@ -16,6 +16,7 @@ const PURE_CORE = [
   "lib/api/**",
   "lib/corpus/**",
   "lib/repair/**",
+  "lib/difficulty/**",
 ];
 const REACT_CODE = ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"];
 

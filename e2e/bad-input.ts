@@ -179,6 +179,10 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
     args: { name: "fuzz-unknown-environment", environments: [UNKNOWN_ID], isNew: true },
     refusedWith: "INVALID_INPUT",
   },
+  launchDatasetRolloutsAction: {
+    args: { dataset: UNKNOWN_ID, k: 1, models: "" },
+    refusedWith: "NOT_FOUND",
+  },
   previewDatasetVersionAction: {
     args: { name: "fuzz-preview", environments: [UNKNOWN_ID] },
     readsOnly: true,

@@ -5,6 +5,7 @@
  * Creates one uniquely named dataset; the environments the re-import test writes are deleted again.
  */
 import { readFileSync } from "node:fs";
+import { createTrajectory } from "../prisma/seed/factories";
 import { loadSamples } from "../prisma/seed/load-samples";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
@@ -202,5 +203,56 @@ test("re-importing an existing environment offers a new name or a new version, a
       select: { id: true },
     });
     await deleteEnvironments(envs.map((e) => e.id));
+  }
+});
+
+test("the preview shows each scenario's difficulty and leaves out zero-signal scenarios with the count", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const db = e2eDb();
+  const projectId = await defaultProjectId();
+  const sampleSlugs = loadSamples().map((s) => s.slug);
+  const verified = () =>
+    db.scenario.findMany({
+      where: {
+        environment: { projectId, slug: { in: sampleSlugs } },
+        status: "ACCEPTED",
+        proofStatus: "VERIFIED",
+      },
+      orderBy: { externalId: "asc" },
+      include: { environment: { select: { slug: true } } },
+    });
+  await expect
+    .poll(async () => (await verified()).length, { timeout: 90_000, intervals: [500] })
+    .toBeGreaterThan(1);
+  const [solved, mixed] = await verified();
+  const model = unique("e2e-model");
+  // Rollouts on exactly the scenarios' pins, under a model of this test only (deleted again below).
+  for (const reward of [1, 1, 1, 1])
+    await createTrajectory(db, solved!.id, { reward, model, sftPass: false });
+  for (const reward of [1, 0, 0, 0]) await createTrajectory(db, mixed!.id, { reward, model, sftPass: false });
+  try {
+    await page.goto("/datasets");
+    const form = page.getByRole("form", { name: "New dataset" });
+    await form.getByLabel("Name", { exact: true }).fill(unique("signal"));
+    await form.getByRole("button", { name: "Preview" }).click();
+    await expect(form.getByTestId("preview-difficulty")).toContainText("0 left out as zero-signal");
+    const solvedKey = `${solved!.environment.slug}/${solved!.externalId}`;
+    await expect(form.getByTestId("preview-included-row").filter({ hasText: solvedKey })).toBeVisible();
+    await form.getByLabel("Leave out zero-signal scenarios").check();
+    await form.getByLabel("Group size G").fill("4");
+    await form.getByRole("button", { name: "Apply difficulty filters" }).click();
+    await expect(form.getByTestId("preview-difficulty")).toContainText("zero-signal groups at G=4");
+    await expect(form.getByTestId("preview-excluded-row").filter({ hasText: solvedKey })).toContainText(
+      "no learning signal: all",
+    );
+    await expect(form.getByTestId("preview-included-row").filter({ hasText: solvedKey })).toHaveCount(0);
+    const mixedRow = form
+      .getByTestId("preview-included-row")
+      .filter({ hasText: `${mixed!.environment.slug}/${mixed!.externalId}` });
+    await expect(mixedRow.getByTestId("preview-success-rate")).not.toHaveText("–");
+  } finally {
+    await db.trajectory.deleteMany({ where: { model } });
   }
 });

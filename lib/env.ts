@@ -48,6 +48,8 @@ export const EnvSchema = z.object({
   ENVSTUDIO_PG_USER: z.preprocess(blankAsUnset, z.string().optional()),
   ENVSTUDIO_PG_FALLBACK_ROOT: z.preprocess(blankAsUnset, z.string().default("/var/lib/envstudio")),
   PG_POOL_MAX: number(10, { min: 1 }),
+  /** The most rollouts per scenario per model one run may ask for (`envstudio rollouts --k`, the dataset page). */
+  ROLLOUT_MAX_K: number(32, { min: 1 }),
   // Any value: log the embedded schema engine's messages (migrations) to stderr.
   DEBUG_SCHEMA_ENGINE: flag,
   JOBS_SUPERVISE_SECONDS: number(10, { min: 1 }),

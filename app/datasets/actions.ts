@@ -11,6 +11,11 @@ import { createDatasetVersion, previewDatasetVersion } from "@/lib/datasets/serv
 import { getDb } from "@/lib/db";
 import { startExport } from "@/lib/export/server/start-export";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { AppError } from "@/lib/core/errors";
+import { sendJob } from "@/lib/jobs/server/send-job";
+import { getLlmConfig, listModels } from "@/lib/llm";
+import { LaunchDatasetRolloutsFormSchema } from "@/lib/datasets/dataset-form.schema";
+import { launchDatasetRollouts } from "@/lib/rollout/server/launch-dataset-rollouts";
 
 /** Creates a dataset (isNew) or a new immutable version of one. */
 export async function createDatasetVersionAction(raw: unknown) {
@@ -37,5 +42,35 @@ export async function startExportAction(raw: unknown) {
   return runAction(raw, StartExportFormSchema, "REVIEWER", async (input, user) => {
     const row = await startExport(getDb(), { ...input, createdById: user.id });
     return { exportId: row.id };
+  });
+}
+
+/** k rollouts per scenario per model over a dataset version (the same run as `envstudio rollouts`). */
+export async function launchDatasetRolloutsAction(raw: unknown) {
+  return runAction(raw, LaunchDatasetRolloutsFormSchema, "REVIEWER", async (input, user) => {
+    const db = getDb();
+    const project = await getDefaultProject(db);
+    const llm = getLlmConfig();
+    const baseUrl = llm.baseUrl;
+    const endpointModels = () => {
+      if (!baseUrl)
+        throw new AppError("INVALID_INPUT", "OPENAI_BASE_URL is not set: no endpoint to roll out with");
+      return listModels(baseUrl, llm.apiKey);
+    };
+    const models = input.models.length ? input.models : [llm.defaultModel];
+    const { run } = await launchDatasetRollouts(
+      db,
+      sendJob,
+      {
+        projectId: project.id,
+        dataset: input.dataset,
+        version: input.version,
+        k: input.k,
+        models,
+        createdById: user.id,
+      },
+      endpointModels,
+    );
+    return { runId: run.id };
   });
 }

@@ -10,8 +10,15 @@ import type { DatasetPlan } from "@/lib/datasets/plan";
 import { Field } from "@/components/ui/field";
 import { Select, Textarea } from "@/components/ui/inputs";
 import { Button } from "@/components/ui/button";
+import { type DifficultyChoice, DifficultyControls, DifficultySummaryLine } from "./difficulty-controls";
 
-export type PreviewChoices = { pins: Record<string, string>; overrideReason: string };
+const rate = (x: number | null | undefined) => (x === null || x === undefined ? "–" : x.toFixed(3));
+
+export type PreviewChoices = {
+  pins: Record<string, string>;
+  overrideReason: string;
+  difficulty: DifficultyChoice;
+};
 
 const checksLabel = (versions: number[]) =>
   versions.length ? `checks ${versions.map((v) => `v${v}`).join(" · ")}` : "no checks";
@@ -122,6 +129,11 @@ export function DatasetPreview({
         </ul>
       ) : null}
       <PinPicker plan={plan} choices={choices} onChange={onChange} />
+      <DifficultyControls
+        value={choices.difficulty}
+        onApply={(difficulty) => onChange({ ...choices, difficulty })}
+      />
+      {plan.difficulty ? <DifficultySummaryLine summary={plan.difficulty} /> : null}
       <table className="w-full text-left text-xs" data-testid="preview-included">
         <thead>
           <tr className="text-slate-500">
@@ -129,6 +141,11 @@ export function DatasetPreview({
             <th>Environment</th>
             <th>Checks</th>
             <th>Split</th>
+            <th title="rollouts on these pins (successes)">n (c)</th>
+            <th>Success rate</th>
+            <th>pass@k</th>
+            <th>pass^k</th>
+            <th>P(signal)</th>
             <th>Note</th>
           </tr>
         </thead>
@@ -141,6 +158,11 @@ export function DatasetPreview({
               </td>
               <td>{checksLabel(i.validatorVersions)}</td>
               <td>{i.split.toLowerCase()}</td>
+              <td>{i.difficulty ? `${i.difficulty.n} (${i.difficulty.successes})` : "–"}</td>
+              <td data-testid="preview-success-rate">{rate(i.difficulty?.success_rate)}</td>
+              <td>{rate(i.difficulty?.pass_at_k)}</td>
+              <td>{rate(i.difficulty?.pass_hat_k)}</td>
+              <td>{rate(i.difficulty?.p_signal)}</td>
               <td className={i.overridden ? "text-amber-800" : "text-slate-500"}>{i.note}</td>
             </tr>
           ))}

@@ -18,7 +18,11 @@ export function useDatasetDraft(
 ) {
   // Kept apart from the preview mutation's data: changing a pin re-previews with the panel still shown.
   const [plan, setPlan] = useState<DatasetPlan | null>(null);
-  const [choices, setChoices] = useState<PreviewChoices>({ pins: {}, overrideReason: "" });
+  const [choices, setChoices] = useState<PreviewChoices>({
+    pins: {},
+    overrideReason: "",
+    difficulty: {},
+  });
   const previewing = useMutation({
     mutationFn: (input: Record<string, unknown>) => unwrapAction(previewDatasetVersionAction(input)),
   });
@@ -30,6 +34,7 @@ export function useDatasetDraft(
     ...values(new FormData(form.current ?? undefined)),
     pins: c.pins,
     overrideReason: c.overrideReason || undefined,
+    difficulty: c.difficulty,
   });
 
   function preview(c: PreviewChoices = choices) {

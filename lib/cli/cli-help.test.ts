@@ -9,6 +9,7 @@ import { ENV_REPLAY_FLAGS, ENV_TOOLS_FLAGS } from "./env-command";
 import { main } from "./main";
 import { PIPELINE_RUN_FLAGS } from "./pipeline-input";
 import { REPAIR_FLAGS } from "./repair-command";
+import { ROLLOUTS_FLAGS } from "./rollouts-command";
 import { DATASET_CREATE_FLAGS, SERVE_FLAGS } from "./serve-command";
 
 async function cli(...argv: string[]) {
@@ -27,6 +28,7 @@ const SPECS: Record<string, FlagSpec[]> = {
   import: [IMPORT_FLAGS],
   serve: [SERVE_FLAGS],
   repair: [REPAIR_FLAGS],
+  rollouts: [ROLLOUTS_FLAGS],
 };
 const VERBS: Record<string, string[]> = {
   env: ["tools", "replay"],

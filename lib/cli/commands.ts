@@ -7,6 +7,7 @@ import {
   IMPORT_HELP,
   PIPELINE_HELP,
   REPAIR_HELP,
+  ROLLOUTS_HELP,
   SERVE_HELP,
 } from "./help-texts";
 
@@ -30,8 +31,15 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     name: "dataset",
     help: DATASET_HELP,
     usage:
-      "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified]",
+      "dataset list | dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--allow-unverified] [--exclude-zero-signal] [--group-size G]",
     run: async (argv, io) => (await import("./serve-command")).runDatasetCommand(argv, io),
+  },
+  {
+    name: "rollouts",
+    help: ROLLOUTS_HELP,
+    usage:
+      "rollouts --dataset NAME [--version N] --k K [--models m1,m2] [--max-cost USD] [--conversational] [--no-worker]",
+    run: async (argv, io) => (await import("./rollouts-command")).runRolloutsCommand(argv, io),
   },
   {
     name: "export",

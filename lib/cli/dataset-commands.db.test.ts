@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
+import { createTrajectory } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
@@ -81,7 +82,8 @@ describe("envstudio dataset", () => {
     expect(items).toBeGreaterThan(0);
     // Printed stats are the stored JSON (key order is Postgres's): find the top-level total.
     expect(
-      (JSON.parse(created.out.replace(/^created cli v1: /, "")) as { scenarios: number }).scenarios,
+      (JSON.parse(created.out.split("\n")[0]!.replace(/^created cli v1: /, "")) as { scenarios: number })
+        .scenarios,
     ).toBe(items);
     expect(await cli("dataset", "list")).toEqual({ code: 0, out: `cli\tv1\t${items} scenarios`, err: "" });
   });
@@ -110,7 +112,7 @@ describe("envstudio export", () => {
     const out = path.join(dir, "envscaler");
     const result = await cli("export", "--dataset", "cli", "--format", "envscaler", "--out", out);
     expect(result).toMatchObject({ code: 0, err: "" });
-    const items = await t.db.datasetItem.count();
+    const items = await t.db.datasetItem.count({ where: { datasetVersion: { dataset: { name: "cli" } } } });
     expect(result.out).toContain(`exported cli v1 as ENVSCALER_JSON: ${items} scenarios`);
     expect(
       ["train", "test"].flatMap(
@@ -248,4 +250,40 @@ describe("envstudio import", () => {
     });
     expect(notesEnv.currentVersion).toMatchObject({ version: 2, producedBy: "import" });
   }, 120_000);
+});
+
+// Last: the rollouts it stores would change what the export tests above expect.
+describe("envstudio dataset create with difficulty", () => {
+  it("--exclude-zero-signal leaves out what every counted rollout solved and says how many; G < 2 starts nothing", async () => {
+    const before = await t.db.datasetVersion.count();
+    expect(await cli("dataset", "create", "--name", "zs", "--group-size", "1")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--group-size must be an integer of at least 2 (got 1)") as unknown,
+    });
+    expect(await t.db.datasetVersion.count()).toBe(before);
+    const [solved, mixed] = await t.db.scenario.findMany({ orderBy: { externalId: "asc" }, take: 2 });
+    for (const reward of [1, 1, 1]) await createTrajectory(t.db, solved!.id, { reward });
+    for (const reward of [1, 0, 1]) await createTrajectory(t.db, mixed!.id, { reward });
+    const created = await cli(
+      "dataset",
+      "create",
+      "--name",
+      "zs",
+      "--allow-unverified",
+      "--exclude-zero-signal",
+      "--group-size",
+      "4",
+    );
+    expect(created).toMatchObject({ code: 0, err: "" });
+    expect(created.out).toContain("difficulty: 1 scenario(s) excluded as zero-signal");
+    expect(created.out).toContain("expected zero-signal groups at G=4");
+    const version = await t.db.datasetVersion.findFirstOrThrow({ where: { dataset: { name: "zs" } } });
+    const items = await t.db.datasetItem.findMany({ where: { datasetVersionId: version.id } });
+    expect(items.map((i) => i.scenarioId)).not.toContain(solved!.id);
+    expect(items.find((i) => i.scenarioId === mixed!.id)?.difficulty).toMatchObject({
+      n: 3,
+      successes: 2,
+      group_size: 4,
+    });
+  });
 });

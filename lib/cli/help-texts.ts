@@ -39,7 +39,7 @@ export const PIPELINE_HELP = `usage:
 export const DATASET_HELP = `usage:
   envstudio dataset list
   envstudio dataset create --name NAME [--seed N] [--test-ratio R] [--env a,b] [--description TEXT]
-                           [--allow-unverified]
+                           [--allow-unverified] [--exclude-zero-signal] [--group-size G]
 
   list      every dataset with its latest version and scenario count
   create    a new dataset (or a new version of one) from the accepted scenarios
@@ -49,7 +49,32 @@ export const DATASET_HELP = `usage:
   --test-ratio R       share of scenarios in the test split (0–1)
   --env a,b            only these environments (their env_id)
   --description TEXT   a note stored with the version
-  --allow-unverified   admit scenarios whose validator proof is not VERIFIED`;
+  --allow-unverified   admit scenarios whose validator proof is not VERIFIED
+  --exclude-zero-signal  leave out scenarios every counted rollout solved, or none did (pooled over
+                       models; rollouts count only on the item's pinned versions); says how many
+  --group-size G       the GRPO group size G of P(signal) = 1 − p^G − (1 − p)^G (default 8, at least 2)
+
+  Each item's difficulty (n, successes, pass@k, pass^k, P(signal), per model) is frozen into the
+  version when it is made; exports carry that snapshot.`;
+
+export const ROLLOUTS_HELP = `usage:
+  envstudio rollouts --dataset NAME [--version N] --k K [--models m1,m2] [--max-cost USD]
+                     [--conversational] [--no-worker] [--db-wait SECONDS]
+
+  Runs K rollouts per scenario per model over a dataset version's scenarios (a resumable ROLLOUT
+  run, like the studio's), follows it to the end, then prints the dataset's difficulty.
+
+  --dataset NAME      the dataset whose scenarios to roll out
+  --version N         its version (default: the latest)
+  --k K               rollouts per scenario per model (1 to ROLLOUT_MAX_K, default 32)
+  --models m1,m2      models to roll out (default: LLM_MODEL); each must be listed by the
+                      endpoint's GET /v1/models
+  --max-cost USD      stop the run once it has cost this much (needs priced models)
+  --conversational    simulate the user turn by turn (default: the task is the first user message)
+  --no-worker         only enqueue and follow progress (workers started with \`npm run worker\` do the work)
+  --db-wait SECONDS   how long to keep retrying while the database is unreachable (default 300)
+
+  The LLM endpoint comes from OPENAI_BASE_URL and OPENAI_API_KEY.`;
 
 export const REPAIR_HELP = `usage:
   envstudio repair --dataset NAME [--version N] | --env ENV_ID | --scenario ID

@@ -1,4 +1,5 @@
 /** `envstudio serve` (headless RL environment server) and `envstudio dataset list|create`. */
+import type { DifficultySummary } from "../datasets/difficulty-plan";
 import {
   type FlagSpec,
   UsageError,
@@ -13,8 +14,8 @@ import { openProject } from "./open-project";
 
 export const SERVE_FLAGS = { strings: ["dataset", "version", "port", "host"] } as const satisfies FlagSpec;
 export const DATASET_CREATE_FLAGS = {
-  strings: ["name", "seed", "test-ratio", "env", "description"],
-  booleans: ["allow-unverified"],
+  strings: ["name", "seed", "test-ratio", "env", "description", "group-size"],
+  booleans: ["allow-unverified", "exclude-zero-signal"],
 } as const satisfies FlagSpec;
 
 export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -69,6 +70,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   return 0;
 }
 
+function describeDifficulty(d: DifficultySummary): string {
+  const share = (x: number | null) => (x === null ? "unknown (no rollouts)" : `${(x * 100).toFixed(1)} %`);
+  return `difficulty: ${d.excludedZeroSignal} scenario(s) excluded as zero-signal (every counted rollout solved them, or none did); ${d.measured} with rollouts; expected zero-signal groups at G=${d.groupSize}: ${share(d.zeroSignalShareBefore)} before, ${share(d.zeroSignalShareAfter)} after`;
+}
+
 export async function runDatasetCommand(argv: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb !== "list" && verb !== "create")
@@ -78,6 +84,11 @@ export async function runDatasetCommand(argv: string[], io: CliIo): Promise<numb
   const seed = numberFlag(values, "seed", { integer: true });
   const testRatio = numberFlag(values, "test-ratio");
   const name = verb === "create" ? requiredString(values, "name") : "";
+  const groupSize = numberFlag(values, "group-size", {
+    integer: true,
+    min: 2,
+    what: "an integer of at least 2",
+  });
   const { db, projectId, close } = await openProject();
   try {
     if (verb === "list") {
@@ -97,8 +108,13 @@ export async function runDatasetCommand(argv: string[], io: CliIo): Promise<numb
       testRatio,
       environments: stringFlag(values, "env")?.split(","),
       allowUnverified: values["allow-unverified"] === true,
+      difficulty: {
+        excludeZeroSignal: values["exclude-zero-signal"] === true,
+        ...(groupSize === undefined ? {} : { groupSize }),
+      },
     });
     io.out(`created ${v.dataset.name} v${v.version}: ${JSON.stringify(v.stats)}`);
+    if (v.difficulty) io.out(describeDifficulty(v.difficulty));
     return 0;
   } finally {
     await close();

@@ -14,3 +14,19 @@ export const StartExportFormSchema = z.object({
   datasetVersionId: z.string().min(1),
   format: ExportFormatSchema,
 });
+
+/** The dataset page's rollout launcher: k per scenario per model (models comma-separated; empty = LLM_MODEL). */
+export const LaunchDatasetRolloutsFormSchema = z.object({
+  dataset: z.string().min(1),
+  version: z.coerce.number().int().min(1).optional(),
+  k: z.coerce.number().int().min(1, "k must be at least 1"),
+  models: z
+    .string()
+    .default("")
+    .transform((m) =>
+      m
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+});

@@ -1,5 +1,6 @@
 /** Dataset inputs and the stored JSON shapes (stats, changelog), parsed at every boundary. */
 import { z } from "zod";
+import { DifficultyOptionsSchema } from "../difficulty/estimators";
 
 export const DatasetNameSchema = z
   .string()
@@ -10,6 +11,27 @@ export const DatasetNameSchema = z
     /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
     "use letters, digits, dot, dash or underscore (it names files and CLI arguments)",
   );
+
+/** A band of pooled success rate (0–1, inclusive) a split is aimed at. */
+export const DifficultyBandSchema = z
+  .object({ min: z.coerce.number().min(0).max(1), max: z.coerce.number().min(0).max(1) })
+  .refine((b) => b.min <= b.max, "the band's min must not exceed its max");
+export type DifficultyBand = z.infer<typeof DifficultyBandSchema>;
+
+export const DIFFICULTY_SORTS = ["key", "success_rate", "p_signal", "pass_at_k", "pass_hat_k"] as const;
+
+/**
+ * How difficulty shapes a version: the k and group size G of its figures, whether scenarios every
+ * counted rollout solved (or none did) are left out, a success-rate band per split, and the order
+ * the preview lists items in.
+ */
+export const DatasetDifficultySchema = DifficultyOptionsSchema.extend({
+  excludeZeroSignal: z.boolean().default(false),
+  trainBand: DifficultyBandSchema.optional(),
+  testBand: DifficultyBandSchema.optional(),
+  sort: z.enum(DIFFICULTY_SORTS).default("key"),
+});
+export type DatasetDifficulty = z.infer<typeof DatasetDifficultySchema>;
 
 export const CreateDatasetVersionInputSchema = z.object({
   projectId: z.string().min(1),
@@ -35,6 +57,7 @@ export const CreateDatasetVersionInputSchema = z.object({
   overrideReason: z.string().trim().max(2000).optional(),
   /** CLI `--allow-unverified`: an override with a fixed reason. */
   allowUnverified: z.boolean().default(false),
+  difficulty: DatasetDifficultySchema.default(DatasetDifficultySchema.parse({})),
   /** Creating a dataset (not a new version of one): an existing name is a conflict, not an edit. */
   isNew: z.boolean().default(false),
   createdById: z.string().nullable().optional(),

@@ -5,8 +5,16 @@
  * included only when a validator proof VERIFIED exactly those pins. Anything else enters only by a
  * written override, and is marked as such. The preview and the creation use this same function.
  */
+import type { ScenarioDifficulty } from "../difficulty/estimators";
 import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds } from "../review/acceptance";
 import { type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
+import type { DatasetDifficulty } from "./dataset.schema";
+import {
+  type DifficultySummary,
+  compareByDifficulty,
+  difficultyExclusion,
+  summarizeDifficulty,
+} from "./difficulty-plan";
 import { type SplitName, splitByEnvironment } from "./split";
 
 export type PlanProof = ProofRow;
@@ -40,6 +48,11 @@ export type PlanOptions = {
   excludeScenarioIds: string[];
   seed: number;
   testRatio: number;
+  /**
+   * Figures per scenario id on the pins `candidatePins` names (loaded in SQL), and the filters that
+   * use them. Without it items carry no difficulty and nothing is left out for it.
+   */
+  difficulty?: { byScenario: ReadonlyMap<string, ScenarioDifficulty>; options: DatasetDifficulty };
 };
 
 export type PlanItem = {
@@ -54,6 +67,8 @@ export type PlanItem = {
   split: SplitName;
   overridden: boolean;
   note: string;
+  /** Pooled and per-model figures on exactly this item's pins (null when the plan had none). */
+  difficulty: ScenarioDifficulty | null;
 };
 /** What resolves an exclusion: a page to open (with the control that does it), or a hint. */
 export type PlanAction = { label: string; href?: string };
@@ -77,6 +92,7 @@ export type DatasetPlan = {
   excluded: PlanExcluded[];
   warnings: string[];
   environments: PlanEnvironmentChoice[];
+  difficulty: DifficultySummary | null;
 };
 
 type Verdict =
@@ -151,6 +167,29 @@ function resolution(
   return { label: "prove it", href: `/environments/${env.id}` };
 }
 
+const envPinOf = (env: PlanEnvironment, opts: Pick<PlanOptions, "pins" | "override">) =>
+  opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
+
+/**
+ * The pins each scenario would be planned on (what difficulty is read for): the chosen or accepted
+ * environment version and the accepted validator versions. Scenarios without both are absent.
+ */
+export function candidatePins(
+  environments: PlanEnvironment[],
+  scenarios: PlanScenario[],
+  opts: Pick<PlanOptions, "pins" | "override">,
+): { scenarioId: string; environmentVersionId: string; validatorVersionIds: string[] }[] {
+  const envById = new Map(environments.map((e) => [e.id, e]));
+  return scenarios.flatMap((s) => {
+    const env = envById.get(s.environmentId);
+    const envPin = env ? envPinOf(env, opts) : null;
+    const vals = acceptedValidatorVersionIds(s);
+    return envPin && vals
+      ? [{ scenarioId: s.id, environmentVersionId: envPin, validatorVersionIds: vals }]
+      : [];
+  });
+}
+
 export function planDatasetVersion(
   environments: PlanEnvironment[],
   scenarios: PlanScenario[],
@@ -163,16 +202,16 @@ export function planDatasetVersion(
   const versionOf = (id: string) => versionNumber.get(id) ?? 0;
   const included: Omit<PlanItem, "split">[] = [];
   const excluded: PlanExcluded[] = [];
+  const userExcluded = new Set(opts.excludeScenarioIds);
   for (const s of scenarios) {
     const env = envById.get(s.environmentId);
     if (!env) continue;
     const key = `${env.slug}/${s.externalId}`;
-    if (opts.excludeScenarioIds.includes(s.id)) {
+    if (userExcluded.has(s.id)) {
       excluded.push({ scenarioId: s.id, key, reason: "left out by you", needsOverride: false });
       continue;
     }
-    const envPin =
-      opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
+    const envPin = envPinOf(env, opts);
     const vals = acceptedValidatorVersionIds(s);
     const verdict = judge(s, env, envPin, vals, versionOf);
     const base = {
@@ -184,6 +223,7 @@ export function planDatasetVersion(
       environmentVersion: envPin ? versionOf(envPin) : 0,
       validatorVersionIds: vals ?? [],
       validatorVersions: (vals ?? []).map((id) => s.validatorVersionNumbers[id] ?? 0),
+      difficulty: opts.difficulty?.byScenario.get(s.id) ?? null,
     };
     if (verdict.ok) included.push({ ...base, overridden: false, note: verdict.note });
     else if (verdict.needsOverride && opts.override && envPin)
@@ -198,12 +238,39 @@ export function planDatasetVersion(
       });
   }
   const withSplit = assignSplit(included, opts);
+  const shaped = opts.difficulty ? shapeByDifficulty(withSplit, opts.difficulty.options) : null;
+  const kept = shaped?.kept ?? withSplit;
   return {
-    included: withSplit,
-    excluded,
-    warnings: warningsOf(environments, scenarios, withSplit, opts),
+    included: kept,
+    excluded: [...excluded, ...(shaped?.excluded ?? [])],
+    warnings: warningsOf(environments, scenarios, kept, opts),
     environments: environments.map((e) => choiceOf(e, opts)),
+    difficulty: shaped?.summary ?? null,
   };
+}
+
+/** Difficulty exclusions after the split (a band belongs to a split), then the chosen order. */
+function shapeByDifficulty(items: PlanItem[], options: DatasetDifficulty) {
+  const kept: PlanItem[] = [];
+  const excluded: PlanExcluded[] = [];
+  const counts = { zeroSignal: 0, band: 0 };
+  for (const item of items) {
+    const out = difficultyExclusion(item, options);
+    if (!out) {
+      kept.push(item);
+      continue;
+    }
+    counts[out.kind] += 1;
+    excluded.push({
+      scenarioId: item.scenarioId,
+      key: item.key,
+      reason: out.reason,
+      needsOverride: false,
+      action: { label: "change the difficulty filters above" },
+    });
+  }
+  kept.sort(compareByDifficulty(options.sort));
+  return { kept, excluded, summary: summarizeDifficulty(items, kept, counts, options) };
 }
 
 function assignSplit(items: Omit<PlanItem, "split">[], opts: PlanOptions): PlanItem[] {
@@ -227,9 +294,16 @@ function warningsOf(
   if (items.length > 0 && opts.testRatio > 0 && !items.some((i) => i.split === "TEST"))
     warnings.push("The test split is empty: all included scenarios come from one environment.");
   if (items.length > 0 && !items.some((i) => i.split === "TRAIN")) warnings.push("The train split is empty.");
+  const tally = (ids: string[]) => {
+    const m = new Map<string, number>();
+    for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+    return m;
+  };
+  const totals = tally(scenarios.map((s) => s.environmentId));
+  const takens = tally(items.map((i) => i.environmentId));
   for (const env of environments) {
-    const total = scenarios.filter((s) => s.environmentId === env.id).length;
-    const taken = items.filter((i) => i.environmentId === env.id).length;
+    const total = totals.get(env.id) ?? 0;
+    const taken = takens.get(env.id) ?? 0;
     if (total === 0) warnings.push(`${env.slug} has no scenarios.`);
     else if (taken === 0) warnings.push(`${env.slug}: none of its ${total} scenarios can be included.`);
   }

@@ -5,6 +5,7 @@
  */
 import type { ExportFormat } from "../db/generated/enums";
 import type { ChatMessage } from "../llm/llm.schema";
+import type { ExportDifficulty } from "./difficulty";
 
 /** A stored export format; each has one descriptor in formats/registry.ts. */
 export type ExportFormatName = ExportFormat;
@@ -53,6 +54,8 @@ export type ExportScenario = {
   goldCalls: unknown;
   /** Only filled for trajectory formats (OpenAI, LlamaFactory): those that pass the SFT filter. */
   trajectories: ExportTrajectory[];
+  /** The version's frozen difficulty for this item (./difficulty.ts); absent on older versions. */
+  difficulty?: ExportDifficulty | null;
 };
 
 export type ExportDatasetInfo = {
@@ -69,6 +72,11 @@ export type ExportInput = {
   dataset: ExportDatasetInfo;
   environments: ExportEnvironment[];
   scenarios: AsyncIterable<ExportScenario>;
+  /**
+   * The version froze difficulty figures for its items: columnar formats (verl parquet, the HF
+   * card's features) declare the `difficulty` column only then, so older versions keep their bytes.
+   */
+  withDifficulty?: boolean;
   /** Called after each scenario with the count so far (jobs throttle their DB updates). */
   onProgress?: (processed: number) => void | Promise<void>;
   signal?: AbortSignal;

@@ -110,6 +110,44 @@ describe("target schemas", () => {
     expect(card).toMatch(
       /^---\n[\s\S]*configs:[\s\S]*path: data\/train.jsonl[\s\S]*num_examples: 2[\s\S]*\n---\n/,
     );
+    expect(card).toContain(
+      "      - name: difficulty\n        struct:\n          - name: n\n            dtype: int64",
+    );
+  });
+
+  it("every format with a place for metadata carries the frozen difficulty, per_model nested", async () => {
+    const hf = jsonl(await exportTo("HF_DATASET"), "data/train.jsonl").map((r) => T.HfRowSchema.parse(r));
+    expect(hf[0]?.difficulty).toMatchObject({
+      n: 8,
+      successes: 3,
+      k: 2,
+      group_size: 8,
+      pass_hat_k: 0.107143,
+    });
+    expect(hf[0]?.difficulty?.per_model.map((m) => m.model)).toEqual(["a", "b"]);
+    const envscaler = JSON.parse(read(await exportTo("ENVSCALER_JSON"), "scenario_metadata_test.json")) as {
+      difficulty: unknown;
+    }[];
+    expect(T.DifficultyExportSchema.parse(envscaler[0]?.difficulty)).toMatchObject({ n: 0, p_signal: null });
+    const openenv = await exportTo("OPENENV_PACKAGE");
+    const tasks = JSON.parse(read(openenv, "counter/scenarios.json")) as { difficulty: unknown }[];
+    expect(T.DifficultyExportSchema.parse(tasks[1]?.difficulty)).toMatchObject({
+      n: 4,
+      successes: 4,
+      p_signal: 0,
+    });
+    expect(
+      T.DifficultyExportSchema.parse(
+        (jsonl(openenv, "counter/trl_dataset.jsonl")[0] as { difficulty?: unknown } | undefined)?.difficulty,
+      ),
+    ).toBeTruthy();
+    const verl = readFileSync(path.join(await exportTo("VERL_PARQUET"), "data/train.parquet"));
+    const rows = await parquetReadObjects({
+      file: verl.buffer.slice(verl.byteOffset, verl.byteOffset + verl.byteLength),
+    });
+    const d = T.VerlRowSchema.parse(rows[0]).extra_info.difficulty;
+    expect(d).toMatchObject({ n: 8n, successes: 3n, success_rate: 0.375 });
+    expect(d?.per_model[1]).toMatchObject({ model: "b", successes: 0n, pass_at_k: 0 });
   });
 
   it("verl: parquet rows read back with the verl row schema, tool config lists every tool", async () => {

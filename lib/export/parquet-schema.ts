@@ -9,6 +9,9 @@ export const str = (name: string): Node => ({
 export const int64 = (name: string): Node => ({
   flat: [{ name, type: "INT64", repetition_type: "OPTIONAL" }],
 });
+export const double = (name: string): Node => ({
+  flat: [{ name, type: "DOUBLE", repetition_type: "OPTIONAL" }],
+});
 export const bool = (name: string): Node => ({
   flat: [{ name, type: "BOOLEAN", repetition_type: "OPTIONAL" }],
 });

@@ -14,6 +14,7 @@ export {
   estimateUsage,
 } from "./call-record";
 export { type MemoryCall, createMemoryCache, createMemoryRecorder } from "./memory";
+export { listModels, unknownModels } from "./list-models";
 export { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
 export { linkSignal } from "./abort";
 export { chatCacheKey, embeddingCacheKey, canonicalJson } from "./cache-key";

@@ -166,8 +166,11 @@ export function trigramEmbedding(text: string, dims = 64): number[] {
   return v.map((x) => x / norm);
 }
 
+/** What GET /v1/models lists unless a test says otherwise. */
+export const FAKE_MODELS = ["gpt-4.1", "gpt-4.1-mini", "test-model"];
+
 export async function startFakeOpenAi(
-  options: { script?: Script; latencyMs?: number; port?: number } = {},
+  options: { script?: Script; latencyMs?: number; port?: number; models?: string[] } = {},
 ): Promise<FakeOpenAi> {
   let script: Script = options.script ?? (() => ({ content: "ok" }));
   let embed: EmbedScript = (input) => input.map((t) => trigramEmbedding(t));
@@ -192,6 +195,11 @@ export async function startFakeOpenAi(
         record.usage = { prompt: answer.usage.prompt_tokens, completion: 0 };
         return send(res, 200, answer);
       }
+      if (req.method === "GET" && req.url?.endsWith("/models"))
+        return send(res, 200, {
+          object: "list",
+          data: (options.models ?? FAKE_MODELS).map((id) => ({ id, object: "model", owned_by: "fake" })),
+        });
       if (!req.url?.endsWith("/chat/completions"))
         return send(res, 404, { error: { message: `no route ${req.url}` } });
       const chat = body as ChatBody;

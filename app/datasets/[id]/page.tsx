@@ -12,6 +12,7 @@ import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ExportsPanel } from "@/components/datasets/exports-panel";
 import { FORMAT_CHOICES } from "@/lib/export/formats/registry";
 import { NewVersionForm } from "@/components/datasets/new-version-form";
+import { RolloutsLauncher } from "@/components/datasets/rollouts-launcher";
 import { VersionItems } from "@/components/datasets/version-items";
 import { VersionList } from "@/components/datasets/version-list";
 import { Card, EmptyState } from "@/components/ui/states";
@@ -101,6 +102,11 @@ export default async function DatasetPage({
               formats={FORMAT_CHOICES}
             />
           </Card>
+          {canEdit ? (
+            <Card title={`Rollouts of v${latest.version} (difficulty)`}>
+              <RolloutsLauncher dataset={dataset.name} version={latest.version} />
+            </Card>
+          ) : null}
           {canEdit ? (
             <Card title={`New version (from v${latest.version})`}>
               <NewVersionForm

@@ -3,7 +3,8 @@ import "server-only";
  * Makes a new immutable dataset version from the plan (lib/datasets/plan.ts): every item pinned to
  * explicit environment and validator versions, accepted and proven unless a written override let
  * it in (then marked, and the override logged). Splits by environment and stores statistics and the
- * changelog against the previous version. One transaction.
+ * changelog against the previous version, and each item's difficulty on its pins as it stands now
+ * (a snapshot the exports read). One transaction.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
@@ -75,6 +76,8 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
           validatorVersionIds: i.validatorVersionIds,
           split: i.split,
           overridden: i.overridden,
+          // Frozen with the version: exports read this, never the rollouts stored since.
+          ...(i.difficulty ? { difficulty: i.difficulty } : {}),
         })),
       });
       if (overridden.length)
@@ -89,7 +92,7 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
       const before = previous
         ? { version: previous.version, seed: previous.seed, items: await loadStatsItems(tx, previous.id) }
         : null;
-      return tx.datasetVersion.update({
+      const updated = await tx.datasetVersion.update({
         where: { id: version.id },
         data: {
           stats: computeStats(items),
@@ -97,6 +100,7 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
         },
         include: { dataset: true },
       });
+      return { ...updated, difficulty: plan.difficulty };
     },
     { timeout: 120_000 },
   );

@@ -6,10 +6,17 @@ import "server-only";
  * say why the others' scenarios are left out).
  */
 import type { Prisma } from "@/lib/db";
+import { difficultyOf, loadRolloutCounts } from "@/lib/difficulty/server/scenario-difficulty";
 import { idList } from "@/lib/review/acceptance";
 import { proofRowOf } from "@/lib/scenarios/proof-status";
 import type { CreateDatasetVersionInputSchema } from "../dataset.schema";
-import { type DatasetPlan, type PlanEnvironment, type PlanScenario, planDatasetVersion } from "../plan";
+import {
+  type DatasetPlan,
+  type PlanEnvironment,
+  type PlanScenario,
+  candidatePins,
+  planDatasetVersion,
+} from "../plan";
 
 type Input = ReturnType<typeof CreateDatasetVersionInputSchema.parse>;
 type Tx = Prisma.TransactionClient;
@@ -76,12 +83,23 @@ export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan
     environments.map((e) => e.id),
   );
   const override = Boolean(overrideReasonOf(input));
+  // Difficulty is summed in SQL over rollouts on exactly the pins each scenario would get.
+  const pins = candidatePins(environments, scenarios, { pins: input.pins, override });
+  const counts = await loadRolloutCounts(tx, pins);
   return planDatasetVersion(environments, scenarios, {
     pins: input.pins,
     override,
     excludeScenarioIds: input.excludeScenarioIds,
     seed: input.seed,
     testRatio: input.testRatio,
+    difficulty: {
+      byScenario: difficultyOf(
+        counts,
+        pins.map((p) => p.scenarioId),
+        input.difficulty,
+      ),
+      options: input.difficulty,
+    },
   });
 }
 

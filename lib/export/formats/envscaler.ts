@@ -6,6 +6,7 @@
  * export → import is lossless. SFT-passing trajectories go to `sft_traj_{train,test}.json` for
  * EnvScaler's SFT scripts (envscaler-sft.ts).
  */
+import { difficultyField } from "../difficulty";
 import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
@@ -65,6 +66,7 @@ export function toScenarioItem(s: ExportScenario, className: string) {
     gold_calls: s.goldCalls ?? null,
     split: s.split.toLowerCase(),
     envstudio: { validator_versions: s.checks.map((c) => c.validatorVersion) },
+    ...difficultyField(s.difficulty),
   };
 }
 

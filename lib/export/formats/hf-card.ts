@@ -1,5 +1,6 @@
 /** The README.md dataset card: YAML header (configs, features, splits) + schema, stats, provenance. */
 import { yamlString } from "../config-source";
+import { DIFFICULTY_FLOAT_FIELDS, DIFFICULTY_INT_FIELDS } from "../difficulty";
 import type { ExportInput } from "../export.schema";
 
 const SCENARIO_FEATURES = `  - config_name: default
@@ -31,6 +32,24 @@ const SCENARIO_FEATURES = `  - config_name: default
       - name: split
         dtype: string`;
 
+const figureFeatures = (indent: string) =>
+  [
+    ...DIFFICULTY_INT_FIELDS.map((n) => [n, "int64"] as const),
+    ...DIFFICULTY_FLOAT_FIELDS.map((n) => [n, "float64"] as const),
+  ]
+    .map(([name, dtype]) => `${indent}- name: ${name}\n${indent}  dtype: ${dtype}`)
+    .join("\n");
+
+/** Declared only for versions that froze difficulty (lib/export/difficulty.ts). */
+const DIFFICULTY_FEATURES = `      - name: difficulty
+        struct:
+${figureFeatures("          ")}
+          - name: per_model
+            list:
+              - name: model
+                dtype: string
+${figureFeatures("              ")}`;
+
 const ENV_FEATURES = [
   "env_id",
   "environment_summary",
@@ -61,7 +80,7 @@ export function datasetCard(
     "  - config_name: default\n    data_files:\n      - split: train\n        path: data/train.jsonl\n      - split: test\n        path: data/test.jsonl",
     "  - config_name: environments\n    data_files:\n      - split: train\n        path: data/environments.jsonl",
     "dataset_info:",
-    `${SCENARIO_FEATURES}\n    splits:\n      - name: train\n        num_examples: ${counts.train}\n      - name: test\n        num_examples: ${counts.test}`,
+    `${SCENARIO_FEATURES}${input.withDifficulty ? `\n${DIFFICULTY_FEATURES}` : ""}\n    splits:\n      - name: train\n        num_examples: ${counts.train}\n      - name: test\n        num_examples: ${counts.test}`,
     `  - config_name: environments\n    features:\n${ENV_FEATURES}\n    splits:\n      - name: train\n        num_examples: ${counts.environments}`,
     "---",
   ].join("\n");

@@ -6,6 +6,7 @@
  * initial states differ per environment.
  */
 import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
+import { difficultyField } from "../difficulty";
 import { type ArrayWriter, openJsonl } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
 import { datasetCard } from "./hf-card";
@@ -25,6 +26,7 @@ export function toHfRow(s: ExportScenario, env: ExportEnvironment | undefined) {
     checklist: s.checklist,
     checklist_with_func: s.checks.map((c) => ({ check_item: c.checkItem, check_func: c.code })),
     split: s.split.toLowerCase(),
+    ...difficultyField(s.difficulty),
   };
 }
 

@@ -6,6 +6,7 @@
  * class (env_class.py), scenarios.json, tools.json, runtime.py (episode + checklist reward),
  * trl_env.py and trl_dataset.jsonl.
  */
+import { difficultyField } from "../difficulty";
 import type { ExportEnvironment, ExportInput, ExportSummary } from "../export.schema";
 import { type ArrayWriter, openJsonArray, openJsonl } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
@@ -107,6 +108,7 @@ export async function writeOpenEnv(input: ExportInput, sink: Sink): Promise<Expo
         { role: "system", content: systemPrompt(env) },
         { role: "user", content: s.task },
       ],
+      ...difficultyField(s.difficulty),
     });
     scenarios += 1;
     await input.onProgress?.(scenarios);

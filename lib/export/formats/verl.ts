@@ -18,7 +18,8 @@ import type {
 } from "../export.schema";
 import { yamlFlow } from "../config-source";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
-import { bool, int64, list, root, str, struct } from "../parquet-schema";
+import { DIFFICULTY_FLOAT_FIELDS, DIFFICULTY_INT_FIELDS, type ExportDifficulty } from "../difficulty";
+import { bool, double, int64, list, root, str, struct } from "../parquet-schema";
 import { type Sink, writeWhole } from "../sink";
 import { ENV_METADATA_FILE, SCENARIO_METADATA_FILE, toEnvItem, toScenarioItem } from "./envscaler";
 import { systemPrompt } from "./system-prompt";
@@ -43,7 +44,25 @@ export function collectTools(envs: ExportEnvironment[]): { tools: OpenAiTool[]; 
   };
 }
 
-export function verlSchema(toolNames: string[]) {
+const figureColumns = () => [...DIFFICULTY_INT_FIELDS.map(int64), ...DIFFICULTY_FLOAT_FIELDS.map(double)];
+
+/** `extra_info.difficulty`: pooled figures and a per_model list (lib/export/difficulty.ts). */
+const difficultyColumn = () =>
+  struct("difficulty", [
+    ...figureColumns(),
+    list("per_model", (n) => struct(n, [str("model"), ...figureColumns()])),
+  ]);
+
+/** Parquet INT64 columns take BigInt values. */
+function difficultyValue(d: ExportDifficulty) {
+  const ints = <T extends Record<string, unknown>>(f: T) => ({
+    ...f,
+    ...Object.fromEntries(DIFFICULTY_INT_FIELDS.map((k) => [k, BigInt(f[k] as number)])),
+  });
+  return { ...ints(d), per_model: d.per_model.map(ints) };
+}
+
+export function verlSchema(toolNames: string[], withDifficulty = false) {
   const message = (n: string) => struct(n, [str("role"), str("content")]);
   const toolKwargs = (n: string) => struct(n, [struct("create_kwargs", [str("env_id"), str("task_id")])]);
   return root([
@@ -62,6 +81,8 @@ export function verlSchema(toolNames: string[]) {
       // A parquet group needs at least one child: a dataset without tools has no tools_kwargs.
       ...(toolNames.length ? [struct("tools_kwargs", toolNames.map(toolKwargs))] : []),
       struct("interaction_kwargs", [str("name"), str("task")]),
+      // Only for versions that froze difficulty: older versions keep their exact bytes.
+      ...(withDifficulty ? [difficultyColumn()] : []),
     ]),
   ]);
 }
@@ -91,6 +112,7 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
       tool_selection: env.tools.map((t) => t.function.name),
       tools_kwargs: Object.fromEntries(env.tools.map((t) => [t.function.name, createKwargs])),
       interaction_kwargs: { name: "envstudio_task", task: s.task },
+      ...(s.difficulty ? { difficulty: difficultyValue(s.difficulty) } : {}),
     },
   };
 }
@@ -120,7 +142,10 @@ const COLUMNS = ["data_source", "agent_name", "prompt", "ability", "reward_model
 export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
   const { tools, conflicts } = collectTools(input.environments);
-  const schema = verlSchema(tools.map((t) => t.function.name));
+  const schema = verlSchema(
+    tools.map((t) => t.function.name),
+    input.withDifficulty,
+  );
   const scenarioFile = openJsonArray(sink, SCENARIO_METADATA_FILE);
   // Rows are routed to two parquet files as they stream; each writer flushes one row group at a time.
   const index = { TRAIN: 0, TEST: 0 };

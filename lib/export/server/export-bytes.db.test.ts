@@ -1,7 +1,8 @@
 /**
  * A dataset version is immutable, and so are its exports: after a reviewer edits a check's
  * checklist text and code, and the dataset gets a new version with a new description, exporting
- * the old version again gives byte-identical files in every format.
+ * the old version again gives byte-identical files in every format — also after more rollouts of
+ * its scenarios are stored (its difficulty figures were frozen when it was made).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,7 +40,7 @@ function readTree(dir: string, prefix = ""): Map<string, Buffer> {
 }
 
 describe("re-exporting an old dataset version", () => {
-  it("gives byte-identical files after its checks' text and code are edited", async () => {
+  it("gives byte-identical files after its checks' text and code are edited and more rollouts are stored", async () => {
     const { id: projectId } = await createTestProject(t.db, "export-bytes");
     await seedSamples(t.db, { projectId, samples: [loadSamples()[0]!], toolsFor: () => Promise.resolve([]) });
     await acceptAndProveScenarios(t.db, projectId);
@@ -71,6 +72,8 @@ describe("re-exporting an old dataset version", () => {
       actorOf(user),
       analyzeOk,
     );
+    // More rollouts on exactly the version's pins: the live difficulty changes, the frozen one does not.
+    for (const reward of [0, 0, 1]) await createTrajectory(t.db, scenario.id, { reward, sftPass: false });
     await createDatasetVersion(t.db, { projectId, name, description: "described differently later" });
 
     for (const format of EXPORT_FORMATS) {
@@ -87,5 +90,9 @@ describe("re-exporting an old dataset version", () => {
       include: { currentVersion: true },
     });
     expect(edited.currentVersion?.checkItem).toBe(`${check.checkItem} (reworded later)`);
+    // And the export carries the difficulty frozen at v1 (one rollout, solved), in its metadata.
+    const metadata = before.get("ENVSCALER_JSON")!.get("scenario_metadata_train.json")?.toString() ?? "";
+    const tests = before.get("ENVSCALER_JSON")!.get("scenario_metadata_test.json")?.toString() ?? "";
+    expect(`${metadata}${tests}`).toContain('"difficulty":{"n":1,"successes":1,');
   });
 });

@@ -69,6 +69,7 @@ export async function* streamExportScenarios(
           split: true,
           validatorVersionIds: true,
           environmentVersionId: true,
+          difficulty: true,
           scenario: {
             select: {
               id: true,

@@ -6,7 +6,7 @@ import "server-only";
  */
 import { rmSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Db } from "@/lib/db";
+import { type Db, Prisma } from "@/lib/db";
 import { JobError } from "@/lib/jobs/job-definition";
 import { createDirSink } from "../sink";
 import { emptyExportReason } from "../empty-export";
@@ -25,6 +25,15 @@ function folderSize(dir: string): number {
   );
 }
 
+/** Whether the version froze difficulty figures with its items (versions made before did not). */
+async function hasFrozenDifficulty(db: Db, datasetVersionId: string): Promise<boolean> {
+  const item = await db.datasetItem.findFirst({
+    where: { datasetVersionId, difficulty: { not: Prisma.DbNull } },
+    select: { id: true },
+  });
+  return item !== null;
+}
+
 /** Writes the export into `dir`; used by the job and directly by the CLI. */
 export async function writeDatasetExport(
   db: Db,
@@ -39,9 +48,10 @@ export async function writeDatasetExport(
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const scenarios = streamExportScenarios(db, datasetVersionId, envs, FORMATS[format].needs.trajectories);
+  const withDifficulty = await hasFrozenDifficulty(db, datasetVersionId);
   const summary = await writeExport(
     format,
-    { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal },
+    { dataset, environments: envs.map((e) => e.env), scenarios, onProgress, signal, withDifficulty },
     createDirSink(dir),
   );
   // Zero rows is a failure with its reason (the job marks the row FAILED; the CLI prints it).

@@ -7,13 +7,17 @@ import "server-only";
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
+import { ScenarioDifficultySchema } from "@/lib/difficulty/estimators";
 import { idList } from "@/lib/review/acceptance";
 import { readTrajectoryMessages } from "@/lib/rollout";
+import { type ExportDifficulty, toExportDifficulty } from "../difficulty";
 import type { ExportScenario, ExportTrajectory } from "../export.schema";
 import { sftTrajectoryWhere } from "./sft-trajectory-rule";
 
 type Item = {
   split: "TRAIN" | "TEST";
+  /** The figures the version froze (null on versions made before difficulty existed). */
+  difficulty?: unknown;
   validatorVersionIds: unknown;
   environmentVersionId: string;
   scenario: {
@@ -56,8 +60,21 @@ export async function toExportScenarios(
       checks,
       goldCalls: item.scenario.goldCalls ?? null,
       trajectories: trajectories.get(item.scenario.id) ?? [],
+      difficulty: frozenDifficulty(item),
     };
   });
+}
+
+function frozenDifficulty(item: Item): ExportDifficulty | null {
+  if (item.difficulty === null || item.difficulty === undefined) return null;
+  const parsed = ScenarioDifficultySchema.safeParse(item.difficulty);
+  // A snapshot that does not parse fails the export by name rather than being dropped silently.
+  if (!parsed.success)
+    throw new AppError(
+      "INVALID_INPUT",
+      `scenario ${item.scenario.externalId}: unreadable difficulty snapshot`,
+    );
+  return toExportDifficulty(parsed.data);
 }
 
 /** Trajectories that passed the SFT filter on exactly the item's pins (sft-trajectory-rule.ts). */

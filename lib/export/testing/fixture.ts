@@ -1,4 +1,6 @@
 /** A small, fixed ExportInput for golden-file tests and the benchmark's generator. */
+import { scenarioDifficulty } from "../../difficulty/estimators";
+import { toExportDifficulty } from "../difficulty";
 import type { ChatMessage } from "../../llm/llm.schema";
 import type { ExportEnvironment, ExportInput, ExportScenario } from "../export.schema";
 
@@ -129,9 +131,25 @@ export function fixtureInput(): ExportInput {
     },
     environments: [COUNTER_ENV],
     scenarios: iterate([
-      counterScenario(1, "TRAIN"),
-      counterScenario(2, "TRAIN"),
-      counterScenario(3, "TEST"),
+      { ...counterScenario(1, "TRAIN"), difficulty: fixtureDifficulty({ a: [3, 4], b: [0, 4] }) },
+      { ...counterScenario(2, "TRAIN"), difficulty: fixtureDifficulty({ a: [4, 4] }) },
+      { ...counterScenario(3, "TEST"), difficulty: fixtureDifficulty({}) },
     ]),
+    withDifficulty: true,
   };
+}
+
+/** Frozen figures as a dataset version stores them: model → [successes, n], binary rewards, k = 2, G = 8. */
+export function fixtureDifficulty(models: Record<string, [number, number]>) {
+  return toExportDifficulty(
+    scenarioDifficulty(
+      Object.fromEntries(
+        Object.entries(models).map(([m, [c, n]]) => [
+          m,
+          { n, successes: c, rewardSum: c, rewardSquareSum: c },
+        ]),
+      ),
+      { k: 2, groupSize: 8 },
+    ),
+  );
 }

@@ -114,6 +114,25 @@ export const LlamaFactoryDatasetInfoSchema = z.record(
   }),
 );
 
+/** The `difficulty` object exports promise per scenario (docs/exports.md); ints may read back as BigInt. */
+const count = z.union([z.number().int(), z.bigint()]);
+const rate = z.number().min(0).max(1).nullable();
+const FiguresSchema = z.object({
+  n: count,
+  successes: count,
+  success_rate: rate,
+  k: count,
+  pass_at_k: rate,
+  pass_hat_k: rate,
+  mean_reward: z.number().nullable(),
+  reward_variance: z.number().nullable(),
+  group_size: count,
+  p_signal: rate,
+});
+export const DifficultyExportSchema = FiguresSchema.extend({
+  per_model: z.array(FiguresSchema.extend({ model: z.string() })),
+}).strict();
+
 export const HfRowSchema = z
   .object({
     env_id: z.string(),
@@ -125,6 +144,7 @@ export const HfRowSchema = z
     checklist: z.array(z.string()),
     checklist_with_func: z.array(z.object({ check_item: z.string(), check_func: z.string() })),
     split: z.enum(["train", "test"]),
+    difficulty: DifficultyExportSchema.optional(),
   })
   .strict();
 
@@ -147,6 +167,7 @@ export const VerlRowSchema = z.object({
           .optional(),
       ),
       interaction_kwargs: z.object({ name: z.string(), task: z.string() }),
+      difficulty: DifficultyExportSchema.optional(),
     })
     .passthrough(),
 });

@@ -32,7 +32,7 @@ export const RolloutRunConfigSchema = z.object({
   mode: RolloutModeSchema.default("non_conversational"),
   models: z.array(z.string().min(1)).min(1),
   userModel: z.string().min(1).nullable().default(null),
-  k: z.number().int().min(1).max(32).default(1),
+  k: z.number().int().min(1).max(1024).default(1), // the per-run ceiling is ROLLOUT_MAX_K
   maxSteps: z.number().int().min(1).max(200).nullable().default(null),
   temperature: z.number().min(0).max(2).default(0.7),
   concurrency: z.number().int().min(1).max(64).default(4),

@@ -1,0 +1,120 @@
+import "server-only";
+/**
+ * Per-scenario difficulty, summed in SQL. A rollout counts for a scenario when it was graded under
+ * exactly the pins asked about: the same environment version and the same validator versions in
+ * checklist order (jsonb array equality) — whichever run or dataset produced it. Rollouts under
+ * other pins are ignored. Postgres returns one row of sums per scenario and model (never the
+ * rollouts); the estimators (../estimators.ts) turn those sums into pass@k, pass^k and P(signal).
+ */
+import { type Db, Prisma } from "@/lib/db";
+import {
+  type DifficultyOptions,
+  type RolloutCounts,
+  type ScenarioDifficulty,
+  scenarioDifficulty,
+} from "../estimators";
+
+type Reader = Db | Prisma.TransactionClient;
+
+/** The versions a scenario is asked about (a dataset item's pins, or a plan's). */
+export type DifficultyPin = {
+  scenarioId: string;
+  environmentVersionId: string;
+  validatorVersionIds: string[];
+};
+
+/** Scenario id → model → sums over the counted rollouts (scenarios without any are absent). */
+export type CountsByScenario = Map<string, Record<string, RolloutCounts>>;
+
+type CountRow = {
+  scenarioId: string;
+  model: string;
+  n: number;
+  successes: number;
+  rewardSum: number;
+  rewardSquareSum: number;
+};
+
+/**
+ * The aggregate every reader shares. `pins` is a relation ("scenarioId", "environmentVersionId",
+ * "validatorVersionIds" jsonb); success means reward exactly 1.
+ */
+const countsFrom = (pins: Prisma.Sql) => Prisma.sql`
+  SELECT t."scenarioId", t."model",
+         count(*)::int AS "n",
+         (count(*) FILTER (WHERE t."reward" = 1))::int AS "successes",
+         sum(t."reward")::float8 AS "rewardSum",
+         sum(t."reward" * t."reward")::float8 AS "rewardSquareSum"
+  FROM ${pins} p
+  JOIN "Trajectory" t
+    ON t."scenarioId" = p."scenarioId"
+   AND t."environmentVersionId" = p."environmentVersionId"
+   AND t."validatorVersionIds" = p."validatorVersionIds"
+  GROUP BY t."scenarioId", t."model"`;
+
+function group(rows: CountRow[]): CountsByScenario {
+  const out: CountsByScenario = new Map();
+  for (const { scenarioId, model, ...counts } of rows) {
+    const models = out.get(scenarioId) ?? {};
+    models[model] = counts;
+    out.set(scenarioId, models);
+  }
+  return out;
+}
+
+/** Counts for explicit pins (a plan's items before the dataset version exists). */
+export async function loadRolloutCounts(
+  db: Reader,
+  pins: readonly DifficultyPin[],
+): Promise<CountsByScenario> {
+  if (pins.length === 0) return new Map();
+  const relation = Prisma.sql`(SELECT * FROM jsonb_to_recordset(${JSON.stringify(pins)}::jsonb)
+    AS x("scenarioId" text, "environmentVersionId" text, "validatorVersionIds" jsonb))`;
+  return group(await db.$queryRaw<CountRow[]>(countsFrom(relation)));
+}
+
+/** Counts for every item of a dataset version, on the item's pins. */
+export async function loadDatasetVersionCounts(
+  db: Reader,
+  datasetVersionId: string,
+): Promise<CountsByScenario> {
+  const relation = Prisma.sql`(SELECT "scenarioId", "environmentVersionId", "validatorVersionIds"
+    FROM "DatasetItem" WHERE "datasetVersionId" = ${datasetVersionId})`;
+  return group(await db.$queryRaw<CountRow[]>(countsFrom(relation)));
+}
+
+/**
+ * Counts for every scenario of a project on its current versions (the environment's current
+ * version, each validator's current version in checklist order): the corpus as it stands.
+ */
+export async function loadCorpusCounts(db: Reader, projectId: string): Promise<CountsByScenario> {
+  const relation = Prisma.sql`(
+    SELECT s."id" AS "scenarioId", e."currentVersionId" AS "environmentVersionId",
+           COALESCE((SELECT jsonb_agg(v."currentVersionId" ORDER BY v."position")
+                     FROM "Validator" v WHERE v."scenarioId" = s."id" AND v."currentVersionId" IS NOT NULL),
+                    '[]'::jsonb) AS "validatorVersionIds"
+    FROM "Scenario" s JOIN "Environment" e ON e."id" = s."environmentId"
+    WHERE e."projectId" = ${projectId} AND e."currentVersionId" IS NOT NULL)`;
+  return group(await db.$queryRaw<CountRow[]>(countsFrom(relation)));
+}
+
+/** Difficulty per scenario id, pooled and per model, for every id asked (n = 0 when none counted). */
+export function difficultyOf(
+  counts: CountsByScenario,
+  scenarioIds: readonly string[],
+  opts: DifficultyOptions,
+): Map<string, ScenarioDifficulty> {
+  return new Map(scenarioIds.map((id) => [id, scenarioDifficulty(counts.get(id) ?? {}, opts)]));
+}
+
+export async function loadScenarioDifficulty(
+  db: Reader,
+  pins: readonly DifficultyPin[],
+  opts: DifficultyOptions,
+): Promise<Map<string, ScenarioDifficulty>> {
+  return difficultyOf(
+    await loadRolloutCounts(db, pins),
+    pins.map((p) => p.scenarioId),
+    opts,
+  );
+}
