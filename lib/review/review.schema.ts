@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ToolSchema } from "../environments/environment.schema";
 
 export const VerdictSchema = z.enum(["PASS", "WARNING", "FAIL"]);
 
@@ -79,11 +80,18 @@ export const UndoReplySchema = z.object({
   id: z.string(),
 });
 
-/** GET /api/review/preview: the queue's preview pane for one item. */
+/**
+ * GET /api/review/preview: the queue's preview pane for one item. `description`, `tools` and
+ * `code` say what the item is, so a reviewer can judge an item that has no earlier version to diff
+ * against (a fresh environment: its description, tool schemas and source; a scenario: its task and checks).
+ */
 export const QueuePreviewSchema = z.object({
   proof: z.object({ status: z.string(), reasons: z.array(z.string()) }).nullable(),
   quality: z.string().nullable(),
   diff: z.object({ label: z.string(), original: z.string(), modified: z.string() }).nullable(),
+  description: z.string().nullable(),
+  tools: z.array(ToolSchema),
+  code: z.object({ label: z.string(), source: z.string() }).nullable(),
 });
 export type QueuePreview = z.infer<typeof QueuePreviewSchema>;
 

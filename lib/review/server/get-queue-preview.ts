@@ -1,11 +1,14 @@
 import "server-only";
 /**
  * What the queue's preview pane shows next to the list for one item: the proof (status and
- * reasons as sentences), the quality summary, and the code diff worth reading (accepted → current
- * when the item changed since acceptance, otherwise the last edit).
+ * reasons as sentences), the quality summary, the code diff worth reading (accepted → current
+ * when the item changed since acceptance, otherwise the last edit), and what the item is — an
+ * environment's description, tool schemas and source, a scenario's task and checks — so an item
+ * with nothing to diff against can still be judged from the queue.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
+import { parseTools } from "@/lib/environments/environment.schema";
 import { idList } from "../acceptance";
 import { qualitySummary } from "../quality-summary";
 import { reasonSentence } from "../queue-text";
@@ -34,6 +37,12 @@ async function environmentPreview(db: Db, projectId: string, id: string): Promis
     proof: null,
     quality: check ? qualitySummary(check).text : "No quality check on this version.",
     diff: from ? { label, original: from.source, modified: current.source } : null,
+    description: env.description || null,
+    tools: parseTools(current.tools),
+    code: {
+      label: `Code of v${current.version} (${current.className}); no earlier version to compare with`,
+      source: current.source,
+    },
   };
 }
 
@@ -66,7 +75,15 @@ async function scenarioPreview(db: Db, projectId: string, id: string): Promise<Q
         modified: await checksText(db, current),
       }
     : null;
-  return { proof: { status: s.proofStatus, reasons: reasons(s.proofReasons) }, quality: null, diff };
+  const checks = current.length ? await checksText(db, current) : "";
+  return {
+    proof: { status: s.proofStatus, reasons: reasons(s.proofReasons) },
+    quality: null,
+    diff,
+    description: s.task,
+    tools: [],
+    code: checks ? { label: `Checks (${current.length})`, source: checks } : null,
+  };
 }
 
 async function trajectoryPreview(db: Db, projectId: string, id: string): Promise<QueuePreview> {
@@ -79,6 +96,9 @@ async function trajectoryPreview(db: Db, projectId: string, id: string): Promise
     proof: { status: t.scenario.proofStatus, reasons: reasons(t.scenario.proofReasons) },
     quality: `Reward ${t.reward.toFixed(2)} after ${t.stepCount} steps (${t.status.toLowerCase()}).`,
     diff: null,
+    description: t.scenario.task,
+    tools: [],
+    code: null,
   };
 }
 
