@@ -22,6 +22,9 @@ function answerConfirm(page: Page, accept: boolean): Promise<string> {
   });
 }
 
+// Monaco and sandbox episodes start cold in each test; a busy 2-core machine needs the room.
+test.describe.configure({ timeout: 180_000 });
+
 test("Ctrl+S in the code editor: says why it cannot save, asks before an accepted environment goes back to review", async ({
   page,
 }) => {
@@ -32,7 +35,10 @@ test("Ctrl+S in the code editor: says why it cannot save, asks before an accepte
   });
   created.push(env.id);
   await page.goto(`/environments/${env.id}/edit`);
-  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("class Counter");
+  // Monaco loads on first use (slow on a busy machine).
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("class Counter", {
+    timeout: 60_000,
+  });
   const saveButton = page.getByRole("button", { name: "Save new version" });
   await expect(saveButton).toBeDisabled();
   await expect(saveButton).toHaveAttribute("title", "Nothing to save: the code is unchanged.");
@@ -86,13 +92,15 @@ test("a check's editor: Ctrl+S saves the check (asking first on an accepted scen
   await page.goto(`/scenarios/${scenario.id}`);
   const card = page.getByTestId("validator").first();
   const lines = card.locator(".view-lines");
-  await expect(lines).toContainText("def check_func");
+  await expect(lines).toContainText("def check_func", { timeout: 60_000 });
 
   // Ctrl+Enter inside the check's editor runs the bench; Monaco does not get to insert a line.
   await lines.click();
   await page.keyboard.press("Control+End");
   await page.keyboard.press("Control+Enter");
-  await expect(page.getByTestId("bench-summary")).toContainText("0/1 checks passed on the initial state");
+  await expect(page.getByTestId("bench-summary")).toContainText("0/1 checks passed on the initial state", {
+    timeout: 60_000,
+  });
   await expect(card).not.toContainText("edited (not saved)");
 
   await page.keyboard.type("  # count starts at 0");
@@ -122,7 +130,8 @@ test("Ctrl+Enter runs the selected tool in the playground", async ({ page }) => 
   await page.getByRole("button", { name: "get_member", exact: true }).click();
   await page.getByTestId("tool-form").getByLabel("member_id").fill("M001");
   await page.keyboard.press("Control+Enter");
-  await expect(page.getByTestId("playground-step")).toHaveCount(1);
+  // The first call starts a sandbox episode (slow on a busy machine).
+  await expect(page.getByTestId("playground-step")).toHaveCount(1, { timeout: 60_000 });
   await expect(page.getByTestId("step-observation").first()).toContainText("alice.moreno@example.org");
   // A missing required argument: the form's own check answers, nothing runs.
   await page.getByTestId("tool-form").getByLabel("member_id").fill("");
