@@ -60,8 +60,33 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
     Number(/^(\d+) scen/.exec((await version.getByTestId(id).textContent()) ?? "")?.[1]);
   expect((await side("stat-train")) + (await side("stat-test"))).toBe(total);
 
+  // Before any click, the picker says which formats cannot work yet for this version and what fixes
+  // them: the samples have no rollouts, so the SFT formats need trajectories first.
+  const exportButton = page.getByRole("button", { name: "Export", exact: true });
+  await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
+  await expect(page.getByTestId("readiness-note")).toContainText(
+    "Needs agent trajectories: OpenAI chat fine-tuning JSONL is built from rollouts",
+  );
+  await expect(page.getByTestId("readiness-fix")).toContainText("Run rollouts on");
+  await expect(page.getByTestId("readiness-fix").getByRole("link").first()).toHaveAttribute(
+    "href",
+    /^\/environments\/[^/]+$/,
+  );
+  await expect(exportButton).toBeDisabled();
+  await expect(exportButton).toHaveAttribute("title", /Needs agent trajectories/);
+  await expect(page.getByTestId("readiness-blocked")).toHaveText(
+    "Not possible yet for this version: OpenAI chat fine-tuning JSONL, LlamaFactory ShareGPT.",
+  );
+  await expect(
+    page.getByLabel("Export format").locator("option", { hasText: "(not possible yet)" }),
+  ).toHaveCount(2);
+  // EnvScaler works without them and says what it will leave out.
   await page.getByLabel("Export format").selectOption("ENVSCALER_JSON");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await expect(page.getByTestId("readiness-note")).toContainText(
+    "has no SFT trajectories yet: the export holds its environments and scenarios, and no sft_traj files.",
+  );
+  await expect(exportButton).toBeEnabled();
+  await exportButton.click();
   const row = page.getByTestId("export-row").first();
   await expect(row.getByTestId("export-status")).toHaveText(/Succeeded/, { timeout: 60_000 });
   await expect(row.getByTestId("export-progress")).toHaveText(`${total}/${total}`);
@@ -86,6 +111,12 @@ test("create a dataset from the samples, export EnvScaler JSON, watch it finish 
     { env_class_code: string }
   >;
   expect(Object.keys(envs).sort()).toEqual([...new Set(scenarios.map((s) => s.env_id))].sort());
+  // No trajectories: no empty sft_traj files, and the manifest says why.
+  expect([...files.keys()].filter((f) => f.includes("sft_traj"))).toEqual([]);
+  const manifest = JSON.parse(files.get(`${name}-v1-envscaler-json/envstudio_dataset.json`) ?? "null") as {
+    files: { sft_trajectories: { note?: string } };
+  };
+  expect(manifest.files.sft_trajectories.note).toContain("no sft_traj files were written");
 
   // Editing makes v2 (v1 is immutable): drop one scenario and read the changelog.
   const edit = page.getByRole("form", { name: "New version" });

@@ -5,6 +5,7 @@ import { startExportAction } from "@/app/datasets/actions";
 import { type ExportFormatName } from "@/lib/export/export.schema";
 import { type ExportView, isExportTerminal } from "@/lib/export/export-view";
 import type { FormatChoice } from "@/lib/export/formats/format-ids";
+import type { VersionReadiness } from "@/lib/export/format-readiness";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
@@ -13,6 +14,7 @@ import { Select } from "@/components/ui/inputs";
 import { queries } from "@/components/data/queries";
 import { queryKeys } from "@/components/data/query-keys";
 import { unwrapAction } from "@/components/data/unwrap-action";
+import { ExportReadiness } from "./export-readiness";
 
 function Progress({ e }: { e: ExportView }) {
   const pct = e.total > 0 ? Math.round((100 * e.processed) / e.total) : e.status === "SUCCEEDED" ? 100 : 0;
@@ -45,7 +47,10 @@ export function ExportsPanel({
   initial,
   canExport,
   formats,
+  readiness,
 }: {
+  /** Per dataset version id: which formats can work yet, and what fixes the others. */
+  readiness: Record<string, VersionReadiness>;
   /** The export formats in picker order, from the server's format registry. */
   formats: FormatChoice[];
   datasetId: string;
@@ -68,6 +73,7 @@ export function ExportsPanel({
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.exports.ofDataset(datasetId) }),
   });
   const pending = startExport.isPending;
+  const ready = readiness[versionId]?.formats[format];
   const error = startExport.error?.message ?? null;
 
   function start() {
@@ -90,6 +96,7 @@ export function ExportsPanel({
                 {formats.map((f) => (
                   <option key={f.id} value={f.id}>
                     {f.label}
+                    {readiness[versionId]?.formats[f.id].ready === false ? " (not possible yet)" : ""}
                   </option>
                 ))}
               </Select>
@@ -112,10 +119,19 @@ export function ExportsPanel({
               </Select>
             )}
           </Field>
-          <Button onClick={start} disabled={pending || !versionId} variant="primary" size="md">
+          <Button
+            onClick={start}
+            disabled={pending || !versionId || ready?.ready === false}
+            disabledReason={ready?.note ?? undefined}
+            variant="primary"
+            size="md"
+          >
             Export
           </Button>
         </div>
+      ) : null}
+      {canExport ? (
+        <ExportReadiness readiness={readiness[versionId]} format={format} formats={formats} />
       ) : null}
       {error ? <ErrorState title="Could not start the export" message={error} /> : null}
       {query.error ? <ErrorState title="Live updates paused" message={query.error.message} /> : null}

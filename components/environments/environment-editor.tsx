@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { saveEnvironmentVersionAction } from "@/app/environments/[id]/edit/actions";
 import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict } from "@/lib/environments/edit.schema";
@@ -11,7 +11,8 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { useUnsavedGuard } from "@/components/code/use-unsaved-guard";
 import { MarkerList } from "./marker-list";
-import { SaveVersionForm } from "./save-version-form";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
+import { saveBlockedReason, SaveVersionForm } from "./save-version-form";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ToolTable } from "./tool-table";
 import { useEditorDraft } from "./use-editor-draft";
@@ -24,6 +25,8 @@ type Props = {
   source: string;
   tools: Tool[];
   canEdit: boolean;
+  /** The environment is accepted: a save sends it back to review, so the editor asks first. */
+  isAccepted: boolean;
 };
 
 export function EnvironmentEditor(props: Props) {
@@ -65,14 +68,40 @@ export function EnvironmentEditor(props: Props) {
     },
   });
   const saving = saveVersion.isPending;
-  const save = () =>
-    saveVersion.mutate({
-      environmentId: props.environmentId,
-      baseVersionId: base.id,
-      source: text,
-      message,
-      mergeBaseVersionId: merge?.startedFromId,
-    });
+  // Only the first save leaves the accepted state; later ones save a version already in review.
+  const [isAccepted, setAccepted] = useState(props.isAccepted);
+  const messageRef = useRef<HTMLInputElement>(null);
+  const save = () => {
+    if (
+      isAccepted &&
+      !window.confirm(
+        `This environment is accepted. Saving makes version ${base.version + 1} and sends the environment back to the review queue (version ${base.version} stays the accepted one until then). Save?`,
+      )
+    )
+      return setStatus({ tone: "error", text: "Not saved: the accepted environment was left as it is." });
+    saveVersion.mutate(
+      {
+        environmentId: props.environmentId,
+        baseVersionId: base.id,
+        source: text,
+        message,
+        mergeBaseVersionId: merge?.startedFromId,
+      },
+      { onSuccess: () => setAccepted(false) },
+    );
+  };
+  // Ctrl/Cmd+S saves from anywhere on the page, or says why it cannot.
+  useHotkeys(
+    {
+      "mod+s": () => {
+        const blocked = saveBlockedReason({ saving, isDirty: draft.isDirty, message });
+        if (!blocked) return save();
+        if (!saving) setStatus({ tone: "error", text: `Not saved. ${blocked}` });
+        if (draft.isDirty && !message.trim()) messageRef.current?.focus();
+      },
+    },
+    { enabled: props.canEdit },
+  );
 
   return (
     <div className="space-y-4">
@@ -127,6 +156,7 @@ export function EnvironmentEditor(props: Props) {
           onSave={save}
           saving={saving}
           isDirty={draft.isDirty}
+          messageRef={messageRef}
         />
       ) : (
         <p className="text-sm text-slate-500">You have read-only access (viewer).</p>

@@ -1,10 +1,11 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { runToolAction } from "@/app/environments/[id]/playground/actions";
 import type { Tool } from "@/lib/environments/environment.schema";
 import type { PlaygroundStep } from "@/lib/playground/playground.schema";
 import { JsonView } from "@/components/ui/json-view";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { CUSTOM_STATE, PlaygroundSidebar, type ScenarioOption } from "./playground-sidebar";
 import { StepHistory } from "./step-history";
 import { unwrapAction } from "@/components/data/unwrap-action";
@@ -36,6 +37,18 @@ export function Playground(props: Props) {
     source === CUSTOM_STATE ? custom : (props.scenarios.find((s) => s.id === source)?.initialState ?? null);
   const tool = props.tools.find((t) => t.function.name === selected);
   const last = history.at(-1);
+
+  // Ctrl/Cmd+Enter runs the selected tool from anywhere on the page, as its Run button does (the
+  // form's own submit, so its argument checks apply).
+  const formBox = useRef<HTMLDivElement>(null);
+  useHotkeys(
+    {
+      "mod+enter": () => {
+        if (!running && initialState) formBox.current?.querySelector("form")?.requestSubmit();
+      },
+    },
+    { enabled: props.canRun },
+  );
 
   const reset = () => {
     setHistory([]);
@@ -72,13 +85,16 @@ export function Playground(props: Props) {
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         {!props.canRun ? <p className="text-sm text-slate-500">Viewers can read but not run tools.</p> : null}
         {tool && props.canRun ? (
-          <ToolForm
-            key={tool.function.name}
-            tool={tool}
-            onRun={run}
-            running={running}
-            disabled={!initialState}
-          />
+          <div ref={formBox}>
+            <ToolForm
+              key={tool.function.name}
+              tool={tool}
+              onRun={run}
+              running={running}
+              disabled={!initialState}
+            />
+            <p className="mt-1 text-xs text-slate-500">Ctrl+Enter (⌘↵) runs the tool.</p>
+          </div>
         ) : null}
         {!initialState ? <p className="text-xs text-rose-700">Fix the initial state JSON first.</p> : null}
         {error ? (

@@ -2,12 +2,15 @@
 import { useQuery } from "@tanstack/react-query";
 import type { QueueItem } from "@/lib/review/review.schema";
 import { CodeDiff } from "@/components/code/code-editor";
+import { CodeViewer } from "@/components/code/code-viewer";
+import { ToolTable } from "@/components/environments/tool-table";
 import { StatusBadge } from "@/components/ui/badge";
 import { ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 
 /**
- * Next to the list: the selected item's proof, quality summary and code diff; for a repair
+ * Next to the list: the selected item's proof, quality summary, description and tools, and its code
+ * — the diff against the earlier version when there is one, else the code itself; for a repair
  * proposal, the proofs of the current and the proposed checks side by side.
  */
 export function QueuePreview({ item }: { item: QueueItem }) {
@@ -67,6 +70,26 @@ export function QueuePreview({ item }: { item: QueueItem }) {
               Quality: {query.data.quality}
             </p>
           ) : null}
+          {query.data.description ? (
+            <div>
+              <p className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">
+                {item.kind === "environment" ? "Description" : "Task"}
+              </p>
+              <p className="whitespace-pre-wrap text-slate-700" data-testid="preview-description">
+                {query.data.description}
+              </p>
+            </div>
+          ) : null}
+          {item.kind === "environment" ? (
+            <details open data-testid="preview-tools">
+              <summary className="cursor-pointer text-xs font-medium uppercase tracking-wide text-slate-500">
+                Tools ({query.data.tools.length})
+              </summary>
+              <div className="mt-1 max-h-64 overflow-auto">
+                <ToolTable tools={query.data.tools} />
+              </div>
+            </details>
+          ) : null}
           {query.data.diff ? (
             <div>
               <p className="mb-1 text-xs text-slate-500" data-testid="preview-diff-label">
@@ -81,9 +104,16 @@ export function QueuePreview({ item }: { item: QueueItem }) {
                 />
               </div>
             </div>
-          ) : (
-            <p className="text-xs text-slate-500">No earlier code to compare with.</p>
-          )}
+          ) : query.data.code ? (
+            <div>
+              <p className="mb-1 text-xs text-slate-500" data-testid="preview-code-label">
+                {query.data.code.label}
+              </p>
+              <div data-testid="preview-code">
+                <CodeViewer height="20rem" source={query.data.code.source} />
+              </div>
+            </div>
+          ) : null}
         </>
       ) : query.isLoading ? (
         <p className="text-xs text-slate-400">Loading preview…</p>

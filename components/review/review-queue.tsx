@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { EmptyState } from "@/components/ui/states";
+import { QueueActions } from "./queue-actions";
 import { QueueFilters } from "./queue-filters";
 import { queueKeyOf as keyOf, QueueList } from "./queue-list";
 import { QueuePreview } from "./queue-preview";
@@ -83,7 +84,12 @@ export function ReviewQueue({
       .catch((e: Error) => setMessage({ ok: false, text: e.message }));
   };
   const undo = () => {
-    if (!lastDecided || !canDecide || pending) return;
+    if (!canDecide || pending) return;
+    if (!lastDecided)
+      return setMessage({
+        ok: false,
+        text: "Nothing to undo: no decision made on this page is left to undo.",
+      });
     undoing
       .mutateAsync()
       .then(() => {
@@ -97,15 +103,18 @@ export function ReviewQueue({
       })
       .catch((e: Error) => setMessage({ ok: false, text: e.message }));
   };
+  // The keys and the decision bar's buttons call these same functions.
+  const accept = () => {
+    if (!canDecide || !current) return;
+    if (current.risks.length) setAsking("accept");
+    else decide("ACCEPT");
+  };
+  const reject = () => canDecide && current && setAsking("reject");
   useQueueKeys({
     next: () => move(1),
     previous: () => move(-1),
-    accept: () => {
-      if (!canDecide || !current) return;
-      if (current.risks.length) setAsking("accept");
-      else decide("ACCEPT");
-    },
-    reject: () => canDecide && current && setAsking("reject"),
+    accept,
+    reject,
     edit: () => current && router.push(current.editHref),
     undo,
   });
@@ -125,6 +134,9 @@ export function ReviewQueue({
     return (
       <div className="space-y-3">
         {filters}
+        {message ? (
+          <QueueMessage message={message} canUndo={lastDecided !== null} pending={pending} onUndo={undo} />
+        ) : null}
         <EmptyState title="Nothing waiting for review">
           Items appear here after quality checks, scenario proofs and rollouts.
         </EmptyState>
@@ -135,9 +147,17 @@ export function ReviewQueue({
     <div className="space-y-3">
       {filters}
       {canDecide ? <QueueKeyHelp /> : null}
-      {message ? (
-        <QueueMessage message={message} canUndo={lastDecided !== null} pending={pending} onUndo={undo} />
+      {canDecide && current ? (
+        <QueueActions
+          item={current}
+          pending={pending}
+          canUndo={lastDecided !== null}
+          onAccept={accept}
+          onReject={reject}
+          onUndo={undo}
+        />
       ) : null}
+      {message ? <QueueMessage message={message} canUndo={false} pending={pending} onUndo={undo} /> : null}
       {asking && current ? (
         <ReasonForm
           key={`${asking}:${keyOf(current)}`}

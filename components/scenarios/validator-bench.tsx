@@ -10,6 +10,7 @@ import { unwrapAction } from "@/components/data/unwrap-action";
 import { ValidatorCard, type ValidatorState } from "./validator-card";
 import { Button } from "@/components/ui/button";
 import { Radio, Select } from "@/components/ui/inputs";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 
 type Source = BenchRun["stateSource"];
 type Props = {
@@ -19,6 +20,8 @@ type Props = {
   initialTrajectory?: string;
   hasGold: boolean;
   canEdit: boolean;
+  /** The scenario is accepted: saving a check sends it back to review (each card asks first). */
+  isAccepted: boolean;
 };
 
 export function ValidatorBench(props: Props) {
@@ -31,6 +34,8 @@ export function ValidatorBench(props: Props) {
   );
   const [customState, setCustomState] = useState<Record<string, unknown> | null>({});
   const [run, setRun] = useState<BenchRun | null>(null);
+  // The first saved check sends an accepted scenario back to review; later saves need no warning.
+  const [isAccepted, setAccepted] = useState(props.isAccepted);
   // The last run stays on screen while the next one runs or if it fails.
   const bench = useMutation({
     mutationFn: (input: Parameters<typeof runBenchAction>[0]) => unwrapAction(runBenchAction(input)),
@@ -54,6 +59,11 @@ export function ValidatorBench(props: Props) {
       codes,
     });
   };
+  const canRun = props.canEdit && !running && !(source === "custom" && !customState);
+  // Ctrl/Cmd+Enter runs the checks from anywhere on the page (a check's editor included). Ctrl/Cmd+S
+  // outside every check saves nothing; the browser's Save dialog is kept away all the same.
+  useHotkeys({ "mod+enter": () => canRun && execute() }, { enabled: props.canEdit });
+  useHotkeys({ "mod+s": () => undefined }, { enabled: props.canEdit, capture: false });
   const option = (value: Source, label: string, disabled = false) => (
     <Radio
       name="state-source"
@@ -73,9 +83,13 @@ export function ValidatorBench(props: Props) {
             key={v.id}
             v={v}
             canEdit={props.canEdit}
+            isAccepted={isAccepted}
             result={run?.checks.find((c) => c.validatorId === v.id)?.result}
             onChange={(text) => update(v.id, { text })}
-            onSaved={(base, checkItem) => update(v.id, { base, ...(checkItem ? { checkItem } : {}) })}
+            onSaved={(base, checkItem) => {
+              update(v.id, { base, ...(checkItem ? { checkItem } : {}) });
+              setAccepted(false);
+            }}
           />
         ))}
       </ol>
@@ -106,7 +120,9 @@ export function ValidatorBench(props: Props) {
             ) : null}
             <Button
               onClick={execute}
-              disabled={running || (source === "custom" && !customState)}
+              disabled={!canRun}
+              disabledReason={running ? "The checks are running" : "Fix the custom state's JSON first"}
+              title="Run the checks (Ctrl+Enter / ⌘↵)"
               variant="primary"
               size="md"
               className="mt-2 w-full"

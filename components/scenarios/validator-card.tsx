@@ -1,6 +1,6 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { saveValidatorVersionAction } from "@/app/scenarios/[id]/actions";
 import { isApiError } from "@/lib/api/api-error";
 import type { HeadConflict, PendingMerge } from "@/lib/environments/edit.schema";
@@ -12,6 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 
 export type ValidatorState = {
   id: string;
@@ -40,15 +41,20 @@ export function ValidatorCard({
   v,
   result,
   canEdit,
+  isAccepted,
   onChange,
   onSaved,
 }: {
   v: ValidatorState;
   result: BenchCheck["result"] | undefined;
   canEdit: boolean;
+  /** The scenario is accepted: a save sends it back to review, so the card asks first. */
+  isAccepted: boolean;
   onChange: (text: string) => void;
   onSaved: (base: ValidatorState["base"], checkItem?: string) => void;
 }) {
+  const cardRef = useRef<HTMLLIElement>(null);
+  const messageRef = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState("");
   const [checkItem, setCheckItem] = useState(v.checkItem);
   const [merge, setMerge] = useState<PendingMerge | null>(null);
@@ -81,7 +87,21 @@ export function ValidatorCard({
     },
   });
   const saving = saveVersion.isPending;
-  const save = () =>
+  const blocked = saving
+    ? "Saving…"
+    : !dirty
+      ? "Nothing to save: this check is unchanged."
+      : !message.trim()
+        ? "Write a message first: why this change?"
+        : null;
+  const save = () => {
+    if (
+      isAccepted &&
+      !window.confirm(
+        "This scenario is accepted. Saving a new version of this check sends the scenario back to the review queue and makes its proof stale. Save?",
+      )
+    )
+      return setStatus("Not saved: the accepted scenario was left as it is.");
     saveVersion.mutate({
       validatorId: v.id,
       baseVersionId: v.base.id,
@@ -91,8 +111,24 @@ export function ValidatorCard({
       // Only a changed text is sent, so a concurrent edit of the text is not reverted by a code edit.
       checkItem: checkItem.trim() !== v.checkItem ? checkItem.trim() : undefined,
     });
+  };
+  // Ctrl/Cmd+S inside this card saves this check, or says why it cannot.
+  useHotkeys(
+    {
+      "mod+s": () => {
+        if (!blocked) return save();
+        if (!saving) setStatus(`Not saved. ${blocked}`);
+        if (dirty && !message.trim()) messageRef.current?.focus();
+      },
+    },
+    { target: cardRef, enabled: canEdit },
+  );
   return (
-    <li className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="validator">
+    <li
+      ref={cardRef}
+      className="space-y-2 rounded border border-slate-200 bg-white p-3"
+      data-testid="validator"
+    >
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">{v.position + 1}.</span>
         {canEdit ? (
@@ -158,16 +194,29 @@ export function ValidatorCard({
           }}
         >
           <Input
+            ref={messageRef}
             value={message}
             onChange={(e) => setMessage(e.target.value)}
             aria-label={`Message for check ${v.position + 1}`}
             placeholder="Why this change?"
             className="flex-1"
           />
-          <Button type="submit" disabled={saving || !message.trim()} variant="primary" size="sm">
+          <Button
+            type="submit"
+            disabled={blocked !== null}
+            disabledReason={blocked ?? undefined}
+            title="Save this check (Ctrl+S / ⌘S)"
+            variant="primary"
+            size="sm"
+          >
             Save check
           </Button>
         </form>
+      ) : null}
+      {canEdit && dirty && blocked && !saving ? (
+        <p className="text-xs text-slate-500" data-testid="save-hint">
+          {blocked}
+        </p>
       ) : null}
       {status ? (
         <p role="status" className="text-xs text-slate-600">

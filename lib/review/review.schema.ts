@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ToolSchema } from "../environments/environment.schema";
 
 export const VerdictSchema = z.enum(["PASS", "WARNING", "FAIL"]);
 
@@ -89,7 +90,9 @@ const ProofViewSchema = z.object({ status: z.string(), reasons: z.array(z.string
 
 /**
  * GET /api/review/preview: the queue's preview pane for one item. For a repair proposal `diff` is
- * current → proposed code and `comparison` the proofs of both, run with the same gold.
+ * current → proposed code and `comparison` the proofs of both, run with the same gold. `description`, `tools` and
+ * `code` say what the item is, so a reviewer can judge an item that has no earlier version to diff
+ * against (a fresh environment: its description, tool schemas and source; a scenario: its task and checks).
  */
 export const QueuePreviewSchema = z.object({
   proof: ProofViewSchema.nullable(),
@@ -99,6 +102,9 @@ export const QueuePreviewSchema = z.object({
     .object({ before: ProofViewSchema, after: ProofViewSchema.nullable() })
     .nullable()
     .default(null),
+  description: z.string().nullable(),
+  tools: z.array(ToolSchema),
+  code: z.object({ label: z.string(), source: z.string() }).nullable(),
 });
 export type QueuePreview = z.infer<typeof QueuePreviewSchema>;
 

@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { findDatasetExports } from "@/lib/export/server/find-exports";
+import { findExportReadiness } from "@/lib/export/server/find-export-readiness";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { ExportsPanel } from "@/components/datasets/exports-panel";
 import { FORMAT_CHOICES } from "@/lib/export/formats/registry";
@@ -28,12 +29,13 @@ async function load(id: string, shownVersion: number | null) {
   try {
     const detail = await getDatasetDetail(db, project.id, id);
     const shown = detail.versions.find((v) => v.version === shownVersion) ?? detail.versions[0];
-    const [environments, exports, items] = await Promise.all([
+    const [environments, exports, items, readiness] = await Promise.all([
       findEligibleEnvironments(db, project.id),
       findDatasetExports(db, detail.dataset.id),
       shown ? findVersionItems(db, shown.id) : [],
+      findExportReadiness(db, detail.versions),
     ]);
-    return { ...detail, environments, exports, shown, items };
+    return { ...detail, environments, exports, shown, items, readiness };
   } catch (e) {
     if (isAppError(e) && e.code === "NOT_FOUND") notFound();
     throw e;
@@ -49,7 +51,7 @@ export default async function DatasetPage({
 }) {
   const [{ id }, { v }, user] = await Promise.all([params, searchParams, currentUser()]);
   const canEdit = roleAtLeast(user.role, "REVIEWER");
-  const { dataset, versions, latestItems, environments, exports, shown, items } = await load(
+  const { dataset, versions, latestItems, environments, exports, shown, items, readiness } = await load(
     id,
     v ? Number(v) : null,
   );
@@ -100,6 +102,7 @@ export default async function DatasetPage({
               initial={exports}
               canExport={canEdit}
               formats={FORMAT_CHOICES}
+              readiness={readiness}
             />
           </Card>
           {canEdit ? (

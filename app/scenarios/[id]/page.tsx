@@ -82,6 +82,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
         <ValidatorBench
           scenarioId={scenario.id}
           canEdit={canEdit}
+          isAccepted={scenario.status === "ACCEPTED"}
           hasGold={hasGold}
           initialTrajectory={scenario.trajectories.some((t) => t.id === trajectory) ? trajectory : undefined}
           trajectories={scenario.trajectories.map((t) => ({

@@ -4,11 +4,12 @@
  * (EnvScaler's loaders ignore `split`, so a mixed file would train on test scenarios). Studio-only
  * data (domain, versions, gold calls, split) rides along in extra keys EnvScaler ignores, so
  * export → import is lossless. SFT-passing trajectories go to `sft_traj_{train,test}.json` for
- * EnvScaler's SFT scripts (envscaler-sft.ts).
+ * EnvScaler's SFT scripts (envscaler-sft.ts); a split with no trajectory gets no such file (an empty
+ * one would read as "trained on nothing"), and the manifest says why it is missing.
  */
 import { difficultyField } from "../difficulty";
 import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
-import { openJsonArray, writeKeyedObject } from "../json-lines";
+import { type ArrayWriter, openJsonArray, writeKeyedObject } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
 import { SFT_TRAJ_FILES, toEnvScalerSftRecord } from "./envscaler-sft";
 
@@ -70,6 +71,21 @@ export function toScenarioItem(s: ExportScenario, className: string) {
   };
 }
 
+/** An array file opened at its first element: nothing is written while nothing is pushed. */
+function openJsonArrayOnFirstPush(sink: Sink, relativePath: string): ArrayWriter {
+  let file: ArrayWriter | null = null;
+  return {
+    get count() {
+      return file?.count ?? 0;
+    },
+    get bytes() {
+      return file?.bytes ?? 0;
+    },
+    push: (value) => (file ??= openJsonArray(sink, relativePath)).push(value),
+    close: () => file?.close() ?? Promise.resolve(),
+  };
+}
+
 export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
   let bytes = await writeKeyedObject(
@@ -82,8 +98,8 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
     TEST: openJsonArray(sink, SCENARIO_SPLIT_FILES.TEST),
   };
   const trajectories = {
-    TRAIN: openJsonArray(sink, SFT_TRAJ_FILES.TRAIN),
-    TEST: openJsonArray(sink, SFT_TRAJ_FILES.TEST),
+    TRAIN: openJsonArrayOnFirstPush(sink, SFT_TRAJ_FILES.TRAIN),
+    TEST: openJsonArrayOnFirstPush(sink, SFT_TRAJ_FILES.TEST),
   };
   let count = 0;
   let skipped = 0;
@@ -104,9 +120,19 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
     await f.close();
     bytes += f.bytes;
   }
+  const sftCount = trajectories.TRAIN.count + trajectories.TEST.count;
   const counts = {
     scenarios: { train: scenarios.TRAIN.count, test: scenarios.TEST.count },
-    sft_trajectories: { train: trajectories.TRAIN.count, test: trajectories.TEST.count, skipped },
+    sft_trajectories: {
+      train: trajectories.TRAIN.count,
+      test: trajectories.TEST.count,
+      skipped,
+      ...(sftCount === 0
+        ? {
+            note: "No SFT trajectories on the pinned versions: no sft_traj files were written; run rollouts to add them.",
+          }
+        : {}),
+    },
   };
   bytes += await writeWhole(
     sink,

@@ -3,7 +3,7 @@
  * fine-tuning JSONL, and EnvScaler's SFT step (RUC-NLPIR/EnvScaler 87e6673, run in python3 through
  * lib/export/testing/upstream/envscaler_sft_harness.py).
  */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { clinicInput, clinicScenario, PARALLEL_MESSAGES } from "../testing/clinic-fixture";
@@ -96,12 +96,21 @@ describe("EnvScaler SFT trajectories and per-split scenario metadata", () => {
     expect(items[0]?.messages[2]?.content).toMatch(/^<think>\nI should add 3.\n<\/think>\n\n<tool_call>/);
   });
 
-  it("skips a trajectory with parallel calls (its turns cannot be paired) and counts it", async () => {
+  it("skips a trajectory with parallel calls (its turns cannot be paired), counts it, and writes no empty sft_traj file", async () => {
     const dir = await exportFixture("ENVSCALER_JSON", clinicInput([clinicScenario("TRAIN")]));
     dirs.push(dir);
-    expect(readJson(dir, "sft_traj_train.json")).toEqual([]);
+    expect(existsSync(path.join(dir, "sft_traj_train.json"))).toBe(false);
+    expect(existsSync(path.join(dir, "sft_traj_test.json"))).toBe(false);
+    expect(readJson(dir, "scenario_metadata_train.json")).toHaveLength(1);
     expect(readJson(dir, "envstudio_dataset.json")).toMatchObject({
-      files: { sft_trajectories: { train: 0, skipped: 1 } },
+      files: {
+        sft_trajectories: {
+          train: 0,
+          test: 0,
+          skipped: 1,
+          note: "No SFT trajectories on the pinned versions: no sft_traj files were written; run rollouts to add them.",
+        },
+      },
     });
   });
 });

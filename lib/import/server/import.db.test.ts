@@ -2,7 +2,7 @@
  * Round trip (export → import → export gives the same files) and malformed imports (located
  * error, database unchanged), against real Postgres and the real sandbox `analyze`.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,21 +53,20 @@ const counts = async () => [
 describe("EnvScaler round trip", () => {
   it("export → import → export gives identical env and scenario metadata", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-dst");
-    // The whole export folder: the trajectory files beside the scenarios are passed over.
+    // The whole export folder, and trajectory files beside the scenarios, which are passed over
+    // (this dataset has no rollouts, so the export wrote none: they are added as a trainer's would be).
     const all = [
       "env_metadata.json",
       "scenario_metadata_train.json",
       "scenario_metadata_test.json",
-      "sft_traj_train.json",
-      "sft_traj_test.json",
       "envstudio_dataset.json",
     ];
-    const result = await importFiles(
-      t.db,
-      { sandbox, send: noQueue },
-      projectId,
-      all.map((name) => file(exported, name)),
-    );
+    expect(existsSync(path.join(exported, "sft_traj_train.json"))).toBe(false);
+    const result = await importFiles(t.db, { sandbox, send: noQueue }, projectId, [
+      ...all.map((name) => file(exported, name)),
+      { name: "sft_traj_train.json", text: "[]\n" },
+      { name: "sft_traj_test.json", text: "[]\n" },
+    ]);
     expect(result.ok, result.ok ? "" : formatImportError(result.error)).toBe(true);
     // Imports land in review, proof pending: prove them here and accept them as reviewers would.
     await executeProofRun(t.db, result.ok ? result.value.proofRunId! : "", {

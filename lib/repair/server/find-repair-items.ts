@@ -82,5 +82,8 @@ export async function repairPreview(db: Db, projectId: string, id: string): Prom
         }
       : null,
     comparison: { before, after },
+    description: p.summary || null,
+    tools: [],
+    code: null,
   };
 }

@@ -1,12 +1,15 @@
 import "server-only";
 /**
  * What the queue's preview pane shows next to the list for one item: the proof (status and
- * reasons as sentences), the quality summary, and the code diff worth reading (accepted → current
- * when the item changed since acceptance, otherwise the last edit).
+ * reasons as sentences), the quality summary, the code diff worth reading (accepted → current
+ * when the item changed since acceptance, otherwise the last edit), and what the item is — an
+ * environment's description, tool schemas and source, a scenario's task and checks — so an item
+ * with nothing to diff against can still be judged from the queue.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import { repairPreview } from "@/lib/repair/server/find-repair-items";
+import { parseTools } from "@/lib/environments/environment.schema";
 import { idList } from "../acceptance";
 import { qualitySummary } from "../quality-summary";
 import { reasonSentence } from "../queue-text";
@@ -36,6 +39,12 @@ async function environmentPreview(db: Db, projectId: string, id: string): Promis
     quality: check ? qualitySummary(check).text : "No quality check on this version.",
     diff: from ? { label, original: from.source, modified: current.source } : null,
     comparison: null,
+    description: env.description || null,
+    tools: parseTools(current.tools),
+    code: {
+      label: `Code of v${current.version} (${current.className}); no earlier version to compare with`,
+      source: current.source,
+    },
   };
 }
 
@@ -68,11 +77,15 @@ async function scenarioPreview(db: Db, projectId: string, id: string): Promise<Q
         modified: await checksText(db, current),
       }
     : null;
+  const checks = current.length ? await checksText(db, current) : "";
   return {
     proof: { status: s.proofStatus, reasons: reasons(s.proofReasons) },
     quality: null,
     diff,
     comparison: null,
+    description: s.task,
+    tools: [],
+    code: checks ? { label: `Checks (${current.length})`, source: checks } : null,
   };
 }
 
@@ -87,6 +100,9 @@ async function trajectoryPreview(db: Db, projectId: string, id: string): Promise
     quality: `Reward ${t.reward.toFixed(2)} after ${t.stepCount} steps (${t.status.toLowerCase()}).`,
     diff: null,
     comparison: null,
+    description: t.scenario.task,
+    tools: [],
+    code: null,
   };
 }
 

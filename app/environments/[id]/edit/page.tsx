@@ -33,6 +33,7 @@ export default async function EditEnvironmentPage({ params }: { params: Promise<
         source={head.source}
         tools={parseTools(head.tools)}
         canEdit={roleAtLeast(user.role, "REVIEWER")}
+        isAccepted={env.status === "ACCEPTED"}
       />
     </div>
   );
