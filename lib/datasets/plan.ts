@@ -6,6 +6,7 @@
  * written override, and is marked as such. The preview and the creation use this same function.
  */
 import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds } from "../review/acceptance";
+import { type NearMissStrength, isWeakValidator } from "../scenarios/near-miss-strength";
 import { type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
 import { type SplitName, splitByEnvironment } from "./split";
 
@@ -54,6 +55,8 @@ export type PlanItem = {
   split: SplitName;
   overridden: boolean;
   note: string;
+  /** Validator strength of exactly these pins (filled by the loader from the proof rows; null: not measured). */
+  strength: NearMissStrength | null;
 };
 /** What resolves an exclusion: a page to open (with the control that does it), or a hint. */
 export type PlanAction = { label: string; href?: string };
@@ -184,6 +187,7 @@ export function planDatasetVersion(
       environmentVersion: envPin ? versionOf(envPin) : 0,
       validatorVersionIds: vals ?? [],
       validatorVersions: (vals ?? []).map((id) => s.validatorVersionNumbers[id] ?? 0),
+      strength: null,
     };
     if (verdict.ok) included.push({ ...base, overridden: false, note: verdict.note });
     else if (verdict.needsOverride && opts.override && envPin)
@@ -251,4 +255,15 @@ function choiceOf(env: PlanEnvironment, opts: PlanOptions): PlanEnvironmentChoic
       .sort((a, b) => b.version - a.version)
       .map((v) => ({ ...v, accepted: v.id === accepted, current: v.id === env.currentVersionId })),
   };
+}
+
+/** The plan with each included item's strength, and a warning for the weak ones (they still enter). */
+export function withStrengths(
+  plan: DatasetPlan,
+  strengths: Map<string, NearMissStrength | null>,
+): DatasetPlan {
+  const included = plan.included.map((i) => ({ ...i, strength: strengths.get(i.scenarioId) ?? null }));
+  const weak = included.filter((i) => isWeakValidator(i.strength)).length;
+  const warning = `${weak} included scenario(s) have a weak validator: a near-miss of the gold solution earns full reward.`;
+  return { ...plan, included, warnings: weak ? [...plan.warnings, warning] : plan.warnings };
 }

@@ -9,7 +9,14 @@ import type { Prisma } from "@/lib/db";
 import { idList } from "@/lib/review/acceptance";
 import { proofRowOf } from "@/lib/scenarios/proof-status";
 import type { CreateDatasetVersionInputSchema } from "../dataset.schema";
-import { type DatasetPlan, type PlanEnvironment, type PlanScenario, planDatasetVersion } from "../plan";
+import { findPinnedStrengths } from "@/lib/scenarios/server/find-weak-validators";
+import {
+  type DatasetPlan,
+  type PlanEnvironment,
+  type PlanScenario,
+  planDatasetVersion,
+  withStrengths,
+} from "../plan";
 
 type Input = ReturnType<typeof CreateDatasetVersionInputSchema.parse>;
 type Tx = Prisma.TransactionClient;
@@ -76,13 +83,21 @@ export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan
     environments.map((e) => e.id),
   );
   const override = Boolean(overrideReasonOf(input));
-  return planDatasetVersion(environments, scenarios, {
+  const plan = planDatasetVersion(environments, scenarios, {
     pins: input.pins,
     override,
     excludeScenarioIds: input.excludeScenarioIds,
     seed: input.seed,
     testRatio: input.testRatio,
   });
+  const strengths = await findPinnedStrengths(
+    tx,
+    plan.included.map((i) => ({
+      scenarioId: i.scenarioId,
+      pins: { environmentVersionId: i.environmentVersionId, validatorVersionIds: i.validatorVersionIds },
+    })),
+  );
+  return withStrengths(plan, strengths);
 }
 
 /** The written override reason; the CLI's `--allow-unverified` is an explicit override too. */

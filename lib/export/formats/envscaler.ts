@@ -6,7 +6,14 @@
  * export → import is lossless. SFT-passing trajectories go to `sft_traj_{train,test}.json` for
  * EnvScaler's SFT scripts (envscaler-sft.ts).
  */
-import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
+import {
+  datasetMetadataOf,
+  type ExportEnvironment,
+  type ExportInput,
+  type ExportScenario,
+  type ExportSummary,
+  nearMissEntry,
+} from "../export.schema";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
 import { SFT_TRAJ_FILES, toEnvScalerSftRecord } from "./envscaler-sft";
@@ -65,6 +72,7 @@ export function toScenarioItem(s: ExportScenario, className: string) {
     gold_calls: s.goldCalls ?? null,
     split: s.split.toLowerCase(),
     envstudio: { validator_versions: s.checks.map((c) => c.validatorVersion) },
+    ...nearMissEntry(s),
   };
 }
 
@@ -109,8 +117,11 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
   bytes += await writeWhole(
     sink,
     MANIFEST_FILE,
-    JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: count, files: counts }, null, 2) +
-      "\n",
+    JSON.stringify(
+      { format: "envscaler", ...datasetMetadataOf(input.dataset), scenarios: count, files: counts },
+      null,
+      2,
+    ) + "\n",
   );
   return { files: [...sink.files], scenarios: count, rows: count, bytes };
 }

@@ -25,6 +25,8 @@ export function toHfRow(s: ExportScenario, env: ExportEnvironment | undefined) {
     checklist: s.checklist,
     checklist_with_func: s.checks.map((c) => ({ check_item: c.checkItem, check_func: c.code })),
     split: s.split.toLowerCase(),
+    // A JSON string like init_config: Arrow needs one type per column, and `passed` holds tool calls.
+    ...(s.nearMissStrength === undefined ? {} : { near_miss_strength: JSON.stringify(s.nearMissStrength) }),
   };
 }
 

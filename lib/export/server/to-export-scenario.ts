@@ -9,6 +9,7 @@ import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import { idList } from "@/lib/review/acceptance";
 import { readTrajectoryMessages } from "@/lib/rollout";
+import { z } from "zod";
 import type { ExportScenario, ExportTrajectory } from "../export.schema";
 import { sftTrajectoryWhere } from "./sft-trajectory-rule";
 
@@ -16,6 +17,7 @@ type Item = {
   split: "TRAIN" | "TEST";
   validatorVersionIds: unknown;
   environmentVersionId: string;
+  nearMissStrength: unknown;
   scenario: {
     id: string;
     externalId: string;
@@ -56,8 +58,28 @@ export async function toExportScenarios(
       checks,
       goldCalls: item.scenario.goldCalls ?? null,
       trajectories: trajectories.get(item.scenario.id) ?? [],
+      ...snapshotStrength(item.nearMissStrength),
     };
   });
+}
+
+const SnapshotSchema = z.object({
+  strength: z
+    .object({
+      rejected: z.number(),
+      total: z.number(),
+      passed: z.array(z.object({ kind: z.string(), description: z.string(), calls: z.unknown() })),
+    })
+    .nullable(),
+});
+
+/** The strength the version recorded for the item; nothing for items of versions made before it was. */
+function snapshotStrength(raw: unknown): Pick<ExportScenario, "nearMissStrength"> {
+  if (raw === null || raw === undefined) return {};
+  const parsed = SnapshotSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new AppError("INVALID_INPUT", "a dataset item's near-miss strength is unreadable");
+  return { nearMissStrength: parsed.data.strength };
 }
 
 /** Trajectories that passed the SFT filter on exactly the item's pins (sft-trajectory-rule.ts). */

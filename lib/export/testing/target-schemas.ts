@@ -125,6 +125,7 @@ export const HfRowSchema = z
     checklist: z.array(z.string()),
     checklist_with_func: z.array(z.object({ check_item: z.string(), check_func: z.string() })),
     split: z.enum(["train", "test"]),
+    near_miss_strength: z.string().optional(),
   })
   .strict();
 
