@@ -37,6 +37,7 @@ describe("readEnv / parseEnv", () => {
       "10",
       /^Invalid configuration: ENVSTUDIO_SERVE_IDLE_MS: must be at least 1000 \(got 10\)$/,
     ],
+    ["ENVSTUDIO_SERVE_DRAIN_MS", "soon", /^Invalid configuration: ENVSTUDIO_SERVE_DRAIN_MS: /],
     ["ENVSTUDIO_PG_PORT", "70000", /^Invalid configuration: ENVSTUDIO_PG_PORT: /],
   ] as const)("%s=%j is refused with a message naming it", (name, value, message) => {
     expect(() => readEnv(name, { [name]: value })).toThrow(message);

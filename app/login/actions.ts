@@ -1,6 +1,5 @@
 "use server";
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { LoginInputSchema, safeNextPath } from "@/lib/auth/auth.schema";
@@ -26,9 +25,12 @@ async function requestFacts() {
   };
 }
 
-/** Anyone may call it: this is how a visitor gets a role. Success redirects, so only refusals return. */
-export async function loginAction(raw: unknown): Promise<ActionResult<never>> {
-  const result = await runAction(raw, LoginInputSchema, ANYONE, async (input) => {
+/**
+ * Anyone may call it: this is how a visitor gets a role. Answers the safe page to go to next; the
+ * sign-in form goes there with a full load, so nothing the browser held before the sign-in stays.
+ */
+export async function loginAction(raw: unknown): Promise<ActionResult<{ next: string }>> {
+  return runAction(raw, LoginInputSchema, ANYONE, async (input) => {
     const request = await requestFacts();
     const session = await logIn(getDb(), input, { address: request.address });
     (await cookies()).set(SESSION_COOKIE, session.token, {
@@ -38,21 +40,17 @@ export async function loginAction(raw: unknown): Promise<ActionResult<never>> {
       path: "/",
       expires: session.expiresAt,
     });
-    return safeNextPath(input.next);
+    return { next: safeNextPath(input.next) };
   });
-  // redirect() works by throwing, so it runs outside runAction, which would report it as an error.
-  if (!result.ok) return result;
-  redirect(result.value);
 }
 
-/** The sign-out form posts FormData, which says nothing: any argument is accepted and ignored. */
-export async function logoutAction(raw: unknown): Promise<void> {
-  await runAction(raw, z.unknown(), ANYONE, async () => {
+/** Takes nothing: any argument is accepted and ignored. The sign-out button then loads /login. */
+export async function logoutAction(raw: unknown): Promise<ActionResult<void>> {
+  return runAction(raw, z.unknown(), ANYONE, async () => {
     const jar = await cookies();
     const token = jar.get(SESSION_COOKIE)?.value;
     // The browser is signed out even if the database is unreachable; the row then expires unused.
     jar.delete(SESSION_COOKIE);
     await deleteSession(getDb(), token);
   });
-  redirect("/login");
 }

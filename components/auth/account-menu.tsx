@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/auth.schema";
-import { logoutAction } from "@/app/login/actions";
-import { Button } from "@/components/ui/button";
+import { SignOutButton } from "./sign-out-button";
 
 /** Right side of the nav bar. `signedIn` is false for the implicit local admin on localhost. */
 export function AccountMenu({ user, signedIn }: { user: SessionUser | null; signedIn: boolean }) {
@@ -21,11 +20,7 @@ export function AccountMenu({ user, signedIn }: { user: SessionUser | null; sign
         </span>
       </span>
       {signedIn ? (
-        <form action={logoutAction}>
-          <Button type="submit" variant="ghost">
-            Sign out
-          </Button>
-        </form>
+        <SignOutButton />
       ) : (
         <Link href="/login" className="text-indigo-700 hover:underline">
           Sign in

@@ -1,49 +1,48 @@
 "use client";
-import { useState, useTransition } from "react";
-import { loginAction } from "@/app/login/actions";
+import { useMutation } from "@tanstack/react-query";
+import { mutations } from "@/components/data/mutations";
 import { Button } from "@/components/ui/button";
+import { InputField } from "@/components/ui/field";
 
 export function LoginForm({ next }: { next: string }) {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const login = useMutation({
+    ...mutations.logIn(),
+    // A full load: the nav bar and every cached read start over as the signed-in user.
+    onSuccess: (answer) => window.location.assign(answer.next),
+  });
+  // Still pending while the next page loads.
+  const pending = login.isPending || login.isSuccess;
+  const error = login.error?.message ?? null;
   return (
     <form
       className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
       onSubmit={(e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
-        startTransition(async () => {
-          // On success the action redirects; only failures come back.
-          const result = await loginAction({
-            email: form.get("email"),
-            password: form.get("password"),
-            next,
-          });
-          if (!result.ok) setError(result.error.message);
-        });
+        login.mutate({ email: form.get("email"), password: form.get("password"), next });
       }}
     >
-      <label className="block text-sm">
-        <span className="text-slate-700">Email</span>
-        <input
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
-        />
-      </label>
-      <label className="block text-sm">
-        <span className="text-slate-700">Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
-        />
-      </label>
+      <InputField
+        label="Email"
+        labelClassName="text-slate-700"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        autoFocus
+        controlSize="lg"
+        className="mt-1 block w-full"
+      />
+      <InputField
+        label="Password"
+        labelClassName="text-slate-700"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        controlSize="lg"
+        className="mt-1 block w-full"
+      />
       {error ? (
         <p role="alert" className="text-sm text-rose-700">
           {error}

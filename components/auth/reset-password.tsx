@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { resetPasswordAction } from "@/app/users/actions";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 /** An admin sets a new password for one user (their sessions end); shown inline in the user table. */
@@ -31,7 +32,7 @@ export function ResetPassword({ userId, email }: { userId: string; email: string
             submit();
           }}
         >
-          <input
+          <Input
             type="password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
@@ -39,7 +40,8 @@ export function ResetPassword({ userId, email }: { userId: string; email: string
             required
             aria-label={`New password for ${email}`}
             placeholder="new password (10+ chars)"
-            className="w-44 rounded border border-slate-300 px-2 py-0.5 text-xs"
+            controlSize="xs"
+            className="w-44"
           />
           <Button type="submit" disabled={pending} variant="primary" size="xs">
             Set password

@@ -5,6 +5,7 @@ import { ResetPassword } from "./reset-password";
 import { ROLES, type RoleName } from "@/lib/auth/roles";
 import { Card } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/inputs";
 import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
@@ -61,19 +62,15 @@ export function UserAdmin({
                 </td>
                 <td>{u.name}</td>
                 <td>
-                  <select
+                  <Select
                     aria-label={`Role of ${u.email}`}
                     disabled={!canManage || pending}
                     value={u.role}
-                    className="rounded border border-slate-300 px-1 py-0.5"
+                    controlSize="xs"
                     onChange={(e) => run(() => updateUserAction({ userId: u.id, role: e.target.value }))}
                   >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r.toLowerCase()}
-                      </option>
-                    ))}
-                  </select>
+                    <RoleOptions />
+                  </Select>
                 </td>
                 <td>
                   <Button
@@ -108,41 +105,18 @@ export function UserAdmin({
               );
             }}
           >
-            <input
-              name="email"
-              type="email"
-              required
-              placeholder="email"
-              aria-label="New user email"
-              className="rounded border border-slate-300 px-2 py-1"
-            />
-            <input
-              name="name"
-              required
-              placeholder="name"
-              aria-label="New user name"
-              className="rounded border border-slate-300 px-2 py-1"
-            />
-            <select
-              name="role"
-              aria-label="New user role"
-              defaultValue="REVIEWER"
-              className="rounded border border-slate-300 px-2 py-1"
-            >
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r.toLowerCase()}
-                </option>
-              ))}
-            </select>
-            <input
+            <Input name="email" type="email" required placeholder="email" aria-label="New user email" />
+            <Input name="name" required placeholder="name" aria-label="New user name" />
+            <Select name="role" aria-label="New user role" defaultValue="REVIEWER">
+              <RoleOptions />
+            </Select>
+            <Input
               name="password"
               type="password"
               required
               minLength={10}
               placeholder="password (10+ chars)"
               aria-label="New user password"
-              className="rounded border border-slate-300 px-2 py-1"
             />
             <Button type="submit" disabled={pending} variant="primary" size="sm">
               Create
@@ -153,3 +127,10 @@ export function UserAdmin({
     </div>
   );
 }
+
+const RoleOptions = () =>
+  ROLES.map((r) => (
+    <option key={r} value={r}>
+      {r.toLowerCase()}
+    </option>
+  ));

@@ -9,6 +9,7 @@ import Editor, { DiffEditor, loader, type DiffEditorProps, type EditorProps } fr
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import type { CodeMarker } from "@/lib/environments/markers";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/inputs";
 
 self.MonacoEnvironment = {
   getWorker() {
@@ -129,14 +130,12 @@ export function MonacoDiff({ navigable = false, ...props }: DiffEditorProps & { 
           <span data-testid="diff-position">
             {changes.total ? `change ${changes.at} of ${changes.total}` : "no changes"}
           </span>
-          <label className="ml-auto flex items-center gap-1">
-            <input
-              type="checkbox"
-              checked={hideUnchanged}
-              onChange={(e) => setHideUnchanged(e.target.checked)}
-            />{" "}
-            Hide unchanged regions
-          </label>
+          <Checkbox
+            checked={hideUnchanged}
+            onChange={(e) => setHideUnchanged(e.target.checked)}
+            label="Hide unchanged regions"
+            labelClassName="ml-auto gap-1"
+          />
         </div>
       ) : null}
       <DiffEditor

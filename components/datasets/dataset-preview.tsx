@@ -8,7 +8,8 @@ import Link from "next/link";
 import { useState } from "react";
 import type { DatasetPlan } from "@/lib/datasets/plan";
 import { isWeakValidator } from "@/lib/scenarios/near-miss-strength";
-import { inputClass } from "./split-fields";
+import { Field } from "@/components/ui/field";
+import { Select, Textarea } from "@/components/ui/inputs";
 import { Button } from "@/components/ui/button";
 import { ToggleButton } from "@/components/ui/toggle-button";
 import { StrengthBadge } from "@/components/scenarios/strength-badge";
@@ -32,23 +33,25 @@ function PinPicker({
   return (
     <div className="grid gap-2 sm:grid-cols-2">
       {pickable.map((e) => (
-        <label key={e.id} className="block text-sm">
-          Version of {e.slug}
-          <select
-            className={inputClass}
-            value={choices.pins[e.id] ?? e.pinnedVersionId ?? ""}
-            onChange={(ev) => onChange({ ...choices, pins: { ...choices.pins, [e.id]: ev.target.value } })}
-          >
-            {e.pinnedVersionId === null ? <option value="">— none accepted —</option> : null}
-            {e.versions.map((v) => (
-              <option key={v.id} value={v.id}>
-                v{v.version}
-                {v.accepted ? " (accepted)" : " (not accepted)"}
-                {v.current ? " · current" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field key={e.id} label={`Version of ${e.slug}`}>
+          {(control) => (
+            <Select
+              {...control}
+              className="mt-1 w-full"
+              value={choices.pins[e.id] ?? e.pinnedVersionId ?? ""}
+              onChange={(ev) => onChange({ ...choices, pins: { ...choices.pins, [e.id]: ev.target.value } })}
+            >
+              {e.pinnedVersionId === null ? <option value="">— none accepted —</option> : null}
+              {e.versions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  v{v.version}
+                  {v.accepted ? " (accepted)" : " (not accepted)"}
+                  {v.current ? " · current" : ""}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
       ))}
     </div>
   );
@@ -64,18 +67,27 @@ function OverrideField({
   const [reason, setReason] = useState(choices.overrideReason);
   return (
     <div className="space-y-1 rounded border border-amber-300 bg-amber-50 p-2 text-sm">
-      <label className="block">
-        Override reason{" "}
-        <span className="text-xs text-slate-500">
-          (lets in the items above that need an override; logged with your name)
-        </span>
-        <textarea
-          className={inputClass}
-          rows={2}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-      </label>
+      <Field
+        className="block"
+        label={
+          <>
+            Override reason{" "}
+            <span className="text-xs text-slate-500">
+              (lets in the items above that need an override; logged with your name)
+            </span>
+          </>
+        }
+      >
+        {(control) => (
+          <Textarea
+            {...control}
+            className="mt-1 w-full"
+            rows={2}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        )}
+      </Field>
       <Button
         variant="outline"
         size="xs"

@@ -1,4 +1,5 @@
 "use client";
+import { Checkbox } from "@/components/ui/inputs";
 
 export type EligibleEnvironment = { id: string; slug: string; name: string; acceptedScenarios: number };
 
@@ -27,17 +28,19 @@ export function EnvironmentPicker({
       </legend>
       <div className="mt-1 grid max-h-48 grid-cols-1 gap-1 overflow-auto sm:grid-cols-2">
         {environments.map((e) => (
-          <label key={e.id} className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={selected.includes(e.id)}
-              onChange={(ev) => toggle(e.id, ev.target.checked)}
-            />
-            <span>{e.name}</span>
-            <span className="text-xs text-slate-500">
-              {e.slug} · {e.acceptedScenarios} accepted scenarios
-            </span>
-          </label>
+          <Checkbox
+            key={e.id}
+            checked={selected.includes(e.id)}
+            onChange={(ev) => toggle(e.id, ev.target.checked)}
+            label={
+              <>
+                <span>{e.name}</span>
+                <span className="text-xs text-slate-500">
+                  {e.slug} · {e.acceptedScenarios} accepted scenarios
+                </span>
+              </>
+            }
+          />
         ))}
       </div>
     </fieldset>

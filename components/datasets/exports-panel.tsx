@@ -8,6 +8,8 @@ import type { FormatChoice } from "@/lib/export/formats/format-ids";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/inputs";
 import { queries } from "@/components/data/queries";
 import { queryKeys } from "@/components/data/query-keys";
 import { unwrapAction } from "@/components/data/unwrap-action";
@@ -76,36 +78,40 @@ export function ExportsPanel({
     <div className="space-y-3">
       {canExport ? (
         <div className="flex flex-wrap items-end gap-2">
-          <label className="text-sm">
-            Format
-            <select
-              aria-label="Export format"
-              value={format}
-              onChange={(e) => setFormat(e.target.value as ExportFormatName)}
-              className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm"
-            >
-              {formats.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            Version
-            <select
-              aria-label="Export version"
-              value={versionId}
-              onChange={(e) => setVersionId(e.target.value)}
-              className="ml-2 rounded border border-slate-300 px-2 py-1 text-sm"
-            >
-              {versions.map((v) => (
-                <option key={v.id} value={v.id}>
-                  v{v.version}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field label="Format" className="text-sm">
+            {(control) => (
+              <Select
+                {...control}
+                aria-label="Export format"
+                value={format}
+                onChange={(e) => setFormat(e.target.value as ExportFormatName)}
+                className="ml-2"
+              >
+                {formats.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field label="Version" className="text-sm">
+            {(control) => (
+              <Select
+                {...control}
+                aria-label="Export version"
+                value={versionId}
+                onChange={(e) => setVersionId(e.target.value)}
+                className="ml-2"
+              >
+                {versions.map((v) => (
+                  <option key={v.id} value={v.id}>
+                    v{v.version}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
           <Button onClick={start} disabled={pending || !versionId} variant="primary" size="md">
             Export
           </Button>

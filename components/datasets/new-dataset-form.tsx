@@ -4,9 +4,10 @@ import { useRef, useState } from "react";
 import { ErrorState } from "@/components/ui/states";
 import { DatasetPreview } from "./dataset-preview";
 import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
-import { SplitFields, inputClass, splitValues } from "./split-fields";
+import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
 import { Button } from "@/components/ui/button";
+import { InputField } from "@/components/ui/field";
 
 export function NewDatasetForm({ environments }: { environments: EligibleEnvironment[] }) {
   const router = useRouter();
@@ -33,14 +34,8 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
       aria-label="New dataset"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="block text-sm">
-          Name
-          <input name="name" required className={inputClass} placeholder="library-v1" />
-        </label>
-        <label className="block text-sm">
-          Description
-          <input name="description" className={inputClass} />
-        </label>
+        <InputField label="Name" name="name" required className="mt-1 w-full" placeholder="library-v1" />
+        <InputField label="Description" name="description" className="mt-1 w-full" />
       </div>
       <SplitFields />
       <EnvironmentPicker

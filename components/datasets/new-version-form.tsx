@@ -7,6 +7,7 @@ import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picke
 import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/inputs";
 
 export type EditableItem = { scenarioId: string; key: string; task: string; split: "TRAIN" | "TEST" };
 
@@ -66,21 +67,24 @@ export function NewVersionForm({
         <ul className="mt-1 max-h-64 space-y-0.5 overflow-auto">
           {items.map((i) => (
             <li key={i.scenarioId}>
-              <label className="flex items-start gap-2" title={i.task}>
-                <input
-                  type="checkbox"
-                  checked={excluded.includes(i.scenarioId)}
-                  onChange={(e) =>
-                    setExcluded(
-                      e.target.checked
-                        ? [...excluded, i.scenarioId]
-                        : excluded.filter((x) => x !== i.scenarioId),
-                    )
-                  }
-                />
-                <span className="font-mono text-xs">{i.key}</span>
-                <span className="truncate text-xs text-slate-500">{i.task}</span>
-              </label>
+              <Checkbox
+                labelClassName="items-start"
+                title={i.task}
+                checked={excluded.includes(i.scenarioId)}
+                onChange={(e) =>
+                  setExcluded(
+                    e.target.checked
+                      ? [...excluded, i.scenarioId]
+                      : excluded.filter((x) => x !== i.scenarioId),
+                  )
+                }
+                label={
+                  <>
+                    <span className="font-mono text-xs">{i.key}</span>
+                    <span className="truncate text-xs text-slate-500">{i.task}</span>
+                  </>
+                }
+              />
             </li>
           ))}
         </ul>

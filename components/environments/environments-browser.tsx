@@ -9,6 +9,7 @@ import {
   type ListEnvironmentsQuery,
 } from "@/lib/environments/environment.schema";
 import { statusLabel } from "@/components/ui/badge";
+import { Input, Select } from "@/components/ui/inputs";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
@@ -44,18 +45,17 @@ export function EnvironmentsBrowser(props: {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
-        <input
+        <Input
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           placeholder="Search by name…"
           aria-label="Search environments"
-          className="w-72 rounded border border-slate-300 bg-white px-3 py-1.5 text-sm"
+          className="w-72"
         />
-        <select
+        <Select
           aria-label="Filter by status"
           value={filters.status ?? ""}
-          className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
           onChange={(e) => set({ status: (e.target.value || undefined) as EnvironmentListFilters["status"] })}
         >
           <option value="">All statuses</option>
@@ -64,11 +64,10 @@ export function EnvironmentsBrowser(props: {
               {statusLabel(s)}
             </option>
           ))}
-        </select>
-        <select
+        </Select>
+        <Select
           aria-label="Filter by domain"
           value={filters.domain ?? ""}
-          className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm"
           onChange={(e) => set({ domain: e.target.value || undefined })}
         >
           <option value="">All domains</option>
@@ -77,7 +76,7 @@ export function EnvironmentsBrowser(props: {
               {d}
             </option>
           ))}
-        </select>
+        </Select>
         <span className="text-sm text-slate-500" aria-live="polite" data-testid="result-count">
           {query.isFetching
             ? "Loading…"

@@ -1,6 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { CodeDiff } from "@/components/code/code-editor";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/inputs";
 
 /** Pick any two versions; the URL keeps the pair so a diff can be linked. */
 export function VersionDiff(props: {
@@ -15,21 +17,17 @@ export function VersionDiff(props: {
   const go = (a: number, b: number) =>
     router.push(`/environments/${props.environmentId}/versions?a=${a}&b=${b}`);
   const picker = (label: string, value: number, onChange: (v: number) => void) => (
-    <label className="flex items-center gap-2 text-sm">
-      {label}
-      <select
-        aria-label={label}
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value))}
-        className="rounded border border-slate-300 px-2 py-1"
-      >
-        {props.versions.map((v) => (
-          <option key={v} value={v}>
-            v{v}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Field label={label} className="flex items-center gap-2 text-sm">
+      {(control) => (
+        <Select {...control} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+          {props.versions.map((v) => (
+            <option key={v} value={v}>
+              v{v}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
   );
   return (
     <div className="space-y-2">

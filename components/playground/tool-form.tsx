@@ -3,6 +3,8 @@ import { useState } from "react";
 import type { Tool } from "@/lib/environments/environment.schema";
 import { parseJsonObject } from "@/lib/playground/playground.schema";
 import { Button } from "@/components/ui/button";
+import { Field, type FieldControlProps } from "@/components/ui/field";
+import { Input, Select, Textarea } from "@/components/ui/inputs";
 
 type Prop = { type?: string | string[]; description?: string; enum?: unknown[] };
 
@@ -92,60 +94,41 @@ export function ToolForm({
       </div>
       <p className="text-xs text-slate-500">{tool.function.description}</p>
       {raw !== null ? (
-        <textarea
+        <Textarea
           aria-label="Arguments (JSON)"
           value={raw}
           rows={6}
           onChange={(e) => setRaw(e.target.value)}
-          className="w-full rounded border border-slate-300 p-2 font-mono text-xs"
+          controlSize="xs"
+          className="w-full font-mono"
         />
       ) : (
         Object.entries(props).map(([name, prop]) => (
-          <label key={name} className="block text-sm">
-            <span className="font-mono text-xs">
-              {name}
-              {required.has(name) ? " *" : ""}
-            </span>
-            <span className="ml-2 text-xs text-slate-500">
-              {Array.isArray(prop.type) ? prop.type.join("|") : prop.type}{" "}
-              {prop.description ? `— ${prop.description}` : ""}
-            </span>
-            {prop.enum ? (
-              <select
-                aria-label={name}
+          <Field
+            key={name}
+            label={
+              <>
+                <span className="font-mono text-xs">
+                  {name}
+                  {required.has(name) ? " *" : ""}
+                </span>
+                <span className="ml-2 text-xs text-slate-500">
+                  {Array.isArray(prop.type) ? prop.type.join("|") : prop.type}{" "}
+                  {prop.description ? `— ${prop.description}` : ""}
+                </span>
+              </>
+            }
+          >
+            {(control) => (
+              <ArgumentControl
+                {...control}
+                name={name}
+                prop={prop}
                 value={values[name] ?? ""}
-                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
-              >
-                <option value="">—</option>
-                {prop.enum.map((v) => (
-                  <option key={String(v)} value={String(v)}>
-                    {String(v)}
-                  </option>
-                ))}
-              </select>
-            ) : prop.type === "boolean" ? (
-              <select
-                aria-label={name}
-                value={values[name] ?? ""}
-                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
-              >
-                <option value="">—</option>
-                <option value="true">true</option>
-                <option value="false">false</option>
-              </select>
-            ) : (
-              <input
-                aria-label={name}
-                value={values[name] ?? ""}
-                type={prop.type === "integer" || prop.type === "number" ? "number" : "text"}
-                step="any"
-                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs"
+                onChange={(value) => setValues({ ...values, [name]: value })}
               />
             )}
-          </label>
+          </Field>
         ))
       )}
       {error ? (
@@ -157,5 +140,45 @@ export function ToolForm({
         {running ? "Running…" : "Run tool"}
       </Button>
     </form>
+  );
+}
+
+/** One argument's control by its schema: a choice for an enum or a boolean, else a text or number field. */
+function ArgumentControl({
+  name,
+  prop,
+  value,
+  onChange,
+  ...control
+}: FieldControlProps & { name: string; prop: Prop; value: string; onChange: (value: string) => void }) {
+  const choices = prop.enum?.map(String) ?? (prop.type === "boolean" ? ["true", "false"] : null);
+  if (choices)
+    return (
+      <Select
+        {...control}
+        aria-label={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="mt-1 block w-full"
+      >
+        <option value="">—</option>
+        {choices.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </Select>
+    );
+  return (
+    <Input
+      {...control}
+      aria-label={name}
+      value={value}
+      type={prop.type === "integer" || prop.type === "number" ? "number" : "text"}
+      step="any"
+      onChange={(e) => onChange(e.target.value)}
+      controlSize="xs"
+      className="mt-1 block w-full font-mono"
+    />
   );
 }

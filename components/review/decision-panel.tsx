@@ -1,9 +1,11 @@
 "use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { SeenVersions } from "@/lib/review/review.schema";
 import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/inputs";
 import { usePageRefresh } from "@/components/data/use-page-refresh";
-import { useDecideItem } from "./review-api";
+import { mutations } from "@/components/data/mutations";
 
 /**
  * Accept or reject an item with a reason (required to reject); the decision lands in the audit log.
@@ -21,7 +23,7 @@ export function DecisionPanel({
   const page = usePageRefresh();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const decision = useDecideItem();
+  const decision = useMutation(mutations.reviewDecision(useQueryClient()));
   const pending = decision.isPending || page.isRefreshing;
   if (!canDecide) return <p className="text-sm text-slate-500">Viewers cannot accept or reject.</p>;
   // The page around the panel (status, audit log) is server-rendered: refresh it either way.
@@ -39,13 +41,13 @@ export function DecisionPanel({
     );
   return (
     <div className="space-y-2">
-      <textarea
+      <Textarea
         value={reason}
         onChange={(e) => setReason(e.target.value)}
         rows={2}
         aria-label="Reason"
         placeholder="Reason (required to reject)"
-        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+        className="w-full"
       />
       <div className="flex gap-2">
         <Button disabled={pending} onClick={() => decide("ACCEPT")} variant="success" size="sm">

@@ -2,6 +2,8 @@
 import { useRouter } from "next/navigation";
 import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
 import { ToggleButton } from "@/components/ui/toggle-button";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/inputs";
 
 type Props = {
   filter: QueueFilter;
@@ -26,22 +28,23 @@ export function QueueFilters({ filter, counts, facets }: Props) {
     router.push(`/review${next.size ? `?${next.toString()}` : ""}`);
   };
   const select = (key: keyof QueueFilter, label: string, options: { value: string; label: string }[]) => (
-    <label className="flex items-center gap-1 text-sm">
-      <span className="text-slate-500">{label}</span>
-      <select
-        aria-label={`Filter by ${label.toLowerCase()}`}
-        value={filter[key] ?? ""}
-        onChange={(e) => set(key, e.target.value)}
-        className="rounded border border-slate-300 px-2 py-1"
-      >
-        <option value="">all</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Field label={label} className="flex items-center gap-1 text-sm" labelClassName="text-slate-500">
+      {(control) => (
+        <Select
+          {...control}
+          aria-label={`Filter by ${label.toLowerCase()}`}
+          value={filter[key] ?? ""}
+          onChange={(e) => set(key, e.target.value)}
+        >
+          <option value="">all</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
   );
   return (
     <div className="space-y-2">

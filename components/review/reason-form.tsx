@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/inputs";
 
 /** The inline reason prompt of the queue: a rejection, or an accept that needs an override reason. */
 export function ReasonForm({
@@ -34,7 +35,7 @@ export function ReasonForm({
         </p>
       ) : null}
       <div className="flex gap-2">
-        <input
+        <Input
           ref={ref}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
@@ -43,7 +44,8 @@ export function ReasonForm({
           onKeyDown={(e) => {
             if (e.key === "Escape") onCancel();
           }}
-          className={`flex-1 rounded border px-2 py-1 text-sm ${mode === "reject" ? "border-rose-300" : "border-amber-400"}`}
+          tone={mode === "reject" ? "danger" : "warning"}
+          className="flex-1"
         />
         <Button
           type="submit"

@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { QueueFilter, QueueItem, ReviewKind } from "@/lib/review/review.schema";
 import { EmptyState } from "@/components/ui/states";
@@ -8,7 +9,7 @@ import { queueKeyOf as keyOf, QueueList } from "./queue-list";
 import { QueuePreview } from "./queue-preview";
 import { ReasonForm } from "./reason-form";
 import { QueueKeyHelp, QueueMessage, QueueProgress } from "./queue-status";
-import { useDecideItem, useUndoDecision } from "./review-api";
+import { mutations } from "@/components/data/mutations";
 import { useItemClaim } from "./use-item-claim";
 import { useQueueKeys } from "./use-queue-keys";
 
@@ -24,7 +25,7 @@ type Props = {
 
 /**
  * The queue works on local state after the first render: decisions remove the item and update the
- * counts here, and claims/decisions go through route handlers (review-api.ts), so paging with j/k
+ * counts here, and claims/decisions go through route handlers (components/data/mutations.ts), so paging with j/k
  * never waits for a page re-render.
  */
 export function ReviewQueue({
@@ -49,8 +50,9 @@ export function ReviewQueue({
   const [decidedHere, setDecidedHere] = useState(0);
   const current = items[index];
   const claim = useItemClaim(current, canDecide);
-  const decision = useDecideItem();
-  const undoing = useUndoDecision();
+  const client = useQueryClient();
+  const decision = useMutation(mutations.reviewDecision(client));
+  const undoing = useMutation(mutations.reviewUndo(client));
   const pending = decision.isPending || undoing.isPending;
 
   const move = (delta: number) => {

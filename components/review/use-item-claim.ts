@@ -4,9 +4,12 @@
  * page is open (claims expire after CLAIM_TTL_MS), released when the selection moves, and released
  * by a beacon when the page is hidden for good, so a closed tab frees the item at once.
  */
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { sendBeaconApi } from "@/lib/api/fetch-api";
+import { API } from "@/lib/api/routes";
 import { CLAIM_HEARTBEAT_MS, type ReviewKind } from "@/lib/review/review.schema";
-import { claimItem, releaseItem } from "./review-api";
+import { mutations } from "@/components/data/mutations";
 
 export type Claim = { state: "claiming" } | { state: "mine" } | { state: "taken"; heldBy: string };
 
@@ -15,6 +18,9 @@ const CLAIMING: Claim = { state: "claiming" };
 export function useItemClaim(current: { kind: ReviewKind; id: string } | undefined, enabled: boolean) {
   // The server's latest answer for the item claimed now; until it arrives the claim is in flight.
   const [answer, setAnswer] = useState<{ key: string; claim: Claim } | null>(null);
+  // Both stable across renders (TanStack's mutate functions are bound once per observer).
+  const { mutateAsync: claimItem } = useMutation(mutations.reviewClaim());
+  const { mutate: releaseItem } = useMutation(mutations.reviewRelease());
   const kind = current?.kind;
   const id = current?.id;
   useEffect(() => {
@@ -33,11 +39,7 @@ export function useItemClaim(current: { kind: ReviewKind; id: string } | undefin
     void claim();
     // Re-claiming one's own item extends it; a taken item is retried in case it was freed.
     const heartbeat = setInterval(() => void claim(), CLAIM_HEARTBEAT_MS);
-    const onHide = () =>
-      navigator.sendBeacon(
-        "/api/review/claims/release",
-        new Blob([JSON.stringify(item)], { type: "application/json" }),
-      );
+    const onHide = () => sendBeaconApi(API.reviewReleaseBeacon, item);
     window.addEventListener("pagehide", onHide);
     return () => {
       isCurrent = false;
@@ -45,9 +47,9 @@ export function useItemClaim(current: { kind: ReviewKind; id: string } | undefin
       setAnswer(null);
       clearInterval(heartbeat);
       window.removeEventListener("pagehide", onHide);
-      void releaseItem(item);
+      releaseItem(item);
     };
-  }, [kind, id, enabled]);
+  }, [kind, id, enabled, claimItem, releaseItem]);
   if (!kind || !id || !enabled) return undefined;
   return answer?.key === `${kind}:${id}` ? answer.claim : CLAIMING;
 }

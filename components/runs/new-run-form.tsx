@@ -1,14 +1,52 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { startRunAction } from "@/app/runs/actions";
 import { textFieldsOf } from "@/lib/pipeline/task-file";
 import { ErrorState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
+import { Field, InputField } from "@/components/ui/field";
+import { FileInput, Radio, Select, Textarea } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
-const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm";
+const WIDE = "mt-1 w-full";
+
+type ModelDefaults = { modelMain: string; modelCheck: string; modelEmbedding: string };
+
+/** The run's settings beside the task source: name, models, quality gates and budget. */
+const settingFields = (defaults: ModelDefaults): (ComponentProps<typeof InputField> & { name: string })[] => [
+  { label: "Name", name: "name", placeholder: "optional" },
+  { label: "Main model", name: "modelMain", defaultValue: defaults.modelMain },
+  { label: "Tester/judge model", name: "modelCheck", defaultValue: defaults.modelCheck },
+  {
+    label: "Embeddings model",
+    name: "modelEmbedding",
+    defaultValue: defaults.modelEmbedding,
+    placeholder: "none: MinHash dedup",
+  },
+  { label: "Min usefulness", name: "minUsefulness", type: "number", min: 1, max: 10, defaultValue: 7 },
+  { label: "Min modelability", name: "minModelability", type: "number", min: 1, max: 10, defaultValue: 7 },
+  { label: "Quality rounds", name: "qualityRounds", type: "number", min: 1, max: 200, defaultValue: 30 },
+  {
+    label: "Min not-fail rate",
+    name: "minNotFailRate",
+    type: "number",
+    step: "0.01",
+    min: 0,
+    max: 1,
+    defaultValue: 0.85,
+  },
+  { label: "Max tokens", name: "maxTokens", type: "number", min: 1, placeholder: "no limit" },
+  {
+    label: "Max cost (USD)",
+    name: "maxCostUsd",
+    type: "number",
+    step: "0.01",
+    min: 0,
+    placeholder: "no limit",
+  },
+];
 
 function detectFields(text: string): string[] {
   try {
@@ -26,11 +64,7 @@ function detectFields(text: string): string[] {
   }
 }
 
-export function NewRunForm({
-  defaults,
-}: {
-  defaults: { modelMain: string; modelCheck: string; modelEmbedding: string; endpointConfigured: boolean };
-}) {
+export function NewRunForm({ defaults }: { defaults: ModelDefaults & { endpointConfigured: boolean } }) {
   const router = useRouter();
   const [source, setSource] = useState<"ideas" | "tasks">("ideas");
   const [file, setFile] = useState<{ name: string; text: string; fields: string[] } | null>(null);
@@ -62,106 +96,61 @@ export function NewRunForm({
       ) : null}
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Source</legend>
-        <label>
-          <input type="radio" name="src" checked={source === "ideas"} onChange={() => setSource("ideas")} />{" "}
-          Type ideas
-        </label>
-        <label>
-          <input type="radio" name="src" checked={source === "tasks"} onChange={() => setSource("tasks")} />{" "}
-          Upload a task file
-        </label>
+        <Radio
+          name="src"
+          checked={source === "ideas"}
+          onChange={() => setSource("ideas")}
+          label="Type ideas"
+        />
+        <Radio
+          name="src"
+          checked={source === "tasks"}
+          onChange={() => setSource("tasks")}
+          label="Upload a task file"
+        />
       </fieldset>
       {source === "ideas" ? (
-        <label className="block text-sm">
-          Environment ideas (one per line)
-          <textarea
-            name="ideas"
-            rows={5}
-            className={input}
-            placeholder="A public library lending desk with holds and fines"
-          />
-        </label>
+        <Field label="Environment ideas (one per line)">
+          {(control) => (
+            <Textarea
+              {...control}
+              name="ideas"
+              rows={5}
+              className={WIDE}
+              placeholder="A public library lending desk with holds and fines"
+            />
+          )}
+        </Field>
       ) : (
         <div className="space-y-2 text-sm">
-          <label className="block">
-            Task file (JSON array or JSONL of strings or objects)
-            <input
-              type="file"
-              accept=".json,.jsonl,.txt"
-              aria-label="Task file"
-              className="mt-1 block"
-              onChange={(e) => void onFile(e.target.files?.[0])}
-            />
-          </label>
+          <Field label="Task file (JSON array or JSONL of strings or objects)">
+            {(control) => (
+              <FileInput
+                {...control}
+                accept=".json,.jsonl,.txt"
+                aria-label="Task file"
+                className="mt-1"
+                onChange={(e) => void onFile(e.target.files?.[0])}
+              />
+            )}
+          </Field>
           {file?.fields.length ? (
-            <label className="block">
-              Text field
-              <select name="textField" className={input}>
-                {file.fields.map((f) => (
-                  <option key={f}>{f}</option>
-                ))}
-              </select>
-            </label>
+            <Field label="Text field">
+              {(control) => (
+                <Select {...control} name="textField" className={WIDE}>
+                  {file.fields.map((f) => (
+                    <option key={f}>{f}</option>
+                  ))}
+                </Select>
+              )}
+            </Field>
           ) : null}
         </div>
       )}
       <div className="grid grid-cols-3 gap-3 text-sm">
-        <label>
-          Name <input name="name" className={input} placeholder="optional" />
-        </label>
-        <label>
-          Main model <input name="modelMain" className={input} defaultValue={defaults.modelMain} />
-        </label>
-        <label>
-          Tester/judge model <input name="modelCheck" className={input} defaultValue={defaults.modelCheck} />
-        </label>
-        <label>
-          Embeddings model{" "}
-          <input
-            name="modelEmbedding"
-            className={input}
-            defaultValue={defaults.modelEmbedding}
-            placeholder="none: MinHash dedup"
-          />
-        </label>
-        <label>
-          Min usefulness{" "}
-          <input name="minUsefulness" type="number" min={1} max={10} defaultValue={7} className={input} />
-        </label>
-        <label>
-          Min modelability{" "}
-          <input name="minModelability" type="number" min={1} max={10} defaultValue={7} className={input} />
-        </label>
-        <label>
-          Quality rounds{" "}
-          <input name="qualityRounds" type="number" min={1} max={200} defaultValue={30} className={input} />
-        </label>
-        <label>
-          Min not-fail rate{" "}
-          <input
-            name="minNotFailRate"
-            type="number"
-            step="0.01"
-            min={0}
-            max={1}
-            defaultValue={0.85}
-            className={input}
-          />
-        </label>
-        <label>
-          Max tokens <input name="maxTokens" type="number" min={1} className={input} placeholder="no limit" />
-        </label>
-        <label>
-          Max cost (USD){" "}
-          <input
-            name="maxCostUsd"
-            type="number"
-            step="0.01"
-            min={0}
-            className={input}
-            placeholder="no limit"
-          />
-        </label>
+        {settingFields(defaults).map((field) => (
+          <InputField key={field.name} {...field} className={WIDE} />
+        ))}
       </div>
       {error ? <ErrorState title="Could not start the run" message={error} /> : null}
       <Button type="submit" disabled={pending} variant="primary" size="lg">

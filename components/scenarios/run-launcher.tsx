@@ -1,10 +1,12 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type ComponentProps, useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/core/result";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { RunProgress } from "./run-progress";
 import { Button } from "@/components/ui/button";
+import { Field, InputField } from "@/components/ui/field";
+import { Select } from "@/components/ui/inputs";
 
 type LaunchResult = ActionResult<{ runId: string }>;
 
@@ -14,7 +16,12 @@ type Actions = {
   rollouts: (input: unknown) => Promise<LaunchResult>;
 };
 
-const field = "rounded border border-slate-300 px-2 py-1 text-sm";
+const LABEL = "block text-xs text-slate-600";
+
+/** A labelled launch setting, its input beside the label. */
+const LaunchInput = (props: ComponentProps<typeof InputField>) => (
+  <InputField fieldClassName={LABEL} className="ml-1" {...props} />
+);
 
 /** Launch forms for an environment's scenario work; each launch shows its run's live progress. */
 export function RunLauncher({
@@ -50,12 +57,8 @@ export function RunLauncher({
       <div className="grid gap-4 md:grid-cols-3">
         <form onSubmit={submit(actions.generate)} className="space-y-2" aria-label="Generate scenarios">
           <h3 className="text-sm font-medium">Generate scenarios</h3>
-          <label className="block text-xs text-slate-600">
-            Count <input name="count" type="number" min={1} max={200} defaultValue={10} className={field} />
-          </label>
-          <label className="block text-xs text-slate-600">
-            Model <input name="model" defaultValue={defaultModel} className={field} />
-          </label>
+          <LaunchInput label="Count" name="count" type="number" min={1} max={200} defaultValue={10} />
+          <LaunchInput label="Model" name="model" defaultValue={defaultModel} />
           <Button type="submit" disabled={pending} variant="primary" size="md">
             Generate
           </Button>
@@ -69,30 +72,25 @@ export function RunLauncher({
         </form>
         <form onSubmit={submit(actions.rollouts)} className="space-y-2" aria-label="Run rollouts">
           <h3 className="text-sm font-medium">Rollouts</h3>
-          <label className="block text-xs text-slate-600">
-            Models (comma-separated) <input name="models" defaultValue={defaultModel} className={field} />
-          </label>
-          <label className="block text-xs text-slate-600">
-            Per scenario (k){" "}
-            <input name="k" type="number" min={1} max={32} defaultValue={1} className={field} />
-          </label>
-          <label className="block text-xs text-slate-600">
-            Mode{" "}
-            <select name="mode" className={field} defaultValue="non_conversational">
-              <option value="non_conversational">Non-conversational (30 steps)</option>
-              <option value="conversational">Conversational, simulated user (40 steps)</option>
-            </select>
-          </label>
-          <label className="block text-xs text-slate-600">
-            User model (conversational) <input name="userModel" className={field} />
-          </label>
-          <label className="block text-xs text-slate-600">
-            Scenarios{" "}
-            <select name="verifiedOnly" className={field} defaultValue="true">
-              <option value="true">verified only</option>
-              <option value="false">all but rejected</option>
-            </select>
-          </label>
+          <LaunchInput label="Models (comma-separated)" name="models" defaultValue={defaultModel} />
+          <LaunchInput label="Per scenario (k)" name="k" type="number" min={1} max={32} defaultValue={1} />
+          <Field label="Mode" className={LABEL}>
+            {(control) => (
+              <Select {...control} name="mode" defaultValue="non_conversational" className="ml-1">
+                <option value="non_conversational">Non-conversational (30 steps)</option>
+                <option value="conversational">Conversational, simulated user (40 steps)</option>
+              </Select>
+            )}
+          </Field>
+          <LaunchInput label="User model (conversational)" name="userModel" />
+          <Field label="Scenarios" className={LABEL}>
+            {(control) => (
+              <Select {...control} name="verifiedOnly" defaultValue="true" className="ml-1">
+                <option value="true">verified only</option>
+                <option value="false">all but rejected</option>
+              </Select>
+            )}
+          </Field>
           <Button type="submit" disabled={pending} variant="primary" size="md">
             Run rollouts
           </Button>

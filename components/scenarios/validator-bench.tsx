@@ -9,6 +9,7 @@ import { JsonView } from "@/components/ui/json-view";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { ValidatorCard, type ValidatorState } from "./validator-card";
 import { Button } from "@/components/ui/button";
+import { Radio, Select } from "@/components/ui/inputs";
 
 type Source = BenchRun["stateSource"];
 type Props = {
@@ -54,17 +55,15 @@ export function ValidatorBench(props: Props) {
     });
   };
   const option = (value: Source, label: string, disabled = false) => (
-    <label className={`flex items-center gap-1 text-sm ${disabled ? "text-slate-400" : ""}`}>
-      <input
-        type="radio"
-        name="state-source"
-        value={value}
-        checked={source === value}
-        disabled={disabled}
-        onChange={() => setSource(value)}
-      />{" "}
-      {label}
-    </label>
+    <Radio
+      name="state-source"
+      value={value}
+      checked={source === value}
+      disabled={disabled}
+      onChange={() => setSource(value)}
+      label={label}
+      labelClassName={`gap-1 text-sm ${disabled ? "text-slate-400" : ""}`}
+    />
   );
   return (
     <div className="grid gap-4 lg:grid-cols-[1fr_22rem]">
@@ -88,18 +87,18 @@ export function ValidatorBench(props: Props) {
             {option("gold", "the gold final state (replays gold calls)", !props.hasGold)}
             {option("trajectory", "a trajectory's final state", !props.trajectories.length)}
             {source === "trajectory" ? (
-              <select
+              <Select
                 aria-label="Trajectory"
                 value={trajectoryId}
                 onChange={(e) => setTrajectoryId(e.target.value)}
-                className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                className="w-full"
               >
                 {props.trajectories.map((t) => (
                   <option key={t.id} value={t.id}>
                     {t.label}
                   </option>
                 ))}
-              </select>
+              </Select>
             ) : null}
             {option("custom", "a state I edit")}
             {source === "custom" ? (

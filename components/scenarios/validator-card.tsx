@@ -10,6 +10,7 @@ import { CodeEditor } from "@/components/code/code-editor";
 import { SaveConflict } from "@/components/code/save-conflict";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 export type ValidatorState = {
@@ -95,11 +96,11 @@ export function ValidatorCard({
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">{v.position + 1}.</span>
         {canEdit ? (
-          <input
+          <Input
             value={checkItem}
             onChange={(e) => setCheckItem(e.target.value)}
             aria-label={`Checklist text of check ${v.position + 1}`}
-            className="min-w-64 flex-1 rounded border border-slate-300 px-2 py-0.5 text-sm"
+            className="min-w-64 flex-1"
           />
         ) : (
           <span className="font-medium">{v.checkItem}</span>
@@ -156,12 +157,12 @@ export function ValidatorCard({
             save();
           }}
         >
-          <input
+          <Input
             value={message}
             onChange={(e) => setMessage(e.target.value)}
             aria-label={`Message for check ${v.position + 1}`}
             placeholder="Why this change?"
-            className="flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
+            className="flex-1"
           />
           <Button type="submit" disabled={saving || !message.trim()} variant="primary" size="sm">
             Save check

@@ -1,4 +1,5 @@
-import { type ReactNode, useId } from "react";
+import { type ComponentProps, type ReactNode, useId } from "react";
+import { Input } from "./inputs";
 
 /** What a form control needs to be tied to its label, hint and error. */
 export type FieldControlProps = {
@@ -63,5 +64,38 @@ export function Field({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The common case, a label over one `Input`: `<InputField label="Seed" name="seed" type="number" />`.
+ * Every prop but the Field's own goes to the input; `fieldClassName` is Field's `className`.
+ */
+export function InputField({
+  label,
+  hint,
+  error,
+  fieldClassName,
+  labelClassName,
+  id,
+  ...input
+}: ComponentProps<typeof Input> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  fieldClassName?: string;
+  labelClassName?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      hint={hint}
+      error={error}
+      id={id}
+      className={fieldClassName}
+      labelClassName={labelClassName}
+    >
+      {(control) => <Input {...control} {...input} />}
+    </Field>
   );
 }

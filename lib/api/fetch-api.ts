@@ -30,6 +30,19 @@ function requestInit<I>(route: ApiRoute<I, z.ZodType>, input: I, options: FetchO
 
 const readJson = (res: Response): Promise<unknown> => res.json().catch(() => undefined);
 
+/**
+ * A JSON POST a closing page still delivers (navigator.sendBeacon); no answer comes back to read.
+ * False when the browser would not queue it.
+ */
+export function sendBeaconApi<I>(route: ApiRoute<I, z.ZodType>, input: I): boolean {
+  if (route.method !== "POST" || route.send !== "json")
+    throw new Error(`a beacon can only POST JSON, not ${route.method} ${route.send}`);
+  return navigator.sendBeacon(
+    route.url(input),
+    new Blob([JSON.stringify(input)], { type: "application/json" }),
+  );
+}
+
 export async function fetchApi<I, S extends z.ZodType>(
   route: ApiRoute<I, S>,
   input: I,

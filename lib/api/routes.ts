@@ -80,6 +80,13 @@ export const API = {
     url: (_item: ClaimInput) => "/api/review/claims",
     response: ReleaseReplySchema,
   }),
+  /** The same release for navigator.sendBeacon (sendBeaconApi), which can only POST. */
+  reviewReleaseBeacon: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_item: ClaimInput) => "/api/review/claims/release",
+    response: ReleaseReplySchema,
+  }),
   reviewDecision: defineRoute({
     method: "POST",
     send: "json",

@@ -60,6 +60,10 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  // Graceful: no new sessions or episodes, the calls in flight answer, then the server closes.
+  io.out(`draining: refusing new sessions, waiting up to ${opts.drainMs} ms for calls in flight`);
+  const drained = await server.drain(opts.drainMs ?? 0);
+  if (!drained) io.err(`calls still in flight after ${opts.drainMs} ms: closing anyway`);
   await server.stop();
   await sandbox.close();
   return 0;

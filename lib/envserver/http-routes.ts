@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Catalog } from "./catalog";
 import { ResetBodySchema, StepBodySchema } from "./envserver.schema";
+import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { handleMcpText } from "./mcp";
 import { SCHEMAS, metadataOf, openApiDocument } from "./openapi";
 import type { ServeError, Sessions } from "./sessions";
@@ -61,7 +62,11 @@ const issue = (e: { issues: IssueLike[] }) => formatZodIssues(e, { root: "body",
 const sessionKeyOf = (req: IncomingMessage, given: string | undefined | null) =>
   given ?? (req.headers["x-session-key"] as string | undefined) ?? "";
 
-export function createRoutes(catalog: Catalog, sessions: Sessions): Record<string, Route> {
+export function createRoutes(
+  catalog: Catalog,
+  sessions: Sessions,
+  lifecycle: Lifecycle,
+): Record<string, Route> {
   const noEpisode = {
     content: {
       success: false,
@@ -71,11 +76,19 @@ export function createRoutes(catalog: Catalog, sessions: Sessions): Record<strin
   };
   return {
     "GET /health": () => Promise.resolve([200, { status: "healthy" }]),
+    "GET /ready": () =>
+      Promise.resolve(
+        lifecycle.draining()
+          ? [503, { status: "draining", in_flight: lifecycle.inFlight() }]
+          : [200, { status: "ready", sessions: sessions.live(), capacity: sessions.capacity }],
+      ),
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),
     "GET /schema": () => Promise.resolve([200, SCHEMAS]),
     "GET /openapi.json": () => Promise.resolve([200, openApiDocument(catalog)]),
     "POST /mcp": async (req) => [200, await handleMcpText(sessions, await readText(req))],
     "POST /reset": async (req) => {
+      // A reset starts an episode: a draining replica takes none (the client goes to another).
+      if (lifecycle.draining()) return [503, { error: { code: "DRAINING", message: DRAINING_MESSAGE } }];
       const body = ResetBodySchema.safeParse(await readJson(req));
       if (!body.success) return invalid(issue(body.error));
       const key = body.data.session_key ?? randomBytes(18).toString("base64url");

@@ -1,6 +1,7 @@
 /**
  * The RL environment server: OpenEnv-compatible HTTP routes (http-routes.ts) and a WebSocket
- * (`/ws`) per session (ws-handler.ts). Access follows auth.ts; /health is always open.
+ * (`/ws`) per session (ws-handler.ts). Access follows auth.ts; /health (liveness) and /ready
+ * (readiness: 503 while draining, lifecycle.ts) are always open.
  * A client that misbehaves at the socket or frame level loses its own connection, nothing more.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
@@ -9,6 +10,7 @@ import { WebSocketServer } from "ws";
 import { type AccessPolicy, refusal } from "./auth";
 import type { Catalog } from "./catalog";
 import { HttpError, createRoutes } from "./http-routes";
+import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import type { Sessions } from "./sessions";
 import { attachWebSocket } from "./ws-handler";
 
@@ -21,11 +23,17 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
+const STATUS_TEXT: Record<number, string> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  503: "Service Unavailable",
+};
+const UPGRADE_CODES: Record<number, string> = { 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 503: "DRAINING" };
 
 function refuseUpgrade(socket: Duplex, status: number, message: string) {
   const body = JSON.stringify({
-    error: { code: status === 404 ? "NOT_FOUND" : status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message },
+    error: { code: UPGRADE_CODES[status] ?? "FORBIDDEN", message },
   });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -36,12 +44,14 @@ export function createEnvServer(
   catalog: Catalog,
   sessions: Sessions,
   policy: AccessPolicy,
+  lifecycle: Lifecycle,
 ): { server: Server; closeSockets: () => void } {
-  const table = createRoutes(catalog, sessions);
+  const table = createRoutes(catalog, sessions, lifecycle);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = table[`${req.method} ${url.pathname}`];
-    if (route && url.pathname === "/health")
+    // Liveness and readiness answer anyone: an orchestrator's probe carries no token.
+    if (route && (url.pathname === "/health" || url.pathname === "/ready"))
       return void route(req, url).then(([status, body]) => send(res, status, body));
     const refused = refusal(req, policy);
     if (refused)
@@ -52,13 +62,15 @@ export function createEnvServer(
       return send(res, 404, {
         error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` },
       });
-    route(req, url).then(
-      ([status, body]) => send(res, status, body),
-      (error: unknown) =>
-        send(res, error instanceof HttpError ? error.status : 400, {
-          error: { code: "INVALID", message: error instanceof Error ? error.message : String(error) },
-        }),
-    );
+    void lifecycle
+      .track(() => route(req, url))
+      .then(
+        ([status, body]) => send(res, status, body),
+        (error: unknown) =>
+          send(res, error instanceof HttpError ? error.status : 400, {
+            error: { code: "INVALID", message: error instanceof Error ? error.message : String(error) },
+          }),
+      );
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
   // Without these listeners an 'error' event (a reset socket, a malformed frame) would be thrown
@@ -70,7 +82,8 @@ export function createEnvServer(
     const refused = refusal(req, policy);
     if (refused) return refuseUpgrade(socket, refused.status, refused.message);
     if (path !== "/ws") return refuseUpgrade(socket, 404, `no WebSocket at ${path} (use /ws)`);
-    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions));
+    if (lifecycle.draining()) return refuseUpgrade(socket, 503, DRAINING_MESSAGE);
+    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle));
   });
   // Upgraded sockets are not HTTP connections: server.close() would wait for them forever.
   const closeSockets = () => {

@@ -7,6 +7,7 @@ import type { SandboxRunner } from "../sandbox";
 import { accessPolicy } from "./auth";
 import type { Catalog } from "./catalog";
 import { createEnvServer } from "./http-server";
+import { createLifecycle } from "./lifecycle";
 import { createSessions } from "./sessions";
 import { formatZodIssues } from "../core/zod-issues";
 
@@ -20,6 +21,8 @@ export type ServeOptions = {
   sandboxWorkers: number;
   maxSteps: number;
   idleMs: number;
+  /** On SIGTERM: how long the calls in flight may take before the server closes anyway. */
+  drainMs?: number;
   /** Clock for idle reaping (tests). */
   now?: () => number;
 };
@@ -29,13 +32,14 @@ const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_MAX_SESSIONS: true,
   ENVSTUDIO_SERVE_MAX_STEPS: true,
   ENVSTUDIO_SERVE_IDLE_MS: true,
+  ENVSTUDIO_SERVE_DRAIN_MS: true,
 });
 const IsolationEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_ISOLATION: true });
 
 /** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
 export function serveOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
-): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs"> {
+): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs" | "drainMs"> {
   const parsed = ServeEnvSchema.safeParse(env);
   if (!parsed.success)
     throw new Error(
@@ -47,6 +51,7 @@ export function serveOptionsFromEnv(
     maxSessions: v.ENVSTUDIO_SERVE_MAX_SESSIONS,
     maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS,
     idleMs: v.ENVSTUDIO_SERVE_IDLE_MS,
+    drainMs: v.ENVSTUDIO_SERVE_DRAIN_MS,
   };
 }
 
@@ -117,7 +122,8 @@ export function sandboxSessionCeiling(
 export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, opts: ServeOptions) {
   const policy = accessPolicy(opts.host, opts.token, () => randomBytes(24).toString("base64url"));
   const sessions = createSessions(catalog, sandbox, opts);
-  const { server, closeSockets } = createEnvServer(catalog, sessions, policy);
+  const lifecycle = createLifecycle();
+  const { server, closeSockets } = createEnvServer(catalog, sessions, policy, lifecycle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, resolve);
@@ -129,6 +135,9 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
     token: policy.token,
     port: (server.address() as AddressInfo).port,
     sessions,
+    /** Refuses new sessions and episodes (GET /ready answers 503) and waits for the calls in
+     * flight to answer, up to `timeoutMs`; true when they all did. Then `stop`. */
+    drain: (timeoutMs: number) => lifecycle.drain(timeoutMs),
     stop: async () => {
       clearInterval(reaper);
       closeSockets();

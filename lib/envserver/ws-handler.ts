@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
 import { WsMessageSchema } from "./envserver.schema";
+import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { handleMcp } from "./mcp";
 import type { Sessions } from "./sessions";
 import { formatZodIssues } from "../core/zod-issues";
@@ -13,7 +14,7 @@ import { formatZodIssues } from "../core/zod-issues";
 /** Close code when the server reaps an idle session (4000–4999: for applications). */
 export const WS_CLOSE_IDLE = 4408;
 
-export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
+export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Lifecycle) {
   const sessionId = `ws-${randomUUID()}`;
   const owner = {
     key: randomBytes(18).toString("base64url"),
@@ -36,6 +37,7 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
     if (!msg.success) return error("INVALID", formatZodIssues(msg.error, { root: "message", max: 1 }));
     const m = msg.data;
     if (m.type === "reset") {
+      if (lifecycle.draining()) return error("DRAINING", DRAINING_MESSAGE);
       const r = await sessions.reset({ ...m.data, episode_id: sessionId, session_key: undefined }, owner);
       return r.ok ? reply("observation", r.value.reply) : error(r.error.code, r.error.message);
     }
@@ -54,10 +56,13 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions) {
   }
 
   // Messages of one socket run one at a time, so a fast client cannot interleave its own steps.
+  // A message counts as in flight from its arrival, so a drain waits for the ones queued too.
   ws.on("message", (data: Buffer) => {
-    queue = queue
+    const next = queue
       .then(() => handle(data.toString("utf8")))
       .catch((e: unknown) => error("INTERNAL", e instanceof Error ? e.message : String(e)));
+    queue = next;
+    void lifecycle.track(() => next);
   });
   // A malformed frame (bad opcode, RSV bits, unmasked, invalid UTF-8, too large) is reported here;
   // ws then closes this connection with the matching code. Unhandled, it would crash the process.

@@ -17,7 +17,7 @@ export { type MemoryCall, createMemoryCache, createMemoryRecorder } from "./memo
 export { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "./persist";
 export { linkSignal } from "./abort";
 export { chatCacheKey, embeddingCacheKey, canonicalJson } from "./cache-key";
-export { createLimiter, getEndpointLimiter, type Limiter } from "./limiter";
+export { createLimiter, type Limiter } from "./limiter";
 export { createOpenAiTransport, mapSdkError, parseRetryAfter, type Transport } from "./openai-transport";
 export {
   DEFAULT_PRICES,

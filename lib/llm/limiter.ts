@@ -1,6 +1,6 @@
 /**
- * A counting semaphore. One per endpoint (base URL) per process, so every stage and every run in
- * a worker shares the endpoint's concurrency budget. FIFO, so waiting chains progress evenly.
+ * A counting semaphore, FIFO, so waiting chains progress evenly. In front of the endpoint's limits
+ * held across workers (server/global-limiter.ts), and alone where no database is involved.
  */
 export type Limiter = {
   run<T>(task: () => Promise<T>): Promise<T>;
@@ -40,16 +40,4 @@ export function createLimiter(limit: number): Limiter {
       }
     },
   };
-}
-
-const byEndpoint = new Map<string, Limiter>();
-
-/** The process-wide limiter for an endpoint; the first caller's limit wins until reset. */
-export function getEndpointLimiter(endpoint: string, limit: number): Limiter {
-  let limiter = byEndpoint.get(endpoint);
-  if (!limiter || limiter.limit !== limit) {
-    limiter = createLimiter(limit);
-    byEndpoint.set(endpoint, limiter);
-  }
-  return limiter;
 }

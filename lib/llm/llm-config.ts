@@ -16,7 +16,10 @@ export const LlmEnvSchema = z.object({
   LLM_MODEL: z.string().min(1).default("gpt-4.1"),
   LLM_CHECK_MODEL: z.string().min(1).default("gpt-4.1-mini"),
   LLM_EMBEDDING_MODEL: z.string().min(1).optional(),
+  /** Requests in flight at once per endpoint, over every worker sharing the database. */
   LLM_CONCURRENCY: positiveInt.default(8),
+  /** Requests started per minute per endpoint, over every worker; unset for no rate limit. */
+  LLM_REQUESTS_PER_MINUTE: positiveInt.optional(),
   LLM_TIMEOUT_MS: positiveInt.default(120_000),
   LLM_MAX_ATTEMPTS: positiveInt.default(DEFAULT_RETRY_POLICY.maxAttempts),
   LLM_RETRY_BASE_MS: positiveInt.default(DEFAULT_RETRY_POLICY.baseDelayMs),
@@ -32,6 +35,7 @@ export type LlmConfig = {
   checkModel: string;
   embeddingModel: string | null;
   concurrency: number;
+  requestsPerMinute: number | null;
   timeoutMs: number;
   retry: RetryPolicy;
   prices: PriceTable;
@@ -51,6 +55,7 @@ export function readLlmConfig(env: Record<string, string | undefined> = process.
     checkModel: e.LLM_CHECK_MODEL,
     embeddingModel: e.LLM_EMBEDDING_MODEL ?? null,
     concurrency: e.LLM_CONCURRENCY,
+    requestsPerMinute: e.LLM_REQUESTS_PER_MINUTE ?? null,
     timeoutMs: e.LLM_TIMEOUT_MS,
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: e.LLM_MAX_ATTEMPTS, baseDelayMs: e.LLM_RETRY_BASE_MS },
     prices: parsePriceTable(e.LLM_PRICES),

@@ -20,6 +20,11 @@ export const workerKey = (...parts: string[]) =>
 
 export type RunnerLeases = ReturnType<typeof createRunnerLeases>;
 
+/** How long a shared worker whose episodes all closed stays held for the next one (shared-workers.ts):
+ * long enough to span the gap between two sessions' resets or submits under load, short enough
+ * that an idle source gives its workers back almost at once. */
+const SHARED_IDLE_HOLD_MS = 250;
+
 export function createRunnerLeases(backend: Backend, options: SandboxOptions) {
   // Episodes of one source side by side in a few workers (`envstudio serve`; shared-workers.ts).
   const sharing =
@@ -29,6 +34,8 @@ export function createRunnerLeases(backend: Backend, options: SandboxOptions) {
           maxWorkers: options.poolSize,
           maxEpisodesPerWorker: options.maxEpisodesPerWorker,
           unloadTimeoutMs: options.queryTimeoutMs,
+          statefulEpisodes: true,
+          idleHoldMs: SHARED_IDLE_HOLD_MS,
         })
       : null;
   // Their episodes' checks, one worker per check set: a submit's checks take ~1 ms, so one worker
@@ -40,6 +47,8 @@ export function createRunnerLeases(backend: Backend, options: SandboxOptions) {
           maxWorkers: options.poolSize,
           maxEpisodesPerWorker: options.maxEpisodesPerWorker,
           unloadTimeoutMs: options.queryTimeoutMs,
+          statefulEpisodes: false,
+          idleHoldMs: SHARED_IDLE_HOLD_MS,
         })
       : null;
 

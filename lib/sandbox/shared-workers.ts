@@ -28,6 +28,14 @@ export type WorkerSharingOptions = {
   maxEpisodesPerWorker: number;
   /** How long an unload (dropping a closed episode's instance) may take. */
   unloadTimeoutMs: number;
+  /** Whether an episode leaves state in its worker that closing it must drop (`unload`). Check
+   * runs keep nothing between calls, so their leases need no unload round trip. */
+  statefulEpisodes: boolean;
+  /** How long a worker whose last episode closed stays held for the next episode of its source
+   * before it goes back to the backend. Giving a worker back and leasing it again are two round
+   * trips through the Pyodide host's main thread, which a submit (one short check run on the
+   * check set's worker) paid every time: the hold lets back-to-back episodes skip them. */
+  idleHoldMs: number;
 };
 
 type AcquireLease = (key: string, waitMs: number) => Promise<Result<Lease, SandboxError>>;
@@ -42,6 +50,8 @@ type SharedWorker = {
   released: boolean;
   /** Every call issued so far settled: what retiring the worker waits for. */
   tail: Promise<unknown>;
+  /** Gives the worker back after `idleHoldMs` unless an episode comes first. */
+  idleTimer: NodeJS.Timeout | null;
 };
 
 const gone = (why: string): CallError => ({
@@ -88,6 +98,7 @@ export function createWorkerSharing(acquire: AcquireLease, options: WorkerSharin
         dead: false,
         released: false,
         tail: Promise.resolve(),
+        idleTimer: null,
       };
       groups.set(key, [...(groups.get(key) ?? []).filter((w) => !w.released), worker]);
       return ok(worker);
@@ -103,6 +114,8 @@ export function createWorkerSharing(acquire: AcquireLease, options: WorkerSharin
 
   /** Gives the physical lease back: recycled if it died or served its share, else parked warm. */
   async function retire(key: string, worker: SharedWorker, recycle: boolean): Promise<void> {
+    if (worker.idleTimer) clearTimeout(worker.idleTimer);
+    worker.idleTimer = null;
     if (worker.released) return;
     worker.released = true;
     groups.set(
@@ -117,6 +130,8 @@ export function createWorkerSharing(acquire: AcquireLease, options: WorkerSharin
   function virtualLease(key: string, worker: SharedWorker): Lease {
     const episode = randomUUID();
     let released = false;
+    if (worker.idleTimer) clearTimeout(worker.idleTimer);
+    worker.idleTimer = null;
     worker.episodes += 1;
     worker.served += 1;
 
@@ -152,9 +167,21 @@ export function createWorkerSharing(acquire: AcquireLease, options: WorkerSharin
           await retire(key, worker, true);
           return;
         }
-        if (!worker.dead) await call({ op: "unload" }, options.unloadTimeoutMs);
-        // An empty worker goes back to the backend, which parks it warm for this source.
-        if (worker.episodes === 0) await retire(key, worker, worker.dead);
+        // Sent, not awaited: the worker takes calls in arrival order, so the instance is gone
+        // before any later call reaches it, and the caller's next reset does not wait for it.
+        if (!worker.dead && options.statefulEpisodes) void call({ op: "unload" }, options.unloadTimeoutMs);
+        if (worker.episodes > 0) return;
+        // An empty worker goes back to the backend, which parks it warm for this source: at once
+        // when it is dead or spent, else after the idle hold if no episode of its source came.
+        if (worker.dead || worker.served >= options.maxEpisodesPerWorker || options.idleHoldMs <= 0) {
+          await retire(key, worker, worker.dead);
+          return;
+        }
+        worker.idleTimer = setTimeout(() => {
+          worker.idleTimer = null;
+          if (worker.episodes === 0) void retire(key, worker, worker.dead);
+        }, options.idleHoldMs);
+        worker.idleTimer.unref();
       },
     };
   }

@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * Production wiring of StageDeps for one step: the configured endpoint under its process-wide
- * limiter, the Postgres cache, a recorder bound to the step, and the process's sandbox runner.
+ * Production wiring of StageDeps for one step: the configured endpoint under its limits held
+ * across every worker (lib/llm/server/global-limiter.ts), the Postgres cache, a recorder bound to the step, and the process's sandbox runner.
  */
 import type { Db } from "@/lib/db";
 import {
@@ -9,11 +9,11 @@ import {
   type Transport,
   createLlmClient,
   createOpenAiTransport,
-  getEndpointLimiter,
   getLlmConfig,
   realSleep,
 } from "@/lib/llm";
 import { createDbCache } from "@/lib/llm/server/db-cache";
+import { getGlobalEndpointLimiter } from "@/lib/llm/server/global-limiter";
 import { getSandboxRunner } from "@/lib/sandbox";
 import type { RunConfig } from "../pipeline.schema";
 import { runPrices } from "../run-config";
@@ -52,7 +52,7 @@ export function createStepLlm(
     transport: sharedTransport(env.baseUrl, env),
     cache: createDbCache(db),
     recorder: createStepRecorder(db, ids),
-    limiter: getEndpointLimiter(env.baseUrl, env.concurrency),
+    limiter: getGlobalEndpointLimiter(db, env.baseUrl, env),
     prices: runPrices(config, env.prices),
     retry: env.retry,
     persist: env.persist,

@@ -15,16 +15,16 @@ import {
   type RetryPolicy,
   createLlmClient,
   createOpenAiTransport,
-  getEndpointLimiter,
   readLlmConfig,
   realSleep,
 } from "@/lib/llm";
 import { createDbCache } from "@/lib/llm/server/db-cache";
+import { getGlobalEndpointLimiter } from "@/lib/llm/server/global-limiter";
 import { createStepRecorder } from "./step-recorder";
 
 export type RunLlmFactory = (ids: { runId: string; stepId: string; prices?: PriceTable }) => LlmClient;
 export type RunLlmOverrides = Partial<
-  Pick<LlmConfig, "baseUrl" | "apiKey" | "timeoutMs" | "concurrency" | "prices">
+  Pick<LlmConfig, "baseUrl" | "apiKey" | "timeoutMs" | "concurrency" | "requestsPerMinute" | "prices">
 > & { retry?: RetryPolicy; signal?: AbortSignal };
 
 let envConfig: LlmConfig | null = null;
@@ -48,7 +48,8 @@ export function createRunLlmFactory(db: Db, overrides: RunLlmOverrides = {}): Ru
   }
   const transport = createOpenAiTransport({ baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
   const cache = createDbCache(db);
-  const limiter = getEndpointLimiter(baseUrl, config.concurrency);
+  // Held across every worker on this database, not per process.
+  const limiter = getGlobalEndpointLimiter(db, baseUrl, config);
   return ({ prices, ...ids }) =>
     createLlmClient({
       transport,

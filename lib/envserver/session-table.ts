@@ -1,0 +1,144 @@
+/**
+ * The live sessions of the environment server and the sandbox workers they hold: who may act on a
+ * session, how one ends (its worker goes back), and the reaper for idle ones.
+ *
+ * Every session belongs to the client that created it (its `owner` key); knowing a session's id is
+ * not enough to step, read or close it. Workers are counted from the moment a load is reserved until
+ * the episode's worker is returned, so concurrent resets and closes still in flight are counted.
+ */
+import { type Result, err, ok } from "../core/result";
+import type { Episode } from "../sandbox";
+import type { ServedScenario } from "./catalog";
+
+export type ServeError = {
+  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID";
+  message: string;
+};
+
+/** Who created a session; `onEvicted` hears when the server closes it (idle reaping). */
+export type Owner = { key: string; onEvicted?: (reason: string) => void };
+
+export type Session = {
+  id: string;
+  owner: Owner;
+  scenario: ServedScenario;
+  episode: Episode | null;
+  /** Steps reserved (a call counts before it is queued, submit included): never above maxSteps. */
+  stepCount: number;
+  /** A submit was reserved: nothing after it runs (the episode ends with its reward). */
+  submitted: boolean;
+  lastSeen: number;
+  done: boolean;
+  reward: number | null;
+  /** The environment's state when the episode ended (the worker is gone by then). */
+  finalSnapshot: Record<string, unknown> | null;
+  snapshotError?: string;
+};
+
+export type SessionOptions = {
+  maxSessions: number;
+  /** Live sessions the sandbox can host (start-server.ts sandboxSessionCeiling): its pool size, or
+   * the session limit when sessions share workers. */
+  sandboxWorkers: number;
+  maxSteps: number;
+  idleMs: number;
+  now?: () => number;
+};
+
+export type SessionTable = ReturnType<typeof createSessionTable>;
+
+export function createSessionTable(opts: SessionOptions) {
+  const sessions = new Map<string, Session>();
+  const now = opts.now ?? Date.now;
+  const capacity = Math.min(opts.maxSessions, opts.sandboxWorkers);
+  let held = 0;
+
+  /** Ends the session's episode: keeps its final state, returns its worker. */
+  async function end(session: Session) {
+    const episode = session.episode;
+    if (!episode) return;
+    session.episode = null;
+    session.done = true;
+    try {
+      const snapshot = await episode.state();
+      if (snapshot.ok) session.finalSnapshot = snapshot.value;
+      else session.snapshotError = `${snapshot.error.code}: ${snapshot.error.message}`;
+    } finally {
+      // Whatever happened above, the worker goes back and stops counting against capacity.
+      await episode.close().finally(() => (held -= 1));
+    }
+  }
+
+  /** The session, if `ownerKey` may act on it (undefined key: the server itself). */
+  function owned(id: string, ownerKey: string | undefined): Result<Session, ServeError> {
+    const session = sessions.get(id);
+    if (!session)
+      return err({
+        code: "NOT_FOUND",
+        message: `no session ${id} (reset first; idle sessions are closed after ${opts.idleMs} ms)`,
+      });
+    // An empty key is no key: it never matches, whatever a reset was given.
+    if (ownerKey !== undefined && (ownerKey === "" || session.owner.key !== ownerKey))
+      return err({
+        code: "FORBIDDEN",
+        message: `session ${id} belongs to another client (HTTP: send the session_key its reset returned)`,
+      });
+    return ok(session);
+  }
+
+  /** Holds a worker for a load about to start, or says why none is free. */
+  function reserveWorker(): Result<void, ServeError> {
+    if (held >= capacity) {
+      const which =
+        opts.sandboxWorkers < opts.maxSessions
+          ? `its ${capacity} sandbox workers (SANDBOX_POOL_SIZE)`
+          : `its limit of ${capacity} sessions (ENVSTUDIO_SERVE_MAX_SESSIONS)`;
+      return err({
+        code: "CAPACITY",
+        message: `the server is at ${which}: close a session or try again later`,
+      });
+    }
+    held += 1;
+    return ok(undefined);
+  }
+
+  /** Closes a session (its owner, or the server when `ownerKey` is undefined). */
+  async function close(id: string, ownerKey?: string): Promise<Result<void, ServeError>> {
+    const found = owned(id, ownerKey);
+    if (!found.ok) return found;
+    sessions.delete(id);
+    await end(found.value);
+    return ok(undefined);
+  }
+
+  /** Closes sessions idle for longer than idleMs and tells their owners; returns how many. */
+  async function reap(): Promise<number> {
+    const stale = [...sessions.values()].filter((s) => now() - s.lastSeen > opts.idleMs);
+    await Promise.all(
+      stale.map(async (s) => {
+        await close(s.id);
+        s.owner.onEvicted?.(
+          `session ${s.id} was idle for more than ${opts.idleMs} ms (ENVSTUDIO_SERVE_IDLE_MS) and was closed`,
+        );
+      }),
+    );
+    return stale.length;
+  }
+
+  return {
+    opts,
+    now,
+    capacity,
+    has: (id: string) => sessions.has(id),
+    add: (session: Session) => void sessions.set(session.id, session),
+    owned,
+    end,
+    reserveWorker,
+    releaseWorker: () => void (held -= 1),
+    close,
+    reap,
+    size: () => sessions.size,
+    live: () => held,
+    closeAll: () => Promise.all([...sessions.keys()].map((id) => close(id))),
+  };
+}

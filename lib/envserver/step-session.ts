@@ -1,0 +1,121 @@
+/**
+ * A step: one tool call in a session's episode under its step budget, or the submit that ends it
+ * with the validators' reward. As an OpenEnv environment does, a step after the end is an
+ * observation with done=True (upstream clients raise on an error message) and changes nothing.
+ */
+import { type Result, ok } from "../core/result";
+import { type Action, SUBMIT_SCHEMA, SUBMIT_TOOL, type StepReply } from "./envserver.schema";
+import type { ServeError, Session, SessionTable } from "./session-table";
+
+export const ENDED_MESSAGE = "the episode is over: reset to start another";
+
+export async function stepSession(
+  table: SessionTable,
+  id: string,
+  action: Action,
+  ownerKey: string,
+): Promise<Result<StepReply, ServeError>> {
+  const found = table.owned(id, ownerKey);
+  if (!found.ok) return found;
+  const session = found.value;
+  const { maxSteps } = table.opts;
+  session.lastSeen = table.now();
+  const episode = session.episode;
+  // A call that finds the budget spent, or a submit already on its way, is refused like a step
+  // after the end — before it is queued: concurrent calls must not all slip in before the first of
+  // them ends the episode.
+  if (
+    session.done ||
+    !episode ||
+    session.submitted ||
+    (action.type !== "list_tools" && session.stepCount >= maxSteps)
+  )
+    return ok(endedReply(session, maxSteps));
+  if (action.type === "list_tools")
+    return ok({
+      observation: {
+        content: null,
+        tools: [...session.scenario.tools, SUBMIT_SCHEMA],
+        metadata: { episode_id: id },
+      },
+      reward: null,
+      done: false,
+    });
+  session.stepCount += 1;
+  const stepNumber = session.stepCount;
+  if (action.tool_name === SUBMIT_TOOL) {
+    session.submitted = true;
+    return ok(await score(table, session));
+  }
+  const result = await episode.step(action.tool_name, action.arguments);
+  // Ended while this call waited (a submit or a failed call queued before it): the episode's
+  // outcome is settled and this call changes nothing.
+  if (session.done) return ok(endedReply(session, maxSteps));
+  if (!result.ok) {
+    // A timeout or crash ends the episode with reward 0, as a tool exception does in EnvScaler.
+    session.reward = 0;
+    await table.end(session);
+    return ok({
+      observation: {
+        content: { success: false, error: result.error.message, error_type: result.error.code },
+        metadata: { episode_id: id, step_count: stepNumber },
+      },
+      reward: 0,
+      done: true,
+    });
+  }
+  const truncated = stepNumber >= maxSteps;
+  if (truncated) {
+    session.reward = 0;
+    await table.end(session);
+  }
+  const metadata = {
+    episode_id: id,
+    step_count: stepNumber,
+    diff: result.value.diff,
+    ...(truncated ? { truncated: true } : {}),
+  };
+  return ok({
+    observation: { content: result.value.observation, metadata },
+    reward: truncated ? 0 : null,
+    done: truncated,
+  });
+}
+
+/** The submit: runs the scenario's checks and ends the episode with their reward. */
+async function score(table: SessionTable, session: Session): Promise<StepReply> {
+  const checks = session.episode ? await session.episode.check(session.scenario.checks) : null;
+  const results = checks?.ok ? checks.value : [];
+  // EnvScaler's reward: passing checks over all checks; an erroring check counts as failed.
+  const passed = results.filter((r) => "passed" in r && r.passed).length;
+  session.reward = session.scenario.checks.length
+    ? Math.round((passed / session.scenario.checks.length) * 10_000) / 10_000
+    : 0;
+  await table.end(session);
+  const metadata = {
+    episode_id: session.id,
+    step_count: session.stepCount,
+    checks: results,
+    ...(checks && !checks.ok ? { error: checks.error.message } : {}),
+  };
+  return {
+    observation: { content: { success: true, checks: results }, metadata },
+    reward: session.reward,
+    done: true,
+  };
+}
+
+function endedReply(session: Session, maxSteps: number): StepReply {
+  const budget = !session.done && !session.submitted && session.stepCount >= maxSteps;
+  return {
+    observation: {
+      content: {
+        success: false,
+        error: budget ? `the step budget of ${maxSteps} (ENVSTUDIO_SERVE_MAX_STEPS) is spent` : ENDED_MESSAGE,
+      },
+      metadata: { episode_id: session.id, step_count: session.stepCount },
+    },
+    reward: null,
+    done: true,
+  };
+}
