@@ -124,13 +124,12 @@ export default async function CorpusPage({ searchParams }: { searchParams: Promi
               <CountBarChart rows={splits.byToolCount} unit="scenarios" testId="chart-tool-count" />
             </Card>
             <Card title="Scenarios by difficulty">
-              {splits.byDifficulty ? (
-                <CountBarChart rows={splits.byDifficulty} unit="scenarios" testId="chart-difficulty" />
-              ) : (
-                <p className="text-sm text-slate-500" data-testid="chart-difficulty">
-                  Difficulty is not available yet: it comes from graded rollouts of each scenario.
-                </p>
-              )}
+              <CountBarChart rows={splits.byDifficulty} unit="scenarios" testId="chart-difficulty" />
+              <p className="mt-2 text-sm text-slate-500">
+                Success rate of the rollouts graded on each scenario&apos;s versions; &ldquo;never&rdquo; and
+                &ldquo;always solved&rdquo; carry no training signal. Run rollouts from a dataset page or with{" "}
+                <code>envstudio rollouts</code>.
+              </p>
             </Card>
             <Card title="Environments by share of tools on a proven gold path">
               <CountBarChart rows={coverage.byShare} unit="environments" testId="chart-coverage" />

@@ -92,7 +92,7 @@ export type SplitsView = {
   byDomain: CountRow[];
   byToolCount: CountRow[];
   /** Null until scenario difficulty is available (see find-difficulty-split.ts). */
-  byDifficulty: CountRow[] | null;
+  byDifficulty: CountRow[];
 };
 export type CorpusMap = {
   scope: { kind: "corpus" } | { kind: "dataset"; datasetVersionId: string; label: string };

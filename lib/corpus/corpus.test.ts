@@ -3,7 +3,7 @@ import { normaliseCodeTokens, tokenShingles } from "./code-tokens";
 import { clusterPairs, isNearDuplicate, pairKey, type SimilarPair } from "./duplicates";
 import { bandKeys, estimateJaccard, jaccard, minhash } from "./minhash";
 import { computeEnvironmentSignature, toolSignatures } from "./signature";
-import { bucketToolCounts, topWithOther } from "./splits";
+import { bucketDifficulty, bucketToolCounts, difficultyBucket, topWithOther } from "./splits";
 
 const tool = (name: string, params: string[]) => ({
   type: "function",
@@ -209,5 +209,43 @@ describe("splits", () => {
       { label: "other (2)", count: 15 },
     ]);
     expect(topWithOther(rows, 4)).toHaveLength(4);
+  });
+});
+
+describe("difficulty buckets", () => {
+  it("puts the zero-signal ends apart and splits the rest in thirds", () => {
+    expect(
+      [
+        [0, 0],
+        [4, 0],
+        [4, 1],
+        [3, 1],
+        [3, 2],
+        [4, 3],
+        [5, 5],
+      ].map(([n, s]) => difficultyBucket(n!, s!)),
+    ).toEqual([
+      "no rollouts",
+      "never solved",
+      "hard (under 1/3)",
+      "medium (1/3–2/3)",
+      "medium (1/3–2/3)",
+      "easy (over 2/3)",
+      "always solved",
+    ]);
+    expect(
+      bucketDifficulty([
+        { n: 4, successes: 1, count: 3 },
+        { n: 8, successes: 1, count: 2 },
+        { n: 2, successes: 2, count: 1 },
+      ]),
+    ).toEqual([
+      { label: "no rollouts", count: 0 },
+      { label: "never solved", count: 0 },
+      { label: "hard (under 1/3)", count: 5 },
+      { label: "medium (1/3–2/3)", count: 0 },
+      { label: "easy (over 2/3)", count: 0 },
+      { label: "always solved", count: 1 },
+    ]);
   });
 });

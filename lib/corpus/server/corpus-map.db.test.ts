@@ -5,6 +5,7 @@ import {
   actorOf,
   createEnvironment,
   createScenario,
+  createTrajectory,
   createTestProject,
   createUser,
   proveScenario,
@@ -279,10 +280,15 @@ describe("corpus map: coverage, leakage and splits", () => {
     });
     await proveScenario(t.db, proven.id);
     // Unproven: its invoice call covers nothing; it names only an id (not a leak).
-    await createScenario(t.db, w.hotel.id, {
+    const invoice = await createScenario(t.db, w.hotel.id, {
       task: "Send the invoice for guest G-1001.",
       goldCalls: [{ name: "invoice", arguments: { guest: "G-1001" } }],
     });
+    // Rollouts on each scenario's current pins: 1 of 4 solved (hard), 2 of 2 (always solved); one
+    // graded under other check versions does not count (it would make the second 2 of 3).
+    for (const reward of [1, 0, 0.5, 0]) await createTrajectory(t.db, proven.id, { reward });
+    for (const reward of [1, 1]) await createTrajectory(t.db, invoice.id, { reward });
+    await createTrajectory(t.db, invoice.id, { reward: 0, validatorVersionIds: [] });
     const map = await getCorpusMap(t.db, w.project.id, query());
     const hotel = map.coverage.leastCovered.find((e) => e.slug === "hotel")!;
     expect(hotel).toMatchObject({ tools: 3, untested: ["cancel", "invoice"] });
@@ -302,6 +308,14 @@ describe("corpus map: coverage, leakage and splits", () => {
     expect(map.splits.scenarios).toBe(2);
     expect(map.splits.byDomain).toEqual([{ label: "travel", count: 2 }]);
     expect(map.splits.byToolCount.find((b) => b.label === "1–3")).toEqual({ label: "1–3", count: 2 });
+    expect(map.splits.byDifficulty).toEqual([
+      { label: "no rollouts", count: 0 },
+      { label: "never solved", count: 0 },
+      { label: "hard (under 1/3)", count: 1 },
+      { label: "medium (1/3–2/3)", count: 0 },
+      { label: "easy (over 2/3)", count: 0 },
+      { label: "always solved", count: 1 },
+    ]);
   });
 
   it("scopes every part to one dataset version's pins", async () => {
