@@ -12,6 +12,7 @@ import { dismissDuplicatesAction, mergeDuplicatesAction } from "@/app/corpus/act
 import { unwrapAction } from "@/components/data/unwrap-action";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Radio } from "@/components/ui/inputs";
 import type { ClusterMember, ClusterView } from "@/lib/corpus/corpus.schema";
 
 const pct = (v: number) => `${Math.round(v * 100)} %`;
@@ -83,10 +84,9 @@ export function DuplicateCluster({
             <tr key={m.versionId} className="border-t border-slate-100">
               {canEdit ? (
                 <td>
-                  <input
-                    type="radio"
+                  <Radio
+                    label={<span className="sr-only">Keep {m.slug}</span>}
                     name={`keep-${cluster.members[0]?.versionId}`}
-                    aria-label={`Keep ${m.slug}`}
                     checked={keep === m.environmentId}
                     onChange={() => setKeep(m.environmentId)}
                   />

@@ -8,7 +8,7 @@ import { useState } from "react";
 import type { DifficultySummary } from "@/lib/datasets/difficulty-plan";
 import { DIFFICULTY_SORTS, type DatasetDifficulty } from "@/lib/datasets/dataset.schema";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/inputs";
+import { Checkbox, Input, Select } from "@/components/ui/inputs";
 
 export type DifficultyChoice = Partial<Omit<DatasetDifficulty, "trainBand" | "testBand">> & {
   trainBand?: { min: number; max: number };
@@ -41,14 +41,11 @@ export function DifficultyControls({
       className="grid gap-2 rounded border border-slate-200 p-2 text-sm sm:grid-cols-3"
       aria-label="Difficulty"
     >
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          checked={draft.excludeZeroSignal ?? false}
-          onChange={(e) => setDraft({ ...draft, excludeZeroSignal: e.target.checked })}
-        />
-        Leave out zero-signal scenarios
-      </label>
+      <Checkbox
+        label="Leave out zero-signal scenarios"
+        checked={draft.excludeZeroSignal ?? false}
+        onChange={(e) => setDraft({ ...draft, excludeZeroSignal: e.target.checked })}
+      />
       <label className="block">
         Group size G
         <Input
