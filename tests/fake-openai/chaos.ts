@@ -3,7 +3,8 @@
  * endpoint: a share of requests (seeded) gets a 429 with Retry-After, a 500, a hang (client
  * timeout), truncated JSON, a reply of the wrong shape, or code that does not parse — the kinds in
  * turn, so six faults are sure to cover them all. `force` injects a given fault into chosen
- * requests every time. Counts what it injected.
+ * requests every time, or spares them ("none": a request a test needs to get through, whatever
+ * order the concurrent requests arrive in). Counts what it injected.
  */
 import type { ChatBody, FakeReply, Script } from "./server";
 import { stageOf } from "./server";
@@ -87,7 +88,11 @@ export type Chaos = { script: Script; injected: Record<FaultKind, number>; setRa
 
 export function withChaos(
   healthy: Script,
-  opts: { rate: number; seed: number; force?: (body: ChatBody, stage: string | null) => FaultKind | null },
+  opts: {
+    rate: number;
+    seed: number;
+    force?: (body: ChatBody, stage: string | null) => FaultKind | "none" | null;
+  },
 ): Chaos {
   const random = seeded(opts.seed);
   const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
@@ -96,7 +101,8 @@ export function withChaos(
   const script: Script = async (body, index) => {
     const forced = opts.force?.(body, stageOf(body)) ?? null;
     const roll = random();
-    const kind = forced ?? (roll < rate ? FAULT_KINDS[next++ % FAULT_KINDS.length]! : null);
+    const kind =
+      forced === "none" ? null : (forced ?? (roll < rate ? FAULT_KINDS[next++ % FAULT_KINDS.length]! : null));
     if (!kind) return healthy(body, index);
     injected[kind] += 1;
     return faultReply(kind, body, () => healthy(body, index));
