@@ -34,6 +34,8 @@ test("admin creates a viewer; the viewer sees read-only pages and the server ref
   await expect(page.getByTestId("user-row").filter({ hasText: email })).toBeVisible();
 
   await page.getByRole("button", { name: "Sign out" }).click();
+  // Signing out loads the sign-in page in full (nothing cached from the account survives).
+  await page.waitForURL(/\/login/);
   await logIn(page, email, "viewer-password-1");
   await expect(page.getByTestId("current-user")).toContainText("viewer");
   // Accounts are for admins only: no link, and the page itself shows no email or role.

@@ -207,6 +207,18 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
   launchGenerationAction: { args: { environmentId: UNKNOWN_ID }, refusedWith: "NOT_FOUND" },
   launchRolloutsAction: { args: { environmentId: UNKNOWN_ID, models: "m" }, refusedWith: "NOT_FOUND" },
   launchProofAction: { args: { environmentId: UNKNOWN_ID }, refusedWith: "NOT_FOUND" },
+  launchRepairAction: { args: { target: { kind: "environment", id: UNKNOWN_ID } }, refusedWith: "NOT_FOUND" },
+  mergeDuplicatesAction: {
+    args: {
+      keep: { environmentId: UNKNOWN_ID, versionId: UNKNOWN_ID },
+      reject: [{ environmentId: `${UNKNOWN_ID}-2`, versionId: `${UNKNOWN_ID}-2` }],
+    },
+    refusedWith: "NOT_FOUND",
+  },
+  dismissDuplicatesAction: {
+    args: { versionIds: [UNKNOWN_ID, `${UNKNOWN_ID}-2`] },
+    refusedWith: "NOT_FOUND",
+  },
   runToolAction: {
     args: {
       environmentId: UNKNOWN_ID,
