@@ -17,6 +17,12 @@ test.afterAll(async () => {
   await deleteEnvironments(environments);
 });
 
+// These tests edit accepted items on purpose: the editors' "it goes back to review" confirmation is
+// answered yes (e2e/editor-shortcuts.spec.ts covers the question itself).
+test.beforeEach(({ page }) => {
+  page.on("dialog", (dialog) => void dialog.accept());
+});
+
 test("a dataset pins the accepted, proven environment version, and the export holds that code", async ({
   page,
 }) => {
