@@ -165,12 +165,11 @@ test("the preview says what is left out and why; an override needs a written rea
     await db.reviewDecision.findFirst({ where: { targetType: "DATASET_VERSION", targetId: version.id } }),
   ).toMatchObject({ decision: "OVERRIDE", reason: "trainer smoke test, proofs pending" });
 
-  // No rollouts yet: a trajectory format is refused with the reason instead of an empty file.
+  // No rollouts yet: a trajectory format cannot start, and the picker says why before any click
+  // (the server's own refusal is covered by the export tests).
   await page.getByLabel("Export format").selectOption("OPENAI_JSONL");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Could not start the export" })).toContainText(
-    "OpenAI chat fine-tuning JSONL is built from trajectories; dataset version 1 has none that passed the SFT filter on its pinned environment and validator versions — run rollouts first.",
-  );
+  await expect(page.getByTestId("readiness-note")).toContainText("Needs agent trajectories");
+  await expect(page.getByRole("button", { name: "Export", exact: true })).toBeDisabled();
   expect(await db.export.count({ where: { datasetVersionId: version.id } })).toBe(0);
 });
 
