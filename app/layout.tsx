@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { NavBar } from "@/components/ui/nav-bar";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { getIdentity } from "@/lib/auth/server/require-role";
+import { THEME_SCRIPT } from "@/components/ui/theme";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -14,7 +15,11 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const { user, signedIn } = await getIdentity();
   return (
-    <html lang="en">
+    // The theme script sets <html class="dark"> before React hydrates: not a mismatch to report.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
         {/* The nav bar is inside the providers: its sign-out button is a mutation. */}
         <Providers>

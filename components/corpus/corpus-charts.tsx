@@ -6,7 +6,9 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { CountRow } from "@/lib/corpus/splits";
 
-const INDIGO = "#4f46e5";
+// Theme variables, so the charts follow the dark theme (app/globals.css).
+const INDIGO = "var(--color-indigo-600)";
+const GRID = "var(--color-slate-200)";
 
 export function CountBarChart({
   rows,
@@ -31,7 +33,7 @@ export function CountBarChart({
       <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 400, height }}>
         {layout === "rows" ? (
           <BarChart data={rows} layout="vertical" margin={{ left: 8, right: 16, top: 4, bottom: 4 }}>
-            <CartesianGrid horizontal={false} stroke="#e2e8f0" />
+            <CartesianGrid horizontal={false} stroke={GRID} />
             <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
             <YAxis type="category" dataKey="label" width={120} tick={{ fontSize: 11 }} />
             <Tooltip formatter={(v) => [`${String(v)} ${unit}`, ""]} isAnimationActive={false} />
@@ -39,7 +41,7 @@ export function CountBarChart({
           </BarChart>
         ) : (
           <BarChart data={rows} margin={{ left: 0, right: 8, top: 4, bottom: 4 }}>
-            <CartesianGrid vertical={false} stroke="#e2e8f0" />
+            <CartesianGrid vertical={false} stroke={GRID} />
             <XAxis dataKey="label" tick={{ fontSize: 11 }} interval={0} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={40} />
             <Tooltip formatter={(v) => [`${String(v)} ${unit}`, ""]} isAnimationActive={false} />

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ThemeToggle } from "./theme-toggle";
 
 const LINKS: { href: string; label: string; adminOnly?: boolean }[] = [
   { href: "/", label: "Dashboard" },
@@ -25,7 +26,10 @@ export function NavBar({ account, isAdmin = false }: { account?: ReactNode; isAd
             {link.label}
           </Link>
         ))}
-        {account ? <div className="ml-auto flex items-center gap-3 text-slate-600">{account}</div> : null}
+        <div className="ml-auto flex items-center gap-3 text-slate-600">
+          <ThemeToggle />
+          {account}
+        </div>
       </nav>
     </header>
   );
