@@ -37,6 +37,17 @@ describe("validator proof", () => {
     expect(result.value.status).toBe("VERIFIED");
     expect(result.value.sensitivity.checks.every((c) => c.flips)).toBe(true);
     expect(result.value.gold.finalState).not.toBeNull();
+    // Then its strength: every near-miss replayed in an episode of its own and judged.
+    const nearMiss = result.value.nearMiss;
+    expect(nearMiss.status).toBe("MEASURED");
+    expect(nearMiss.results.length).toBeGreaterThan(5);
+    expect(nearMiss.results.length).toBeLessThanOrEqual(nearMiss.cap);
+    expect(nearMiss.results.filter((r) => r.outcome === "CRASHED")).toEqual([]);
+    expect(nearMiss.stateChangingCalls).toEqual(
+      (scenario.gold_calls ?? []).flatMap((c, i) =>
+        /^(return_copy|pay_fines|renew_loan|checkout_copy)$/.test(c.name) ? [i] : [],
+      ),
+    );
   });
 
   it("catches a planted check that passes without work and one nobody can satisfy", async () => {
@@ -49,6 +60,7 @@ describe("validator proof", () => {
     const result = await proveValidators(input({ checks }), { sandbox: runner });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.status).toBe("FAILED");
+    expect(result.value.nearMiss).toMatchObject({ status: "NOT_RUN", results: [] });
     const byCode = (code: string) =>
       result.value.reasons.filter((r) => r.code === code).map((r) => r.position);
     expect(byCode("PASSES_WITHOUT_WORK")).toEqual([good.length]);
@@ -60,6 +72,7 @@ describe("validator proof", () => {
     const noGold = await proveValidators(input({ gold: null }), { sandbox: runner });
     if (!noGold.ok) throw new Error(noGold.error.message);
     expect(noGold.value.reasons.map((r) => r.code)).toEqual(["NO_GOLD"]);
+    expect(noGold.value.nearMiss).toMatchObject({ status: "NONE_DERIVABLE", results: [] });
 
     const crashing = await proveValidators(
       input({

@@ -100,6 +100,8 @@ export async function runValidatorProof(
       initialState: subject.initialState,
       checks: subject.checks,
       gold: gold.value,
+      tools: subject.tools,
+      task: subject.task,
     },
     deps,
   );
@@ -137,6 +139,7 @@ async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcom
         gold: json(outcome.gold),
         sensitivity: json(outcome.sensitivity),
         reasons: json(outcome.reasons),
+        nearMiss: json(outcome.nearMiss),
       },
     });
     if (!locked || !isSamePins(locked, pins)) return proof.id;
