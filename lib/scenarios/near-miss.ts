@@ -13,15 +13,16 @@
  *    are left alone.
  * State-changing calls are the gold calls whose replay changed the state (the proof records them),
  * so read-only calls are never dropped or changed. Sequences equal to the gold or to an earlier
- * near-miss are skipped. At most NEAR_MISS_CAP near-misses per scenario, taken in the order above
- * (drops and early stops first: they are the commonest ways an agent falls short).
+ * near-miss are skipped. At most NEAR_MISS_CAP near-misses per scenario: one of each kind in turn
+ * (earliest calls first within a kind), listed in the order above. The cap keeps a proof's sandbox
+ * work small (every proof measures strength, the start-up proofs of the samples included).
  */
 import { z } from "zod";
 import type { JsonObject, Tool } from "../sandbox/sandbox.schema";
 import type { GoldCall, NearMiss } from "./scenario.schema";
 
 /** Bounds the proof's sandbox work: one episode per near-miss, replaying at most the gold calls. */
-export const NEAR_MISS_CAP = 24;
+export const NEAR_MISS_CAP = 8;
 
 export type NearMissInput = {
   calls: GoldCall[];
@@ -71,29 +72,43 @@ export function deriveNearMisses(input: NearMissInput): NearMiss[] {
   const changing = [...new Set(input.stateChanging)]
     .filter((i) => i >= 0 && i < input.calls.length)
     .sort((a, b) => a - b);
-  const candidates: NearMiss[] = [
-    ...changing.map((i): NearMiss => ({
+  const kinds: NearMiss[][] = [
+    changing.map((i): NearMiss => ({
       kind: "drop",
       callIndex: i,
       description: `skips call ${i + 1} (${input.calls[i]!.name})`,
     })),
-    ...changing.slice(1).map((i): NearMiss => ({
+    changing.slice(1).map((i): NearMiss => ({
       kind: "stop_early",
       callIndex: i,
       description: `stops after call ${i} of ${input.calls.length}, before ${input.calls[i]!.name}`,
     })),
-    ...changing.flatMap((i) => argumentChanges(input, i)),
+    changing.flatMap((i) => argumentChanges(input, i)),
   ];
+  // Distinct sequences only: one equal to the gold or to an earlier candidate is the same evidence.
   const seen = new Set([canonical(input.calls)]);
-  const out: NearMiss[] = [];
-  for (const candidate of candidates) {
-    if (out.length >= NEAR_MISS_CAP) break;
-    const key = canonical(nearMissCalls(input.calls, candidate));
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(candidate);
+  const distinct = kinds.map((list) =>
+    list.filter((candidate) => {
+      const key = canonical(nearMissCalls(input.calls, candidate));
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }),
+  );
+  // Taken one of each kind in turn, so a long gold sequence still gets every kind within the cap.
+  const taken = distinct.map(() => 0);
+  let total = 0;
+  for (let progress = true; progress && total < NEAR_MISS_CAP;) {
+    progress = false;
+    distinct.forEach((list, k) => {
+      if (total < NEAR_MISS_CAP && taken[k]! < list.length) {
+        taken[k]!++;
+        total++;
+        progress = true;
+      }
+    });
   }
-  return out;
+  return distinct.flatMap((list, k) => list.slice(0, taken[k]));
 }
 
 function argumentChanges(input: NearMissInput, index: number): NearMiss[] {
