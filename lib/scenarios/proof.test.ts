@@ -48,6 +48,12 @@ describe("validator proof", () => {
         /^(return_copy|pay_fines|renew_loan|checkout_copy)$/.test(c.name) ? [i] : [],
       ),
     );
+
+    // A proof told to skip them (the first start's sample proofs) still verifies, strength NOT_RUN.
+    const skipped = await proveValidators(input({ nearMisses: false }), { sandbox: runner });
+    if (!skipped.ok) throw new Error(skipped.error.message);
+    expect(skipped.value.status).toBe("VERIFIED");
+    expect(skipped.value.nearMiss).toMatchObject({ status: "NOT_RUN", results: [] });
   });
 
   it("catches a planted check that passes without work and one nobody can satisfy", async () => {

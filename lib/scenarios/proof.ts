@@ -36,6 +36,8 @@ export type ProofInput = {
   /** For near-miss derivation: enum values come from the tool schemas, task-stated strings from the task. */
   tools?: Tool[];
   task?: string;
+  /** False: the proof skips the near-misses (strength NOT_RUN). Default true. */
+  nearMisses?: boolean;
 };
 
 const NO_GOLD_NEAR_MISS = nearMissNotRun(
@@ -43,6 +45,8 @@ const NO_GOLD_NEAR_MISS = nearMissNotRun(
   "NONE_DERIVABLE",
 );
 const FAILED_NEAR_MISS = nearMissNotRun("the proof failed; strength is measured against a verified proof");
+const SKIPPED_NEAR_MISS = nearMissNotRun("skipped by this proof; prove the validators again to measure"); prove the validators again to measure it",
+);
 
 const passed = (r: CheckResult | undefined) => r !== undefined && "passed" in r && r.passed;
 const failedCleanly = (r: CheckResult | undefined) => r !== undefined && "passed" in r && !r.passed;
@@ -117,6 +121,7 @@ async function measureStrength(
 ) {
   if (!input.gold || input.gold.calls.length === 0) return ok(NO_GOLD_NEAR_MISS);
   if (concluded.status !== "VERIFIED" || !gold.part.finalState) return ok(FAILED_NEAR_MISS);
+  if (input.nearMisses === false) return ok(SKIPPED_NEAR_MISS);
   return runNearMisses(
     {
       source: input.source,

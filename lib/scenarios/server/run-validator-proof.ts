@@ -81,7 +81,7 @@ export async function findGold(
 
 export async function runValidatorProof(
   db: Db,
-  input: { scenarioId: string },
+  input: { scenarioId: string; nearMisses?: boolean },
   deps: ValidatorProofDeps,
 ): Promise<Result<ProofSummary, StepError>> {
   const subject = await loadScenarioSubject(db, input.scenarioId);
@@ -102,6 +102,7 @@ export async function runValidatorProof(
       gold: gold.value,
       tools: subject.tools,
       task: subject.task,
+      nearMisses: input.nearMisses,
     },
     deps,
   );
