@@ -45,8 +45,7 @@ const NO_GOLD_NEAR_MISS = nearMissNotRun(
   "NONE_DERIVABLE",
 );
 const FAILED_NEAR_MISS = nearMissNotRun("the proof failed; strength is measured against a verified proof");
-const SKIPPED_NEAR_MISS = nearMissNotRun("skipped by this proof; prove the validators again to measure"); prove the validators again to measure it",
-);
+const SKIPPED_NEAR_MISS = nearMissNotRun("skipped by this proof; prove the validators again to measure");
 
 const passed = (r: CheckResult | undefined) => r !== undefined && "passed" in r && r.passed;
 const failedCleanly = (r: CheckResult | undefined) => r !== undefined && "passed" in r && !r.passed;
