@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { decideReviewItem } from "@/lib/review/server/decide-item";
+import { findReviewQueue } from "@/lib/review/server/find-review-queue";
 import { getQueuePreview } from "@/lib/review/server/get-queue-preview";
 import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
 import { createSandboxRunner } from "@/lib/sandbox";
@@ -173,7 +174,13 @@ describe("a weak validator as a repair target", () => {
     const summary = await repairRun(project.id, [weak.id]);
     expect(summary).toMatchObject({ itemsTried: 1, proven: 0, failed: 1 });
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: weak.id } });
-    expect(proposal.reasons).toEqual(['the near-miss "skips call 2 (tag)" still earns full reward']);
+    // ">= 2" still accepts skipping the tag, and now adding 3 as well: each named.
+    expect(proposal.reasons).toEqual([
+      'the near-miss "skips call 2 (tag)" still earns full reward',
+      'the near-miss "call 1 (add) with amount=3 instead of 2" still earns full reward',
+      'the near-miss "call 2 (tag) with label="done (altered)" instead of "done"" still earns full reward',
+    ]);
+    expect((await findReviewQueue(t.db, project.id, { kind: "repair" }, { id: "nobody" })).items).toEqual([]);
   });
 
   it("refuses a scenario whose strength was not measured, before any LLM request", async () => {
