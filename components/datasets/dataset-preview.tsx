@@ -7,10 +7,13 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { DatasetPlan } from "@/lib/datasets/plan";
+import { isWeakValidator } from "@/lib/scenarios/near-miss-strength";
 import { Field } from "@/components/ui/field";
 import { Select, Textarea } from "@/components/ui/inputs";
 import { Button } from "@/components/ui/button";
 import { type DifficultyChoice, DifficultyControls, DifficultySummaryLine } from "./difficulty-controls";
+import { ToggleButton } from "@/components/ui/toggle-button";
+import { StrengthBadge } from "@/components/scenarios/strength-badge";
 
 const rate = (x: number | null | undefined) => (x === null || x === undefined ? "–" : x.toFixed(3));
 
@@ -114,6 +117,9 @@ export function DatasetPreview({
   onChange: (c: PreviewChoices) => void;
 }) {
   const total = plan.included.length + plan.excluded.length;
+  const [weakOnly, setWeakOnly] = useState(false);
+  const weakCount = plan.included.filter((i) => isWeakValidator(i.strength)).length;
+  const shown = weakOnly ? plan.included.filter((i) => isWeakValidator(i.strength)) : plan.included;
   return (
     <div className="space-y-3 rounded border border-slate-200 p-3" data-preview data-testid="dataset-preview">
       <p className="text-sm font-medium" data-testid="preview-summary">
@@ -134,12 +140,38 @@ export function DatasetPreview({
         onApply={(difficulty) => onChange({ ...choices, difficulty })}
       />
       {plan.difficulty ? <DifficultySummaryLine summary={plan.difficulty} /> : null}
+      <div
+        className="inline-flex overflow-hidden rounded border border-slate-300"
+        role="radiogroup"
+        aria-label="Show"
+      >
+        <ToggleButton
+          shape="segment"
+          role="radio"
+          aria-checked={!weakOnly}
+          selected={!weakOnly}
+          onClick={() => setWeakOnly(false)}
+        >
+          All included ({plan.included.length})
+        </ToggleButton>
+        <ToggleButton
+          shape="segment"
+          role="radio"
+          aria-checked={weakOnly}
+          selected={weakOnly}
+          onClick={() => setWeakOnly(true)}
+          data-testid="preview-filter-weak"
+        >
+          Weak validators ({weakCount})
+        </ToggleButton>
+      </div>
       <table className="w-full text-left text-xs" data-testid="preview-included">
         <thead>
           <tr className="text-slate-500">
             <th>Included</th>
             <th>Environment</th>
             <th>Checks</th>
+            <th>Strength</th>
             <th>Split</th>
             <th title="rollouts on these pins (successes)">n (c)</th>
             <th>Success rate</th>
@@ -150,13 +182,16 @@ export function DatasetPreview({
           </tr>
         </thead>
         <tbody>
-          {plan.included.map((i) => (
+          {shown.map((i) => (
             <tr key={i.scenarioId} data-testid="preview-included-row">
               <td className="font-mono">{i.key}</td>
               <td>
                 {i.environmentSlug} v{i.environmentVersion}
               </td>
               <td>{checksLabel(i.validatorVersions)}</td>
+              <td>
+                <StrengthBadge strength={i.strength} />
+              </td>
               <td>{i.split.toLowerCase()}</td>
               <td>{i.difficulty ? `${i.difficulty.n} (${i.difficulty.successes})` : "–"}</td>
               <td data-testid="preview-success-rate">{rate(i.difficulty?.success_rate)}</td>

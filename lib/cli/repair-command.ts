@@ -61,7 +61,7 @@ export async function runRepairCommand(argv: string[], io: CliIo): Promise<numbe
   try {
     const picked = await selection.selectRepairItems(db, projectId, target);
     if (picked.scenarioIds.length === 0) {
-      io.out(`nothing to repair: no item of ${picked.label} is failing`);
+      io.out(`nothing to repair: no item of ${picked.label} is failing or a weak validator`);
       return 0;
     }
     // No queue: this process executes the run itself, as `import` proves what it imported.

@@ -7,6 +7,7 @@
  */
 import type { ScenarioDifficulty } from "../difficulty/estimators";
 import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds } from "../review/acceptance";
+import { type NearMissStrength, isWeakValidator } from "../scenarios/near-miss-strength";
 import { type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
 import type { DatasetDifficulty } from "./dataset.schema";
 import {
@@ -69,6 +70,8 @@ export type PlanItem = {
   note: string;
   /** Pooled and per-model figures on exactly this item's pins (null when the plan had none). */
   difficulty: ScenarioDifficulty | null;
+  /** Validator strength of exactly these pins (filled by the loader from the proof rows; null: not measured). */
+  strength: NearMissStrength | null;
 };
 /** What resolves an exclusion: a page to open (with the control that does it), or a hint. */
 export type PlanAction = { label: string; href?: string };
@@ -224,6 +227,7 @@ export function planDatasetVersion(
       validatorVersionIds: vals ?? [],
       validatorVersions: (vals ?? []).map((id) => s.validatorVersionNumbers[id] ?? 0),
       difficulty: opts.difficulty?.byScenario.get(s.id) ?? null,
+      strength: null,
     };
     if (verdict.ok) included.push({ ...base, overridden: false, note: verdict.note });
     else if (verdict.needsOverride && opts.override && envPin)
@@ -325,4 +329,15 @@ function choiceOf(env: PlanEnvironment, opts: PlanOptions): PlanEnvironmentChoic
       .sort((a, b) => b.version - a.version)
       .map((v) => ({ ...v, accepted: v.id === accepted, current: v.id === env.currentVersionId })),
   };
+}
+
+/** The plan with each included item's strength, and a warning for the weak ones (they still enter). */
+export function withStrengths(
+  plan: DatasetPlan,
+  strengths: Map<string, NearMissStrength | null>,
+): DatasetPlan {
+  const included = plan.included.map((i) => ({ ...i, strength: strengths.get(i.scenarioId) ?? null }));
+  const weak = included.filter((i) => isWeakValidator(i.strength)).length;
+  const warning = `${weak} included scenario(s) have a weak validator: a near-miss of the gold solution earns full reward.`;
+  return { ...plan, included, warnings: weak ? [...plan.warnings, warning] : plan.warnings };
 }

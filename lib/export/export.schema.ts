@@ -56,7 +56,30 @@ export type ExportScenario = {
   trajectories: ExportTrajectory[];
   /** The version's frozen difficulty for this item (./difficulty.ts); absent on older versions. */
   difficulty?: ExportDifficulty | null;
+  /**
+   * Validator strength as the dataset version recorded it (exported as `near_miss_strength`): null when
+   * its proof measured none; undefined for versions made before strength was recorded, whose exports
+   * leave the key out so they stay byte-identical.
+   */
+  nearMissStrength?: ExportNearMissStrength | null;
 };
+
+/** Near-misses of the gold calls the checks rejected (reward < 1), of those judged, and the ones that passed. */
+export type ExportNearMissStrength = {
+  rejected: number;
+  total: number;
+  passed: { kind: string; description: string; calls: unknown }[];
+};
+
+/** The dataset fields an export's own metadata file repeats (not the writers' flags). */
+export function datasetMetadataOf(info: ExportDatasetInfo): Omit<ExportDatasetInfo, "hasNearMissStrength"> {
+  const { name, version, description, seed, testRatio, createdAt, stats } = info;
+  return { name, version, description, seed, testRatio, createdAt, stats };
+}
+
+/** `{near_miss_strength}` for a row or metadata object, or nothing for a version without it. */
+export const nearMissEntry = (s: ExportScenario) =>
+  s.nearMissStrength === undefined ? {} : { near_miss_strength: s.nearMissStrength };
 
 export type ExportDatasetInfo = {
   name: string;
@@ -66,6 +89,8 @@ export type ExportDatasetInfo = {
   testRatio: number;
   createdAt: string;
   stats: unknown;
+  /** Its items carry validator strength (versions made before it was recorded do not). */
+  hasNearMissStrength?: boolean;
 };
 
 export type ExportInput = {

@@ -9,10 +9,10 @@ import path from "node:path";
 import { parquetReadObjects } from "hyparquet";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ExportFormatName } from "./export.schema";
+import { type ExportFormatName, type ExportScenario } from "./export.schema";
 import { EXPORT_FORMATS } from "./formats/registry";
 import { createDirSink } from "./sink";
-import { fixtureInput } from "./testing/fixture";
+import { fixtureInput, iterate } from "./testing/fixture";
 import * as T from "./testing/target-schemas";
 import { writeExport } from "./write-export";
 
@@ -215,5 +215,24 @@ describe.runIf(python)("generated Python (python3 on the test machine)", () => {
       number,
     ];
     expect(reward).toBe(1);
+  });
+});
+
+describe("validator strength", () => {
+  it("is left out of every file of a version that did not record it", async () => {
+    const input = fixtureInput();
+    const scenarios: ExportScenario[] = [];
+    for await (const s of input.scenarios) scenarios.push({ ...s, nearMissStrength: undefined });
+    const legacy = {
+      ...input,
+      dataset: { ...input.dataset, hasNearMissStrength: undefined },
+      scenarios: iterate(scenarios),
+    };
+    for (const format of EXPORT_FORMATS) {
+      const dir = path.join(work, "legacy", format);
+      await writeExport(format, legacy, createDirSink(dir));
+      for (const file of listFiles(dir))
+        expect(readFileSync(path.join(dir, file)).includes("near_miss"), `${format}: ${file}`).toBe(false);
+    }
   });
 });

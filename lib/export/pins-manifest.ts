@@ -4,13 +4,19 @@
  * environment is pinned to, and each scenario's validator versions — the versions that were
  * reviewed and proven, as numbers. Trainers ignore the extra file.
  */
-import type { ExportInput, ExportScenario } from "./export.schema";
+import { type ExportInput, type ExportScenario, nearMissEntry } from "./export.schema";
 import { type Sink, writeWhole } from "./sink";
 
 export const PINS_FILE = "envstudio_versions.json";
 
 export function createPinsManifest(input: ExportInput) {
-  const scenarios: { env_id: string; task_id: string; split: string; validator_versions: number[] }[] = [];
+  const scenarios: {
+    env_id: string;
+    task_id: string;
+    split: string;
+    validator_versions: number[];
+    near_miss_strength?: unknown;
+  }[] = [];
   return {
     add(scenario: ExportScenario) {
       scenarios.push({
@@ -18,6 +24,7 @@ export function createPinsManifest(input: ExportInput) {
         task_id: scenario.taskId,
         split: scenario.split.toLowerCase(),
         validator_versions: scenario.checks.map((check) => check.validatorVersion),
+        ...nearMissEntry(scenario),
       });
     },
     write(sink: Sink): Promise<number> {

@@ -2,6 +2,7 @@
  * The prompt of a check repair: one failing check with the exact evidence that condemned it. The
  * model answers with a diagnosis and the complete corrected definition(s) in a ```python block.
  */
+import { type Result, err, ok } from "../core/result";
 import type { ChatMessage } from "../llm";
 import type { CheckResult } from "../sandbox/sandbox.schema";
 import type { FailingCheck, ValidatorEvidence } from "./repair.schema";
@@ -73,7 +74,73 @@ export function checkRepairMessages(
 
 /** The diagnosis line of an answer: the message of the version an accepted repair saves. */
 export function diagnosisOf(text: string | null, fallback: string): string {
-  const match = /#\s*Diagnosis\s*\n([\s\S]*?)(?:\n#\s*Fix|\n```|$)/i.exec(text ?? "");
+  const match = /#\s*Diagnosis\s*\n([\s\S]*?)(?:\n#\s*(?:Fix|Check)|\n```|$)/i.exec(text ?? "");
   const line = match?.[1]?.trim().replace(/\s+/g, " ");
   return line ? clip(line, 300) : fallback;
+}
+
+const WEAK_SYSTEM = `${repairTag("repair_weak_check")}
+You strengthen the verification functions of a scenario. Their proof holds (on the untouched
+initial state every check returns False, after the gold solution every check returns True), but a
+near-miss — a trajectory that skipped a change, changed an argument or stopped early — also earns
+full reward: every check returns True on the state it leaves. Change ONE check so that it tells
+the gold final state from the near-miss's final state(s). Rules:
+- keep the checklist item's meaning; check what the task asks for, not incidental details;
+- the check must still return False on the initial state and True on the gold final state;
+- guard against missing or None fields instead of raising;
+- keep the signature exactly: def check_func(final_state); you may read the global \`initial_state\`;
+- send only complete definitions that the check's code already has, nothing else.
+Answer in three sections:
+# Diagnosis
+<one or two sentences: what the checks miss>
+# Check <number of the check you change>
+# Fix
+\`\`\`python
+def check_func(final_state):
+    ...
+\`\`\``;
+
+/** The prompt of a weak-validator repair: every check, and the near-misses they all accept. */
+export function weakRepairMessages(
+  evidence: ValidatorEvidence,
+  checks: { position: number; item: string; code: string }[],
+): ChatMessage[] {
+  const checkText = checks
+    .map((c) => `## Check ${c.position + 1}: ${c.item}\n\`\`\`python\n${c.code.trimEnd()}\n\`\`\``)
+    .join("\n\n");
+  const nearMisses = (evidence.weak ?? [])
+    .map(
+      (n, i) =>
+        `## Near-miss ${i + 1}: ${n.description}\nCalls: ${clip(JSON.stringify(n.calls), 3000)}\nFinal state:\n${json(n.finalState)}`,
+    )
+    .join("\n\n");
+  const user = [
+    `# Task\n${evidence.task}`,
+    `# Checks\n${checkText}`,
+    `# Near-misses that earn full reward (they must not)\n${nearMisses}`,
+    `# Gold calls and what the environment answered\n${goldText(evidence)}`,
+    `# State diff (initial → gold final)\n${json(evidence.stateDiff)}`,
+    `# Initial state\n${json(evidence.initialState)}`,
+    `# Gold final state\n${json(evidence.goldFinalState)}`,
+  ].join("\n\n");
+  return [
+    { role: "system", content: WEAK_SYSTEM },
+    { role: "user", content: user },
+  ];
+}
+
+/**
+ * Which check a weak-validator answer changes (0-based): its `# Check N` line, or the only check.
+ * An error says why the answer cannot be used (it is re-asked with it).
+ */
+export function chosenCheckOf(text: string | null, positions: number[]): Result<number, string> {
+  const match = /^#\s*Check\s+(\d+)\s*$/im.exec(text ?? "");
+  if (!match) {
+    if (positions.length === 1) return ok(positions[0]!);
+    return err("it does not say which check it changes (a line `# Check <number>`)");
+  }
+  const position = Number(match[1]) - 1;
+  if (!positions.includes(position))
+    return err(`it names check ${match[1]}, but the checks are ${positions.map((p) => p + 1).join(", ")}`);
+  return ok(position);
 }

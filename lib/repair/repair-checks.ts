@@ -14,9 +14,16 @@ import type { SandboxRunner } from "../sandbox";
 import { type ProofInput, proveValidators } from "../scenarios/proof";
 import type { ProofOutcome } from "../scenarios/scenario.schema";
 import { verifyCheckFunc } from "../scenarios/stages/generate-check-func";
-import { checkRepairMessages, diagnosisOf } from "./check-prompt";
-import type { CheckChange, FailingCheck, RepairOutcome, ValidatorEvidence } from "./repair.schema";
-import { gatherValidatorEvidence } from "./validator-evidence";
+import { type PassedNearMiss, strengthOf } from "../scenarios/near-miss-strength";
+import { checkRepairMessages, chosenCheckOf, diagnosisOf, weakRepairMessages } from "./check-prompt";
+import type {
+  CheckChange,
+  FailingCheck,
+  PassedNearMissEvidence,
+  RepairOutcome,
+  ValidatorEvidence,
+} from "./repair.schema";
+import { gatherValidatorEvidence, traceGold } from "./validator-evidence";
 
 export type RepairSandbox = Pick<SandboxRunner, "load" | "runChecks" | "runChecksBatch" | "splice">;
 
@@ -38,6 +45,29 @@ export type CheckRepairInput = Omit<ProofInput, "checks"> & { task: string; chec
 
 type Patch = { code: string; replaced: string[]; summary: string };
 
+/** Splices a reply's patch into a check's code and verifies it; the refusal (re-asked) otherwise. */
+async function spliceCheckReply(
+  content: string | null,
+  code: string,
+  initialState: ValidatorEvidence["initialState"],
+  deps: RepairDeps,
+): Promise<Result<Omit<Patch, "summary">, string>> {
+  const patch = extractPythonBlock(content);
+  if (!patch.ok) return patch;
+  const spliced = await deps.sandbox.splice({
+    source: code,
+    patch: patch.value,
+    className: null,
+    allowed: null,
+  });
+  // No sandbox to judge the reply: thrown, so the reply is recorded, not cached, and the step retries.
+  if (!spliced.ok) throw new Error(`the sandbox could not read the patch: ${spliced.error.message}`);
+  if (!spliced.value.ok) return err(spliced.value.refusal);
+  const verified = await verifyCheckFunc(spliced.value.source, initialState, deps);
+  if (!verified.ok) return verified;
+  return ok({ code: verified.value, replaced: spliced.value.replaced });
+}
+
 /** Asks for one check's patch; the parser splices and verifies it (inside the call: only accepted replies are cached). */
 export async function proposeCheckPatch(
   evidence: ValidatorEvidence,
@@ -54,25 +84,10 @@ export async function proposeCheckPatch(
       messages: checkRepairMessages(evidence, check),
     },
     async (r) => {
-      const patch = extractPythonBlock(r.content);
+      const patch = await spliceCheckReply(r.content, check.code, evidence.initialState, deps);
       if (!patch.ok) return patch;
-      const spliced = await deps.sandbox.splice({
-        source: check.code,
-        patch: patch.value,
-        className: null,
-        allowed: null,
-      });
-      // No sandbox to judge the reply: thrown, so the reply is recorded, not cached, and the step retries.
-      if (!spliced.ok) throw new Error(`the sandbox could not read the patch: ${spliced.error.message}`);
-      if (!spliced.value.ok) return err(spliced.value.refusal);
-      const verified = await verifyCheckFunc(spliced.value.source, evidence.initialState, deps);
-      if (!verified.ok) return verified;
       const fallback = `repaired check ${check.position + 1} (${check.reasons.map((x) => x.code).join(", ")})`;
-      return ok({
-        code: verified.value,
-        replaced: spliced.value.replaced,
-        summary: diagnosisOf(r.content, fallback),
-      });
+      return ok({ ...patch.value, summary: diagnosisOf(r.content, fallback) });
     },
     deps.maxReasks ?? DEFAULT_MAX_REASKS,
   );
@@ -122,8 +137,9 @@ export type CheckRepair = {
 export async function repairScenarioChecks(
   input: CheckRepairInput,
   deps: RepairDeps,
+  proven?: ProofOutcome,
 ): Promise<Result<CheckRepair, StepError>> {
-  const before = await proveValidators(input, deps);
+  const before = proven ? ok(proven) : await proveValidators(input, deps);
   if (!before.ok) return err(before.error);
   if (before.value.status === "VERIFIED")
     return err({
@@ -174,4 +190,159 @@ export async function repairScenarioChecks(
   const outcome = await proveCheckChanges(input, changes, deps, before.value);
   if (!outcome.ok) return outcome;
   return ok({ evidence: evidence.value, changes, summary, outcome: outcome.value });
+}
+
+/** The near-misses a proof's checks gave full reward: a weak validator has at least one. */
+export const passedNearMisses = (proof: ProofOutcome, input: ProofInput): PassedNearMiss[] =>
+  strengthOf(proof.nearMiss, input.gold?.calls ?? [], input.checks.length).passed;
+
+/** The weak evidence: each passing near-miss replayed in the sandbox for the final state it leaves. */
+async function gatherWeakEvidence(
+  input: CheckRepairInput,
+  proof: ProofOutcome,
+  passed: PassedNearMiss[],
+  deps: RepairDeps,
+): Promise<Result<ValidatorEvidence, StepError>> {
+  const evidence = await gatherValidatorEvidence(input, proof, deps);
+  if (!evidence.ok) return err(evidence.error);
+  const weak: PassedNearMissEvidence[] = [];
+  for (const nearMiss of passed) {
+    const trace = await traceGold(
+      { ...input, gold: { source: input.gold!.source, calls: nearMiss.calls } },
+      deps,
+    );
+    if (!trace.ok) return err(trace.error);
+    weak.push({ ...nearMiss, finalState: trace.value.finalState });
+  }
+  return ok({ ...evidence.value, failing: [], weak });
+}
+
+/** Asks which check to strengthen and how; the parser splices and verifies the patch into that check. */
+export async function proposeWeakCheckPatch(
+  evidence: ValidatorEvidence,
+  checks: RepairableCheck[],
+  deps: RepairDeps,
+): Promise<Result<Patch & { position: number }, StepError>> {
+  const reply = await chatParsed(
+    deps.llm,
+    {
+      model: deps.model,
+      temperature: 0,
+      cacheSalt: deps.cacheSalt,
+      purpose: `strengthen a check: ${evidence.weak?.[0]?.description.slice(0, 60) ?? "weak validator"}`,
+      messages: weakRepairMessages(evidence, checks),
+    },
+    async (r) => {
+      const position = chosenCheckOf(
+        r.content,
+        checks.map((c) => c.position),
+      );
+      if (!position.ok) return position;
+      const check = checks.find((c) => c.position === position.value)!;
+      const patch = await spliceCheckReply(r.content, check.code, evidence.initialState, deps);
+      if (!patch.ok) return patch;
+      const fallback = `strengthened check ${position.value + 1} against a near-miss`;
+      return ok({ ...patch.value, position: position.value, summary: diagnosisOf(r.content, fallback) });
+    },
+    deps.maxReasks ?? DEFAULT_MAX_REASKS,
+  );
+  return reply.ok ? ok(reply.value.value) : reply;
+}
+
+/**
+ * A weak validator's proposal is proven when its proof still verifies (no-op 0, gold 1, every check
+ * flips) and no near-miss earns full reward any more — the ones that passed included.
+ */
+export async function proveWeakCheckChanges(
+  input: ProofInput,
+  changes: Pick<CheckChange, "position" | "after">[],
+  deps: { sandbox: RepairSandbox },
+  before: ProofOutcome,
+): Promise<Result<RepairOutcome, StepError>> {
+  const outcome = await proveCheckChanges(input, changes, deps, before);
+  if (!outcome.ok || outcome.value.status !== "PROVEN" || !outcome.value.after) return outcome;
+  const after = outcome.value.after;
+  if (after.nearMiss.status !== "MEASURED")
+    return ok({
+      ...outcome.value,
+      status: "FAILED",
+      reasons: [`the near-misses were not measured: ${after.nearMiss.reason ?? after.nearMiss.status}`],
+    });
+  const still = passedNearMisses(after, input);
+  if (still.length === 0) return outcome;
+  return ok({
+    ...outcome.value,
+    status: "FAILED",
+    reasons: still.map((n) => `the near-miss "${n.description}" still earns full reward`),
+  });
+}
+
+/**
+ * Strengthens a weak validator (its proof VERIFIED, a near-miss earning full reward) as one
+ * proposal changing one check. Err when the work could not be done or there is nothing to repair;
+ * a patch that does not prove, or no usable patch, is an ok FAILED proposal kept with its evidence.
+ */
+export async function repairWeakValidator(
+  input: CheckRepairInput,
+  deps: RepairDeps,
+  proven?: ProofOutcome,
+): Promise<Result<CheckRepair, StepError>> {
+  const before = proven ? ok(proven) : await proveValidators(input, deps);
+  if (!before.ok) return err(before.error);
+  if (before.value.status !== "VERIFIED")
+    return err({
+      code: "NOT_WEAK",
+      message: "the scenario's proof fails: it is repaired as a failed proof",
+      retryable: false,
+    });
+  const passed = passedNearMisses(before.value, input);
+  if (passed.length === 0)
+    return err({
+      code: "NOT_FAILING",
+      message: "the scenario's checks reject every near-miss: nothing to repair",
+      retryable: false,
+    });
+  const evidence = await gatherWeakEvidence(input, before.value, passed, deps);
+  if (!evidence.ok) return evidence;
+  const patch = await proposeWeakCheckPatch(evidence.value, input.checks, deps);
+  if (!patch.ok) {
+    if (patch.error.retryable || patch.error.code !== "PARSE_FAILED") return err(patch.error);
+    return ok({
+      evidence: evidence.value,
+      changes: [],
+      summary: "no usable patch",
+      outcome: { status: "FAILED", before: before.value, after: null, reasons: [patch.error.message] },
+    });
+  }
+  const check = input.checks.find((c) => c.position === patch.value.position)!;
+  const change: CheckChange = {
+    validatorId: check.validatorId,
+    position: check.position,
+    item: check.item,
+    baseVersionId: check.validatorVersionId,
+    before: check.code,
+    after: patch.value.code,
+    replaced: patch.value.replaced,
+    summary: patch.value.summary,
+  };
+  const outcome = await proveWeakCheckChanges(input, [change], deps, before.value);
+  if (!outcome.ok) return outcome;
+  return ok({
+    evidence: evidence.value,
+    changes: [change],
+    summary: `check ${check.position + 1}: ${change.summary}`,
+    outcome: outcome.value,
+  });
+}
+
+/** A failed proof gets its condemned checks repaired; a verified but weak one gets a check strengthened. */
+export async function repairScenario(
+  input: CheckRepairInput,
+  deps: RepairDeps,
+): Promise<Result<CheckRepair, StepError>> {
+  const before = await proveValidators(input, deps);
+  if (!before.ok) return err(before.error);
+  return before.value.status === "VERIFIED"
+    ? repairWeakValidator(input, deps, before.value)
+    : repairScenarioChecks(input, deps, before.value);
 }

@@ -22,6 +22,15 @@ export const FailingCheckSchema = z.object({
 });
 export type FailingCheck = z.infer<typeof FailingCheckSchema>;
 
+/** A near-miss of the gold calls that a weak validator's checks gave full reward, with the state it left. */
+export const PassedNearMissEvidenceSchema = z.object({
+  kind: z.string(),
+  description: z.string(),
+  calls: z.array(GoldCallSchema),
+  finalState: JsonObjectSchema.nullable(),
+});
+export type PassedNearMissEvidence = z.infer<typeof PassedNearMissEvidenceSchema>;
+
 export const ValidatorEvidenceSchema = z.object({
   task: z.string(),
   initialState: JsonObjectSchema,
@@ -29,6 +38,8 @@ export const ValidatorEvidenceSchema = z.object({
   goldFinalState: JsonObjectSchema.nullable(),
   stateDiff: StateDiffSchema.nullable(),
   failing: z.array(FailingCheckSchema),
+  /** Set for a weak validator (its proof holds): the near-misses its checks accept. */
+  weak: z.array(PassedNearMissEvidenceSchema).optional(),
 });
 export type ValidatorEvidence = z.infer<typeof ValidatorEvidenceSchema>;
 

@@ -37,6 +37,23 @@ describe("validator proof", () => {
     expect(result.value.status).toBe("VERIFIED");
     expect(result.value.sensitivity.checks.every((c) => c.flips)).toBe(true);
     expect(result.value.gold.finalState).not.toBeNull();
+    // Then its strength: every near-miss replayed in an episode of its own and judged.
+    const nearMiss = result.value.nearMiss;
+    expect(nearMiss.status).toBe("MEASURED");
+    expect(nearMiss.results.length).toBeGreaterThan(5);
+    expect(nearMiss.results.length).toBeLessThanOrEqual(nearMiss.cap);
+    expect(nearMiss.results.filter((r) => r.outcome === "CRASHED")).toEqual([]);
+    expect(nearMiss.stateChangingCalls).toEqual(
+      (scenario.gold_calls ?? []).flatMap((c, i) =>
+        /^(return_copy|pay_fines|renew_loan|checkout_copy)$/.test(c.name) ? [i] : [],
+      ),
+    );
+
+    // A proof told to skip them (the first start's sample proofs) still verifies, strength NOT_RUN.
+    const skipped = await proveValidators(input({ nearMisses: false }), { sandbox: runner });
+    if (!skipped.ok) throw new Error(skipped.error.message);
+    expect(skipped.value.status).toBe("VERIFIED");
+    expect(skipped.value.nearMiss).toMatchObject({ status: "NOT_RUN", results: [] });
   });
 
   it("catches a planted check that passes without work and one nobody can satisfy", async () => {
@@ -49,6 +66,7 @@ describe("validator proof", () => {
     const result = await proveValidators(input({ checks }), { sandbox: runner });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.status).toBe("FAILED");
+    expect(result.value.nearMiss).toMatchObject({ status: "NOT_RUN", results: [] });
     const byCode = (code: string) =>
       result.value.reasons.filter((r) => r.code === code).map((r) => r.position);
     expect(byCode("PASSES_WITHOUT_WORK")).toEqual([good.length]);
@@ -60,6 +78,7 @@ describe("validator proof", () => {
     const noGold = await proveValidators(input({ gold: null }), { sandbox: runner });
     if (!noGold.ok) throw new Error(noGold.error.message);
     expect(noGold.value.reasons.map((r) => r.code)).toEqual(["NO_GOLD"]);
+    expect(noGold.value.nearMiss).toMatchObject({ status: "NONE_DERIVABLE", results: [] });
 
     const crashing = await proveValidators(
       input({

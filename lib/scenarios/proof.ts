@@ -8,9 +8,12 @@
  *  - sensitivity: re-run outside the episode (runChecks on the recorded states), each check must
  *    flip from false on the initial state to true on the gold final state.
  * Verified only when all three hold; otherwise every reason is listed for the review queue.
+ * A verified proof then measures validator strength: near-misses of the gold calls, each replayed
+ * in its own episode (near-miss-proof.ts), should not earn full reward.
  */
 import { type Result, err, ok } from "../core/result";
-import type { CheckResult, Episode, JsonObject, SandboxError, SandboxRunner } from "../sandbox";
+import type { CheckResult, Episode, JsonObject, SandboxError, SandboxRunner, Tool } from "../sandbox";
+import { nearMissNotRun, runNearMisses } from "./near-miss-proof";
 import type {
   GoldCall,
   GoldPart,
@@ -30,7 +33,19 @@ export type ProofInput = {
   initialState: JsonObject;
   checks: ProofCheck[];
   gold: { source: GoldSource; calls: GoldCall[] } | null;
+  /** For near-miss derivation: enum values come from the tool schemas, task-stated strings from the task. */
+  tools?: Tool[];
+  task?: string;
+  /** False: the proof skips the near-misses (strength NOT_RUN). Default true. */
+  nearMisses?: boolean;
 };
+
+const NO_GOLD_NEAR_MISS = nearMissNotRun(
+  "the scenario has no gold calls to derive them from",
+  "NONE_DERIVABLE",
+);
+const FAILED_NEAR_MISS = nearMissNotRun("the proof failed; strength is measured against a verified proof");
+const SKIPPED_NEAR_MISS = nearMissNotRun("skipped by this proof; prove the validators again to measure");
 
 const passed = (r: CheckResult | undefined) => r !== undefined && "passed" in r && r.passed;
 const failedCleanly = (r: CheckResult | undefined) => r !== undefined && "passed" in r && !r.passed;
@@ -64,6 +79,7 @@ export async function proveValidators(
       gold: emptyGold,
       sensitivity: { ran: false, checks: [] },
       reasons,
+      nearMiss: input.gold ? FAILED_NEAR_MISS : NO_GOLD_NEAR_MISS,
     });
   }
   const loaded = await deps.sandbox.load({
@@ -74,7 +90,7 @@ export async function proveValidators(
   if (!loaded.ok) return loadFailure(loaded.error, emptyGold);
   const episode = loaded.value;
   let noop: NoopPart;
-  let gold: GoldPart;
+  let gold: GoldReplay;
   let initial: JsonObject;
   try {
     const state = await episode.state();
@@ -83,20 +99,56 @@ export async function proveValidators(
     const noopChecks = await episode.check(codes);
     if (!noopChecks.ok) return sandboxFailure(noopChecks.error, emptyGold);
     noop = { ran: true, results: noopChecks.value };
-    gold = input.gold ? await replayGold(episode, input.gold, codes) : emptyGold;
+    gold = input.gold ? await replayGold(episode, input.gold, codes) : { part: emptyGold, changed: [] };
   } finally {
     await episode.close();
   }
-  const sensitivity = await measureSensitivity(deps, codes, initial, gold.finalState);
+  const sensitivity = await measureSensitivity(deps, codes, initial, gold.part.finalState);
   if (!sensitivity.ok) return sensitivity;
-  return ok(conclude(input, noop, gold, sensitivity.value));
+  const concluded = conclude(input, noop, gold.part, sensitivity.value);
+  const nearMiss = await measureStrength(input, concluded, codes, gold, deps);
+  if (!nearMiss.ok) return nearMiss;
+  return ok({ ...concluded, nearMiss: nearMiss.value });
 }
+
+async function measureStrength(
+  input: ProofInput,
+  concluded: Omit<ProofOutcome, "nearMiss">,
+  codes: string[],
+  gold: GoldReplay,
+  deps: ProofDeps,
+) {
+  if (!input.gold || input.gold.calls.length === 0) return ok(NO_GOLD_NEAR_MISS);
+  if (concluded.status !== "VERIFIED" || !gold.part.finalState) return ok(FAILED_NEAR_MISS);
+  if (input.nearMisses === false) return ok(SKIPPED_NEAR_MISS);
+  return runNearMisses(
+    {
+      source: input.source,
+      className: input.className,
+      initialState: input.initialState,
+      codes,
+      goldCalls: input.gold.calls,
+      stateChanging: gold.changed,
+      goldFinalState: gold.part.finalState,
+      tools: input.tools ?? [],
+      task: input.task ?? "",
+    },
+    deps,
+  );
+}
+
+/** The gold part, and which gold calls changed the state (what near-misses drop or alter). */
+type GoldReplay = { part: GoldPart; changed: number[] };
+
+const changesState = (diff: { added: unknown[]; removed: unknown[]; changed: unknown[] }) =>
+  diff.added.length + diff.removed.length + diff.changed.length > 0;
 
 async function replayGold(
   episode: Episode,
   gold: { source: GoldSource; calls: GoldCall[] },
   codes: string[],
-): Promise<GoldPart> {
+): Promise<GoldReplay> {
+  const changed: number[] = [];
   const part: GoldPart = {
     source: gold.source,
     calls: gold.calls,
@@ -109,17 +161,25 @@ async function replayGold(
     const step = await episode.step(call.name, call.arguments);
     if (!step.ok)
       return {
-        ...part,
-        error: `gold call ${index + 1} (${call.name}) crashed: ${step.error.code}: ${step.error.message}`,
+        part: {
+          ...part,
+          error: `gold call ${index + 1} (${call.name}) crashed: ${step.error.code}: ${step.error.message}`,
+        },
+        changed,
       };
     if (step.value.isError) part.refusedCalls.push(index);
+    else if (changesState(step.value.diff)) changed.push(index);
   }
   const state = await episode.state();
-  if (!state.ok) return { ...part, error: `reading the final state failed: ${state.error.message}` };
+  if (!state.ok)
+    return { part: { ...part, error: `reading the final state failed: ${state.error.message}` }, changed };
   const checks = await episode.check(codes);
   if (!checks.ok)
-    return { ...part, finalState: state.value, error: `running the checks failed: ${checks.error.message}` };
-  return { ...part, finalState: state.value, results: checks.value };
+    return {
+      part: { ...part, finalState: state.value, error: `running the checks failed: ${checks.error.message}` },
+      changed,
+    };
+  return { part: { ...part, finalState: state.value, results: checks.value }, changed };
 }
 
 async function measureSensitivity(
@@ -162,7 +222,7 @@ function conclude(
   noop: NoopPart,
   gold: GoldPart,
   sensitivity: SensitivityPart,
-): ProofOutcome {
+): Omit<ProofOutcome, "nearMiss"> {
   const reasons: ProofReason[] = [];
   input.checks.forEach((check, i) => {
     const label = `check ${i + 1} ("${check.item}")`;
@@ -238,5 +298,6 @@ function sandboxFailure(
     gold,
     sensitivity: { ran: false, checks: [] },
     reasons,
+    nearMiss: FAILED_NEAR_MISS,
   });
 }

@@ -41,7 +41,9 @@ export async function proveUnprovenSamples(
       scenarioIds: scenarios.map((s) => s.id),
       environmentId: env.id,
       // The samples carry gold calls: their proofs replay them and need no model.
-      config: { goldModel: null },
+      // Strength (near-misses) is left to the next proof a person launches: measuring it here
+      // would hold the sandbox pool for minutes while the studio is first used.
+      config: { goldModel: null, nearMisses: false },
       createdById: null,
       reason: `sample ${env.slug}`,
     });

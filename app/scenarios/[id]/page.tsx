@@ -11,6 +11,7 @@ import { CodeViewer } from "@/components/code/code-viewer";
 import { AuditLog } from "@/components/review/audit-log";
 import { DecisionPanel } from "@/components/review/decision-panel";
 import { ProofPanel } from "@/components/scenarios/proof-panel";
+import { StrengthPanel } from "@/components/scenarios/strength-panel";
 import { TrajectoryTable } from "@/components/scenarios/trajectory-table";
 import { ValidatorBench } from "@/components/scenarios/validator-bench";
 import { StatusBadge } from "@/components/ui/badge";
@@ -67,6 +68,9 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
           proof={detail.proofs[0]}
           items={detail.validators.map((v) => v.checkItem)}
         />
+      </Card>
+      <Card title="Validator strength">
+        <StrengthPanel strength={detail.strength} items={detail.validators.map((v) => v.checkItem)} />
       </Card>
       <Card title={`Checklist (${detail.validators.length})`}>
         <ol className="list-decimal space-y-1 pl-5 text-sm" data-testid="validators">

@@ -9,6 +9,7 @@ import "server-only";
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { type CreateDatasetVersionInput, CreateDatasetVersionInputSchema } from "../dataset.schema";
+import { exportedStrength } from "@/lib/scenarios/near-miss-strength";
 import type { DatasetPlan } from "../plan";
 import { computeChangelog, computeStats } from "../stats";
 import { loadDatasetPlan, overrideReasonOf } from "./load-dataset-plan";
@@ -78,6 +79,8 @@ export async function createDatasetVersion(db: Db, raw: CreateDatasetVersionInpu
           overridden: i.overridden,
           // Frozen with the version: exports read this, never the rollouts stored since.
           ...(i.difficulty ? { difficulty: i.difficulty } : {}),
+          // What exports write as near_miss_strength, frozen now: later proofs never change this version.
+          nearMissStrength: { strength: exportedStrength(i.strength) } as Prisma.InputJsonValue,
         })),
       });
       if (overridden.length)

@@ -9,6 +9,7 @@ import type { Prisma } from "@/lib/db";
 import { difficultyOf, loadRolloutCounts } from "@/lib/difficulty/server/scenario-difficulty";
 import { idList } from "@/lib/review/acceptance";
 import { proofRowOf } from "@/lib/scenarios/proof-status";
+import { findPinnedStrengths } from "@/lib/scenarios/server/find-weak-validators";
 import type { CreateDatasetVersionInputSchema } from "../dataset.schema";
 import {
   type DatasetPlan,
@@ -16,6 +17,7 @@ import {
   type PlanScenario,
   candidatePins,
   planDatasetVersion,
+  withStrengths,
 } from "../plan";
 
 type Input = ReturnType<typeof CreateDatasetVersionInputSchema.parse>;
@@ -86,7 +88,7 @@ export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan
   // Difficulty is summed in SQL over rollouts on exactly the pins each scenario would get.
   const pins = candidatePins(environments, scenarios, { pins: input.pins, override });
   const counts = await loadRolloutCounts(tx, pins);
-  return planDatasetVersion(environments, scenarios, {
+  const plan = planDatasetVersion(environments, scenarios, {
     pins: input.pins,
     override,
     excludeScenarioIds: input.excludeScenarioIds,
@@ -101,6 +103,14 @@ export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan
       options: input.difficulty,
     },
   });
+  const strengths = await findPinnedStrengths(
+    tx,
+    plan.included.map((i) => ({
+      scenarioId: i.scenarioId,
+      pins: { environmentVersionId: i.environmentVersionId, validatorVersionIds: i.validatorVersionIds },
+    })),
+  );
+  return withStrengths(plan, strengths);
 }
 
 /** The written override reason; the CLI's `--allow-unverified` is an explicit override too. */

@@ -8,7 +8,14 @@
  * one would read as "trained on nothing"), and the manifest says why it is missing.
  */
 import { difficultyField } from "../difficulty";
-import type { ExportEnvironment, ExportInput, ExportScenario, ExportSummary } from "../export.schema";
+import {
+  datasetMetadataOf,
+  type ExportEnvironment,
+  type ExportInput,
+  type ExportScenario,
+  type ExportSummary,
+  nearMissEntry,
+} from "../export.schema";
 import { type ArrayWriter, openJsonArray, writeKeyedObject } from "../json-lines";
 import { type Sink, writeWhole } from "../sink";
 import { SFT_TRAJ_FILES, toEnvScalerSftRecord } from "./envscaler-sft";
@@ -68,6 +75,7 @@ export function toScenarioItem(s: ExportScenario, className: string) {
     split: s.split.toLowerCase(),
     envstudio: { validator_versions: s.checks.map((c) => c.validatorVersion) },
     ...difficultyField(s.difficulty),
+    ...nearMissEntry(s),
   };
 }
 
@@ -137,8 +145,11 @@ export async function writeEnvScaler(input: ExportInput, sink: Sink): Promise<Ex
   bytes += await writeWhole(
     sink,
     MANIFEST_FILE,
-    JSON.stringify({ format: "envscaler", ...input.dataset, scenarios: count, files: counts }, null, 2) +
-      "\n",
+    JSON.stringify(
+      { format: "envscaler", ...datasetMetadataOf(input.dataset), scenarios: count, files: counts },
+      null,
+      2,
+    ) + "\n",
   );
   return { files: [...sink.files], scenarios: count, rows: count, bytes };
 }

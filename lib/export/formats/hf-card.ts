@@ -50,6 +50,14 @@ ${figureFeatures("          ")}
                 dtype: string
 ${figureFeatures("              ")}`;
 
+const NEAR_MISS_NOTE = ` \`near_miss_strength\` (JSON) says how many near-misses of the gold
+solution (a skipped change, a changed argument, an early stop) the checks reject, of how many, and the ones they
+accept; null when not measured.`;
+
+const NEAR_MISS_FEATURE = `
+      - name: near_miss_strength
+        dtype: string`;
+
 const ENV_FEATURES = [
   "env_id",
   "environment_summary",
@@ -80,7 +88,7 @@ export function datasetCard(
     "  - config_name: default\n    data_files:\n      - split: train\n        path: data/train.jsonl\n      - split: test\n        path: data/test.jsonl",
     "  - config_name: environments\n    data_files:\n      - split: train\n        path: data/environments.jsonl",
     "dataset_info:",
-    `${SCENARIO_FEATURES}${input.withDifficulty ? `\n${DIFFICULTY_FEATURES}` : ""}\n    splits:\n      - name: train\n        num_examples: ${counts.train}\n      - name: test\n        num_examples: ${counts.test}`,
+    `${SCENARIO_FEATURES}${input.withDifficulty ? `\n${DIFFICULTY_FEATURES}` : ""}${d.hasNearMissStrength ? NEAR_MISS_FEATURE : ""}\n    splits:\n      - name: train\n        num_examples: ${counts.train}\n      - name: test\n        num_examples: ${counts.test}`,
     `  - config_name: environments\n    features:\n${ENV_FEATURES}\n    splits:\n      - name: train\n        num_examples: ${counts.environments}`,
     "---",
   ].join("\n");
@@ -99,7 +107,7 @@ ${d.description || "Tool-interactive training environments and scenarios curated
 Each scenario row is a task in a stateful Python environment: \`init_config\` (JSON) is the initial state, \`prompt\` the
 agent's system and user messages, and \`checklist_with_func\` the rule-based validators — \`check_func(final_state)\`
 returns a bool; the reward is the fraction that pass. The \`environments\` config holds each environment's class code
-(\`env_class_code\`) and OpenAI tool schemas (\`tools\`, JSON).
+(\`env_class_code\`) and OpenAI tool schemas (\`tools\`, JSON).${d.hasNearMissStrength ? NEAR_MISS_NOTE : ""}
 
 ## Splits
 

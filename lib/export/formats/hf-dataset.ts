@@ -27,6 +27,8 @@ export function toHfRow(s: ExportScenario, env: ExportEnvironment | undefined) {
     checklist_with_func: s.checks.map((c) => ({ check_item: c.checkItem, check_func: c.code })),
     split: s.split.toLowerCase(),
     ...difficultyField(s.difficulty),
+    // A JSON string like init_config: Arrow needs one type per column, and `passed` holds tool calls.
+    ...(s.nearMissStrength === undefined ? {} : { near_miss_strength: JSON.stringify(s.nearMissStrength) }),
   };
 }
 

@@ -9,12 +9,13 @@
 import { parquetWriteRows } from "hyparquet-writer";
 // The Node entry by path: the browser entry (which bundlers pick for the lazily imported writers) has no fileWriter.
 import { fileWriter } from "hyparquet-writer/src/node.js";
-import type {
-  ExportEnvironment,
-  ExportInput,
-  ExportScenario,
-  ExportSummary,
-  OpenAiTool,
+import {
+  datasetMetadataOf,
+  type ExportEnvironment,
+  type ExportInput,
+  type ExportScenario,
+  type ExportSummary,
+  type OpenAiTool,
 } from "../export.schema";
 import { yamlFlow } from "../config-source";
 import { openJsonArray, writeKeyedObject } from "../json-lines";
@@ -62,7 +63,7 @@ function difficultyValue(d: ExportDifficulty) {
   return { ...ints(d), per_model: d.per_model.map(ints) };
 }
 
-export function verlSchema(toolNames: string[], withDifficulty = false) {
+export function verlSchema(toolNames: string[], withDifficulty = false, withNearMiss = false) {
   const message = (n: string) => struct(n, [str("role"), str("content")]);
   const toolKwargs = (n: string) => struct(n, [struct("create_kwargs", [str("env_id"), str("task_id")])]);
   return root([
@@ -83,11 +84,13 @@ export function verlSchema(toolNames: string[], withDifficulty = false) {
       struct("interaction_kwargs", [str("name"), str("task")]),
       // Only for versions that froze difficulty: older versions keep their exact bytes.
       ...(withDifficulty ? [difficultyColumn()] : []),
+      // JSON text: a struct needs one schema for every row, and the near-misses hold tool calls.
+      ...(withNearMiss ? [str("near_miss_strength")] : []),
     ]),
   ]);
 }
 
-export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: number) {
+export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: number, withNearMiss = false) {
   const createKwargs = { create_kwargs: { env_id: s.envId, task_id: s.taskId } };
   return {
     data_source: `envstudio/${s.envId}`,
@@ -113,6 +116,7 @@ export function toVerlRow(s: ExportScenario, env: ExportEnvironment, index: numb
       tools_kwargs: Object.fromEntries(env.tools.map((t) => [t.function.name, createKwargs])),
       interaction_kwargs: { name: "envstudio_task", task: s.task },
       ...(s.difficulty ? { difficulty: difficultyValue(s.difficulty) } : {}),
+      ...(withNearMiss ? { near_miss_strength: JSON.stringify(s.nearMissStrength ?? null) } : {}),
     },
   };
 }
@@ -142,9 +146,11 @@ const COLUMNS = ["data_source", "agent_name", "prompt", "ability", "reward_model
 export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportSummary> {
   const envs = new Map(input.environments.map((e) => [e.envId, e]));
   const { tools, conflicts } = collectTools(input.environments);
+  const withNearMiss = input.dataset.hasNearMissStrength === true;
   const schema = verlSchema(
     tools.map((t) => t.function.name),
     input.withDifficulty,
+    withNearMiss,
   );
   const scenarioFile = openJsonArray(sink, SCENARIO_METADATA_FILE);
   // Rows are routed to two parquet files as they stream; each writer flushes one row group at a time.
@@ -172,7 +178,7 @@ export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportS
     const env = envs.get(s.envId);
     if (!env) continue;
     await scenarioFile.push(toScenarioItem(s, env.className));
-    await channels[s.split].push(toVerlRow(s, env, index[s.split]++));
+    await channels[s.split].push(toVerlRow(s, env, index[s.split]++, withNearMiss));
     scenarios += 1;
     await input.onProgress?.(scenarios);
   }
@@ -190,8 +196,11 @@ export async function writeVerl(input: ExportInput, sink: Sink): Promise<ExportS
   await writeWhole(
     sink,
     "envstudio_export.json",
-    JSON.stringify({ format: "verl", ...input.dataset, scenarios, tool_name_conflicts: conflicts }, null, 2) +
-      "\n",
+    JSON.stringify(
+      { format: "verl", ...datasetMetadataOf(input.dataset), scenarios, tool_name_conflicts: conflicts },
+      null,
+      2,
+    ) + "\n",
   );
   return { files: [...sink.files], scenarios, rows: scenarios, bytes: 0 };
 }

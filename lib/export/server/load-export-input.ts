@@ -5,7 +5,7 @@ import "server-only";
  * however large the dataset. Order is deterministic (env id, then task id): the same version
  * always exports to the same bytes.
  */
-import type { Db } from "@/lib/db";
+import { type Db, Prisma } from "@/lib/db";
 import type { ExportDatasetInfo, ExportEnvironment, ExportScenario, OpenAiTool } from "../export.schema";
 import { toExportScenarios } from "./to-export-scenario";
 
@@ -70,6 +70,7 @@ export async function* streamExportScenarios(
           validatorVersionIds: true,
           environmentVersionId: true,
           difficulty: true,
+          nearMissStrength: true,
           scenario: {
             select: {
               id: true,
@@ -97,6 +98,11 @@ export async function loadDatasetInfo(
     where: { id: datasetVersionId },
     include: { dataset: true, _count: { select: { items: true } } },
   });
+  // Items of one version are written together: all carry strength, or (older versions) none.
+  const withStrength = await db.datasetItem.findFirst({
+    where: { datasetVersionId, nearMissStrength: { not: Prisma.DbNull } },
+    select: { id: true },
+  });
   return {
     name: v.dataset.name,
     version: v.version,
@@ -105,6 +111,7 @@ export async function loadDatasetInfo(
     testRatio: v.testRatio,
     createdAt: v.createdAt.toISOString(),
     stats: v.stats,
+    ...(withStrength ? { hasNearMissStrength: true } : {}),
     total: v._count.items,
   };
 }

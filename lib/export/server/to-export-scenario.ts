@@ -5,6 +5,7 @@ import "server-only";
  * state (written once), and the pinned validator versions' code and checklist text — so a dataset
  * version exports the same bytes however its checks are edited later.
  */
+import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import { ScenarioDifficultySchema } from "@/lib/difficulty/estimators";
@@ -20,6 +21,7 @@ type Item = {
   difficulty?: unknown;
   validatorVersionIds: unknown;
   environmentVersionId: string;
+  nearMissStrength: unknown;
   scenario: {
     id: string;
     externalId: string;
@@ -61,6 +63,7 @@ export async function toExportScenarios(
       goldCalls: item.scenario.goldCalls ?? null,
       trajectories: trajectories.get(item.scenario.id) ?? [],
       difficulty: frozenDifficulty(item),
+      ...snapshotStrength(item.nearMissStrength),
     };
   });
 }
@@ -75,6 +78,25 @@ function frozenDifficulty(item: Item): ExportDifficulty | null {
       `scenario ${item.scenario.externalId}: unreadable difficulty snapshot`,
     );
   return toExportDifficulty(parsed.data);
+}
+
+const SnapshotSchema = z.object({
+  strength: z
+    .object({
+      rejected: z.number(),
+      total: z.number(),
+      passed: z.array(z.object({ kind: z.string(), description: z.string(), calls: z.unknown() })),
+    })
+    .nullable(),
+});
+
+/** The strength the version recorded for the item; nothing for items of versions made before it was. */
+function snapshotStrength(raw: unknown): Pick<ExportScenario, "nearMissStrength"> {
+  if (raw === null || raw === undefined) return {};
+  const parsed = SnapshotSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new AppError("INVALID_INPUT", "a dataset item's near-miss strength is unreadable");
+  return { nearMissStrength: parsed.data.strength };
 }
 
 /** Trajectories that passed the SFT filter on exactly the item's pins (sft-trajectory-rule.ts). */

@@ -2,7 +2,12 @@
 import { scenarioDifficulty } from "../../difficulty/estimators";
 import { toExportDifficulty } from "../difficulty";
 import type { ChatMessage } from "../../llm/llm.schema";
-import type { ExportEnvironment, ExportInput, ExportScenario } from "../export.schema";
+import type {
+  ExportEnvironment,
+  ExportInput,
+  ExportNearMissStrength,
+  ExportScenario,
+} from "../export.schema";
 
 export const COUNTER_SOURCE = `class Counter:
     def __init__(self, init_config=None):
@@ -98,8 +103,26 @@ export function counterScenario(i: number, split: "TRAIN" | "TEST", withTrajecto
     trajectories: withTrajectory
       ? [{ id: `t${i}`, model: "test-model", mode: "fc", reward: 1, messages: TRAJECTORY_MESSAGES }]
       : [],
+    nearMissStrength: NEAR_MISS_STRENGTH[i % NEAR_MISS_STRENGTH.length],
   };
 }
+
+/** One strong, one weak (a near-miss passed) and one not measured, by scenario number. */
+const NEAR_MISS_STRENGTH: (ExportNearMissStrength | null)[] = [
+  null,
+  { rejected: 2, total: 2, passed: [] },
+  {
+    rejected: 1,
+    total: 2,
+    passed: [
+      {
+        kind: "drop",
+        description: "skips call 2 (add)",
+        calls: [{ name: "add", arguments: { amount: 3 } }],
+      },
+    ],
+  },
+];
 
 /** An async iterable over a list (what the DB stream looks like to the writers). */
 export function iterate<T>(items: T[]): AsyncIterable<T> {
@@ -128,6 +151,7 @@ export function fixtureInput(): ExportInput {
       testRatio: 0.2,
       createdAt: "2026-01-01T00:00:00.000Z",
       stats: { scenarios: 3 },
+      hasNearMissStrength: true,
     },
     environments: [COUNTER_ENV],
     scenarios: iterate([

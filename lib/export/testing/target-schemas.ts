@@ -145,6 +145,7 @@ export const HfRowSchema = z
     checklist_with_func: z.array(z.object({ check_item: z.string(), check_func: z.string() })),
     split: z.enum(["train", "test"]),
     difficulty: DifficultyExportSchema.optional(),
+    near_miss_strength: z.string().optional(),
   })
   .strict();
 

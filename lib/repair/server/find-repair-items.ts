@@ -8,6 +8,7 @@ import { AppError } from "@/lib/core/errors";
 import type { Db } from "@/lib/db";
 import { reasonSentence, shortTitle } from "@/lib/review/queue-text";
 import type { QueueItem, QueuePreview } from "@/lib/review/review.schema";
+import { strengthLabel, strengthOf } from "@/lib/scenarios/near-miss-strength";
 import { ProofOutcomeSchema } from "@/lib/scenarios/scenario.schema";
 import { CheckChangesSchema } from "../repair.schema";
 
@@ -52,11 +53,28 @@ export async function findRepairQueueItems(
   }));
 }
 
+/** A proof's status and reasons, then its validator strength (what a weak-validator repair changes). */
 const proofView = (value: unknown) => {
   const proof = ProofOutcomeSchema.safeParse(value);
-  return proof.success
-    ? { status: proof.data.status, reasons: proof.data.reasons.map((r) => reasonSentence(r)) }
-    : null;
+  if (!proof.success) return null;
+  const strength = strengthOf(
+    proof.data.nearMiss,
+    proof.data.gold.calls,
+    proof.data.sensitivity.checks.length,
+  );
+  const strengthLines =
+    strength.status === "MEASURED"
+      ? [
+          `validator strength: ${strengthLabel(strength)}`,
+          ...strength.passed.map(
+            (p) => `weak validator: the near-miss that ${p.description} earns full reward`,
+          ),
+        ]
+      : [];
+  return {
+    status: proof.data.status,
+    reasons: [...proof.data.reasons.map((r) => reasonSentence(r)), ...strengthLines],
+  };
 };
 
 const checksText = (changes: { position: number; item: string }[], code: (i: number) => string) =>

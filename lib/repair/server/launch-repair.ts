@@ -69,7 +69,10 @@ export async function launchRepair(
     );
   const picked = await selectionOf(db, projectId, input.target);
   if (picked.scenarioIds.length === 0)
-    throw new AppError("CONFLICT", `Nothing to repair: no item of ${picked.label} is failing.`);
+    throw new AppError(
+      "CONFLICT",
+      `Nothing to repair: no item of ${picked.label} is failing or a weak validator.`,
+    );
   const run = await enqueueRepairRun(db, send, {
     projectId,
     scenarioIds: picked.scenarioIds,

@@ -1,7 +1,8 @@
 import "server-only";
 /**
- * proposeScenarioRepair: a repair proposal for one scenario whose proof failed on its checks. The
- * item must be failing for exactly its current versions (checked before any LLM request); the
+ * proposeScenarioRepair: a repair proposal for one scenario whose proof failed on its checks, or
+ * whose checks are a weak validator (proof VERIFIED, a near-miss earning full reward). The item must
+ * be failing or weak for exactly its current versions (checked before any LLM request); the
  * proposal is made and proven by the pure core (lib/repair/repair-checks.ts) and stored, PROVEN or
  * FAILED, with its evidence and both proofs, naming the versions it was made against.
  */
@@ -10,10 +11,12 @@ import { type Result, err, ok } from "@/lib/core/result";
 import type { StepError } from "@/lib/core/run";
 import type { Db, Prisma } from "@/lib/db";
 import { loadScenarioSubject } from "@/lib/scenarios/server/load-proof-subject";
+import { isWeakValidator } from "@/lib/scenarios/near-miss-strength";
+import { findPinnedStrength } from "@/lib/scenarios/server/find-weak-validators";
 import { findPinnedProofStatus } from "@/lib/scenarios/server/lock-scenario-pins";
 import { findGold } from "@/lib/scenarios/server/run-validator-proof";
 import { z } from "zod";
-import { type RepairDeps, repairScenarioChecks } from "../repair-checks";
+import { type RepairDeps, repairScenario } from "../repair-checks";
 
 export const ProposalSummarySchema = z.object({
   proposalId: z.string(),
@@ -37,7 +40,13 @@ export async function repairRefusal(db: Db, scenarioId: string): Promise<string 
     validatorVersionIds: subject.checks.map((c) => c.validatorVersionId),
   };
   const status = await findPinnedProofStatus(db, scenarioId, pins);
-  if (status === "VERIFIED") return "its proof passes: nothing to repair";
+  if (status === "VERIFIED") {
+    const strength = await findPinnedStrength(db, scenarioId, pins);
+    if (isWeakValidator(strength)) return null;
+    return strength?.status === "MEASURED"
+      ? "its proof passes: nothing to repair (its checks reject every near-miss)"
+      : "its proof passes: nothing to repair (its strength is not measured: prove its validators to measure it)";
+  }
   if (status !== "FAILED") return `its proof is ${status.toLowerCase()}: prove its current checks first`;
   return null;
 }
@@ -65,7 +74,7 @@ export async function proposeScenarioRepair(
       message: "no gold solution to prove a repair against",
       retryable: false,
     });
-  const repair = await repairScenarioChecks(
+  const repair = await repairScenario(
     {
       source: subject.source,
       className: subject.className,
@@ -73,6 +82,8 @@ export async function proposeScenarioRepair(
       task: subject.task,
       gold: gold.value,
       checks: subject.checks,
+      // The same near-misses as the proof that flagged it: they are derived from the tool schemas too.
+      tools: subject.tools,
     },
     deps,
   );

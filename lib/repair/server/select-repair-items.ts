@@ -2,14 +2,16 @@ import "server-only";
 /**
  * Which items a repair covers: one scenario, every failing scenario of an environment (by its
  * env_id slug, as `dataset create --env` takes it), or the failing scenarios of a dataset
- * version's environments (those it excluded for a failed proof, and any it holds by override).
- * Failing means: the proof of exactly its current versions FAILED. Nothing here spends anything,
+ * version's environments (those it excluded for a failed proof, and any it holds by override) and
+ * the weak validators the version holds. Failing means: the proof of exactly its current versions
+ * FAILED; weak: that proof VERIFIED but a near-miss earned full reward. Nothing here spends anything,
  * so bad input is refused before any LLM request.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { getDatasetVersionOrThrow } from "@/lib/datasets/server/find-datasets";
 import { pinnedProofStatus, proofRowOf } from "@/lib/scenarios/proof-status";
+import { findWeakValidators } from "@/lib/scenarios/server/find-weak-validators";
 import { repairRefusal } from "./propose-repair";
 
 export type RepairTarget =
@@ -50,6 +52,9 @@ async function failingScenarios(db: Db, where: Prisma.ScenarioWhereInput): Promi
     .map((s) => s.id);
 }
 
+/** Failing first, then the weak ones, each once. */
+const union = (failing: string[], weak: string[]) => [...new Set([...failing, ...weak])];
+
 export async function selectRepairItems(
   db: Db,
   projectId: string,
@@ -77,9 +82,13 @@ export async function selectRepairItems(
       select: { id: true, slug: true },
     });
     if (!env) throw new AppError("NOT_FOUND", `There is no environment with the env_id "${target.slug}".`);
+    const weak = await findWeakValidators(db, { projectId, environmentId: env.id });
     return {
       label: `environment ${env.slug}`,
-      scenarioIds: await failingScenarios(db, { environmentId: env.id }),
+      scenarioIds: union(
+        await failingScenarios(db, { environmentId: env.id }),
+        weak.map((w) => w.scenarioId),
+      ),
       environmentId: env.id,
     };
   }
@@ -90,9 +99,19 @@ export async function selectRepairItems(
     select: { environmentVersion: { select: { environmentId: true } } },
   });
   const environmentIds = [...new Set(envs.map((e) => e.environmentVersion.environmentId))];
+  const held = await db.datasetItem.findMany({
+    where: { datasetVersionId: version.id },
+    select: { scenarioId: true },
+  });
+  const weak = held.length
+    ? await findWeakValidators(db, { projectId, scenarioIds: held.map((h) => h.scenarioId) })
+    : [];
   return {
     label: `dataset ${dataset.name} v${version.version}`,
-    scenarioIds: await failingScenarios(db, { environmentId: { in: environmentIds } }),
+    scenarioIds: union(
+      await failingScenarios(db, { environmentId: { in: environmentIds } }),
+      weak.map((w) => w.scenarioId),
+    ),
     datasetVersionId: version.id,
   };
 }

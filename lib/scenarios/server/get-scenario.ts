@@ -2,6 +2,7 @@ import "server-only";
 /** Reads for the scenario pages: one scenario with validators, latest proof and trajectories; and the list. */
 import { AppError } from "@/lib/core/errors";
 import type { Db, ProofStatus } from "@/lib/db";
+import { findPinnedStrength } from "./find-weak-validators";
 import { findPinnedProofStatus } from "./lock-scenario-pins";
 
 export async function getScenarioOrThrow(db: Db, projectId: string, id: string) {
@@ -33,11 +34,14 @@ export async function getScenarioOrThrow(db: Db, projectId: string, id: string) 
   });
   if (!scenario) throw new AppError("NOT_FOUND", `Scenario "${id}" was not found.`);
   // Shown and decided on: the proof of exactly the current versions, never an older proof's.
-  const proofStatus = await findPinnedProofStatus(db, scenario.id, {
+  const pins = {
     environmentVersionId: scenario.environment.currentVersionId ?? "",
     validatorVersionIds: scenario.validators.flatMap((v) => (v.currentVersion ? [v.currentVersion.id] : [])),
-  });
-  return { ...scenario, proofStatus };
+  };
+  const proofStatus = await findPinnedProofStatus(db, scenario.id, pins);
+  // Strength likewise: measured for exactly these versions, or not at all.
+  const strength = await findPinnedStrength(db, scenario.id, pins);
+  return { ...scenario, proofStatus, strength };
 }
 
 export async function findScenarios(

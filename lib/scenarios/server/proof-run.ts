@@ -18,6 +18,11 @@ export const ProofRunConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(32).default(4),
   /** Model asked for a gold solution when none is stored and no rollout reached reward 1; null = never ask. */
   goldModel: z.string().min(1).nullable().default(null),
+  /**
+   * Measure validator strength (near-misses) in each verified proof. Off only for the first start's
+   * sample proofs, which hold the sandbox pool while the studio is first used.
+   */
+  nearMisses: z.boolean().default(true),
 });
 export type ProofRunConfig = z.infer<typeof ProofRunConfigSchema>;
 export const ProofRunInputSchema = z.object({
@@ -68,7 +73,7 @@ const proofRun = (
       await step({ subjectKey: scenarioId, stage: "proof" }, ProofSummarySchema, (stepId) =>
         runValidatorProof(
           db,
-          { scenarioId },
+          { scenarioId, nearMisses: config.nearMisses },
           {
             sandbox: deps.sandbox,
             gold: config.goldModel

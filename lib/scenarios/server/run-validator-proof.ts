@@ -81,7 +81,7 @@ export async function findGold(
 
 export async function runValidatorProof(
   db: Db,
-  input: { scenarioId: string },
+  input: { scenarioId: string; nearMisses?: boolean },
   deps: ValidatorProofDeps,
 ): Promise<Result<ProofSummary, StepError>> {
   const subject = await loadScenarioSubject(db, input.scenarioId);
@@ -100,6 +100,9 @@ export async function runValidatorProof(
       initialState: subject.initialState,
       checks: subject.checks,
       gold: gold.value,
+      tools: subject.tools,
+      task: subject.task,
+      nearMisses: input.nearMisses,
     },
     deps,
   );
@@ -137,6 +140,7 @@ async function storeProof(db: Db, subject: ScenarioSubject, outcome: ProofOutcom
         gold: json(outcome.gold),
         sensitivity: json(outcome.sensitivity),
         reasons: json(outcome.reasons),
+        nearMiss: json(outcome.nearMiss),
       },
     });
     if (!locked || !isSamePins(locked, pins)) return proof.id;

@@ -1,0 +1,96 @@
+/**
+ * The repair loop from the browser, through the real worker and the scripted LLM endpoint
+ * (tests/fake-openai/serve.ts answers a check marked for this spec with its fix): a scenario whose
+ * check expects the wrong count fails its proof; "Repair failing items" on its environment's page
+ * makes a proven proposal; /review shows it with the current → proposed diff and both proofs side by
+ * side; accepting it with the mouse saves the model's check as a new version, logged.
+ */
+import { createEnvironment, createScenario } from "../prisma/seed/factories";
+import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
+import { expect, test } from "./fixtures";
+
+test.describe.configure({ timeout: 300_000 });
+
+const created: string[] = [];
+test.afterAll(() => deleteEnvironments(created));
+
+const SOURCE = `class Counter:
+    def __init__(self, init_config=None):
+        self.count = 0
+
+    def add(self, amount: int) -> dict:
+        """Add to the counter."""
+        self.count += amount
+        return {"success": True, "data": self.count}
+`;
+const BROKEN =
+  "def check_func(final_state):\n    # e2e: expects 3, the gold adds 2\n    return final_state.get('count') == 3\n";
+const FIXED = "def check_func(final_state):\n    return final_state.get('count') == 2\n";
+
+test("a failing check gets a proven repair from its environment's page, accepted in the review queue with the mouse", async ({
+  page,
+}) => {
+  const db = e2eDb();
+  const domain = unique("repair");
+  const env = await createEnvironment(db, await defaultProjectId(), {
+    name: `${domain} counter`,
+    domain,
+    source: SOURCE,
+  });
+  created.push(env.id);
+  const scenario = await createScenario(db, env.id, {
+    checks: [BROKEN],
+    initialState: { count: 0 },
+    goldCalls: [{ name: "add", arguments: { amount: 2 } }],
+    task: "Add 2 to the counter.",
+  });
+
+  await page.goto(`/environments/${env.id}`);
+  const launcher = page.getByTestId("run-launcher");
+  await launcher.getByRole("button", { name: "Prove validators" }).click();
+  await expect(launcher.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
+    timeout: 240_000,
+  });
+  await expect
+    .poll(async () => (await db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).proofStatus)
+    .toBe("FAILED");
+
+  await page.reload();
+  const repair = page.getByTestId("repair-launcher");
+  await repair.getByRole("button", { name: "Repair failing items" }).click();
+  await expect(repair.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
+    timeout: 240_000,
+  });
+
+  await page.goto(`/review?domain=${domain}&kind=repair`);
+  const items = page.getByTestId("queue-item");
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText("The gold solution adds 2, not 3.");
+  const preview = page.getByTestId("queue-preview");
+  await expect(preview.getByTestId("preview-diff-label")).toContainText("current → proposed");
+  await expect(preview.getByTestId("preview-diff").locator(".view-lines").first()).toContainText(
+    "def check_func",
+    { timeout: 60_000 },
+  );
+  await expect(preview.getByTestId("proof-before")).toContainText("Current checks");
+  await expect(preview.getByTestId("proof-before")).toContainText(/failed/i);
+  await expect(preview.getByTestId("proof-after")).toContainText("Proposed checks");
+  await expect(preview.getByTestId("proof-after")).toContainText(/verified/i);
+
+  await page
+    .getByTestId("queue-actions")
+    .getByRole("button", { name: /^Accept/ })
+    .click();
+  await expect(page.getByTestId("queue-message")).toContainText("Accepted");
+  await expect(items).toHaveCount(0);
+
+  const validator = await db.validator.findFirstOrThrow({
+    where: { scenarioId: scenario.id },
+    include: { currentVersion: true },
+  });
+  expect(validator.currentVersion).toMatchObject({ version: 2, code: FIXED });
+  expect(validator.currentVersion?.producedBy).toMatch(/^repair:/);
+  const proposal = await db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
+  expect(proposal.status).toBe("ACCEPTED");
+  expect(await db.reviewDecision.count({ where: { targetId: proposal.id, decision: "ACCEPT" } })).toBe(1);
+});
