@@ -81,12 +81,21 @@ export function createEnvServer(
   wss.on("error", () => undefined);
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const target = new URL(req.url ?? "/", "http://localhost");
+    const path = target.pathname;
     const refused = refusal(req, policy);
     if (refused) return refuseUpgrade(socket, refused.status, refused.message);
     if (path !== "/ws") return refuseUpgrade(socket, 404, `no WebSocket at ${path} (use /ws)`);
     if (lifecycle.draining()) return refuseUpgrade(socket, 503, DRAINING_MESSAGE);
-    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle));
+    // `/ws?session_id=`: the socket joins a session created over HTTP (mcp.ts), if its id names one.
+    const attachTo = target.searchParams.get("session_id") ?? undefined;
+    if (attachTo !== undefined && !sessions.owns(attachTo, attachTo))
+      return refuseUpgrade(
+        socket,
+        404,
+        `no session ${attachTo} to attach to (create one with openenv/session/create on POST /mcp)`,
+      );
+    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle, attachTo));
   });
   // Upgraded sockets are not HTTP connections: server.close() would wait for them forever.
   const closeSockets = () => {
