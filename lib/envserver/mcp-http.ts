@@ -91,6 +91,9 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
+      // DELETE answers once the episode is closed and its worker free, so that a client's next
+      // session never finds the server still at capacity.
+      onsessionclosed: async () => void (await sessions.close(id, owner.key)),
     });
     live.set(id, transport);
     const server = createEpisodeServer(sessions, { id, key: owner.key, scenario });
