@@ -5,7 +5,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -34,7 +34,7 @@ export function createEpisodeServer(sessions: Sessions, episode: EpisodeHandle):
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(LooseCallToolSchema, async (loose) => {
     // Already checked against CallToolRequestSchema by the Server (see LooseCallToolSchema).
-    const { name, arguments: args = {} } = CallToolRequestSchema.parse(loose).params;
+    const { name, arguments: args = {} } = (loose as unknown as CallToolRequest).params;
     // Unknown tools are protocol errors (the specification's -32602); everything a known tool
     // does, including raising or refusing its arguments, is the tool's result with isError.
     if (!hasTool(episode.scenario, name))

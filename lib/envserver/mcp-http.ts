@@ -5,8 +5,8 @@
  *   `?scenario=` or `params._meta["envstudio/scenario"]`, else picked as a reset picks it, by
  *   `seed` when given) and its id is the session's `Mcp-Session-Id`;
  * - later requests name it in that header; an unknown or expired one is 404 (the client starts
- *   over); DELETE ends the session and its episode; GET opens the session's SSE stream (405
- *   without a session); the SDK checks `MCP-Protocol-Version`, Accept and Content-Type;
+ *   over); DELETE ends the session and its episode; GET is 405 (no SSE stream: the server
+ *   never speaks first); the SDK checks `MCP-Protocol-Version`, Accept and Content-Type;
  * - a POST naming no MCP session that is not `initialize` is OpenEnv's JSON-RPC (mcp.ts), as
  *   upstream's clients send it.
  * The episode lives exactly as long as the session: ending one ends the other, whichever side
@@ -133,12 +133,20 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
         return sendRpcError(res, 405, RPC.SERVER_ERROR, "Method not allowed.", {
           allow: "GET, POST, DELETE",
         });
+      // No server-initiated messages exist here (no list changes, no sampling), so there is no
+      // stream to offer: the specification's answer is 405, and clients then go on without one.
+      if (req.method === "GET")
+        return sendRpcError(
+          res,
+          405,
+          RPC.SERVER_ERROR,
+          "Method not allowed: this server sends no SSE stream",
+          {
+            allow: "POST, DELETE",
+          },
+        );
       if (sessionId === undefined)
-        return req.method === "GET"
-          ? sendRpcError(res, 405, RPC.SERVER_ERROR, "GET needs an Mcp-Session-Id (initialize first)", {
-              allow: "POST, DELETE",
-            })
-          : sendRpcError(res, 400, RPC.SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
+        return sendRpcError(res, 400, RPC.SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
       const transport = live.get(sessionId);
       if (!transport) return sendRpcError(res, 404, SESSION_NOT_FOUND, "Session not found");
       await transport.handleRequest(req, res);
