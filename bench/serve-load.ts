@@ -25,6 +25,7 @@ export type Player = {
   episode(
     gold: GoldCall[],
     stepTimes: number[],
+    resetData?: Record<string, unknown>,
   ): Promise<{ resetMs: number; submitMs: number; reward: number }>;
   close(): Promise<void>;
 };
@@ -53,8 +54,8 @@ class Session implements Player {
     });
   }
 
-  episode(gold: GoldCall[], stepTimes: number[]) {
-    return episode(this, gold, stepTimes);
+  episode(gold: GoldCall[], stepTimes: number[], resetData: Record<string, unknown> = {}) {
+    return episode(this, gold, stepTimes, resetData);
   }
 
   /** OpenEnv's close message; the server ends the session and closes the socket. */
@@ -73,9 +74,10 @@ async function episode(
   s: Session,
   gold: GoldCall[],
   stepTimes: number[],
+  resetData: Record<string, unknown>,
 ): Promise<{ resetMs: number; submitMs: number; reward: number }> {
   const t0 = performance.now();
-  const reset = await s.ask({ type: "reset", data: {} });
+  const reset = await s.ask({ type: "reset", data: resetData });
   const resetMs = performance.now() - t0;
   if (reset.type !== "observation") throw new Error(`reset: ${reset.data.message ?? reset.type}`);
   for (const call of gold) {
@@ -100,6 +102,8 @@ export async function drive(
   sessions: number,
   durationMs: number,
   minEpisodes = 0,
+  /** The reset message's data (e.g. `{diff: true}`: every step also carries its state diff). */
+  resetData: Record<string, unknown> = {},
   open: (url: string) => Promise<Player> = (u) => Session.open(u),
 ): Promise<LoadResult> {
   const resets: number[] = [];
@@ -121,7 +125,7 @@ export async function drive(
       for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
         episodes += 1;
         try {
-          const { resetMs, submitMs, reward } = await s.episode(gold, stepTimes);
+          const { resetMs, submitMs, reward } = await s.episode(gold, stepTimes, resetData);
           resets.push(resetMs);
           submits.push(submitMs);
           if (reward === 1) atOne += 1;

@@ -5,9 +5,11 @@
  * (`uvicorn --workers N`, N = os.availableParallelism(), so the peer can use every core that
  * `envstudio serve` uses). library-lending-01: reset + 12 gold tool calls + submit, 32 concurrent
  * WebSocket sessions, one load generator (bench/serve-load.ts) for all, 5 interleaved rounds;
- * every ratio is taken per round against the peer of the same round, then the median. The MCP
- * lane plays the same episodes on the Pyodide server through /mcp (Streamable HTTP, the SDK's
- * client, one MCP session per episode) and is compared with that server's WebSocket lane.
+ * every ratio is taken per round against the peer of the same round, then the median. Two more
+ * lanes ask envstudio serve for each step's state diff (`reset(diff=True)`, opt-in), which the
+ * peer does not compute: what that feature costs. The MCP lane plays the same episodes on the
+ * Pyodide server with diffs through /mcp (Streamable HTTP, the SDK's client, one MCP session per
+ * episode; MCP results always carry the diff) and is compared with that server's WebSocket lane.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -37,6 +39,8 @@ type Mode = {
   name: string;
   start: () => Promise<Server>;
   workers?: number;
+  /** The reset's data: `{diff: true}` asks envstudio serve for each step's state diff. */
+  resetData?: Record<string, unknown>;
   /** How the load generator plays (default: OpenEnv's WebSocket messages). */
   player?: { url: (wsUrl: string) => string; open: (url: string) => Promise<Player> };
 };
@@ -46,8 +50,8 @@ const MCP_PLAYER = {
 };
 const driveMode = (mode: Mode, server: Server, gold: GoldCall[], sessions: number, ms: number, min = 0) =>
   mode.player
-    ? drive(mode.player.url(server.url), gold, sessions, ms, min, mode.player.open)
-    : drive(server.url, gold, sessions, ms, min);
+    ? drive(mode.player.url(server.url), gold, sessions, ms, min, {}, mode.player.open)
+    : drive(server.url, gold, sessions, ms, min, mode.resetData);
 
 export function scenarioFile(): { file: string; gold: GoldCall[] } {
   const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
@@ -117,6 +121,7 @@ function busiestShare(before: Map<string, number>, after: Map<string, number>): 
 
 /** One timed run of a mode; memory is the server's process tree (PSS) sampled during the run. */
 async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tally) {
+  const label = `${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}`;
   const cpuBefore = childCpuSeconds(server.child.pid ?? 0);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
@@ -129,7 +134,7 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
   console.log(
-    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+    `  ${label}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
   );
 }
 
@@ -161,13 +166,16 @@ export async function main() {
     { name: "peer1", start: () => peer(1) },
     { name: "peerN", start: () => peer(PEER_WORKERS), workers: PEER_WORKERS },
     { name: "pyodide", start: () => node("pyodide") },
-    // The same Pyodide server, played through MCP instead of the WebSocket.
+    { name: "bwrap", start: () => node("bwrap") },
+    // What the opt-in per-step state diffs cost (the peer has no such feature).
+    { name: "pyodideDiffs", start: () => node("pyodide"), resetData: { diff: true } },
+    // The same Pyodide server with diffs, played through MCP instead of the WebSocket.
     {
       name: "pyodideMcp",
-      start: () => Promise.resolve({ ...servers.get("pyodide")!, name: "envstudio serve pyodide, MCP" }),
+      start: () => Promise.resolve({ ...servers.get("pyodideDiffs")!, name: "envstudio serve pyodide, MCP" }),
       player: MCP_PLAYER,
     },
-    { name: "bwrap", start: () => node("bwrap") },
+    { name: "bwrapDiffs", start: () => node("bwrap"), resetData: { diff: true } },
     // What full isolation costs (docs/sandbox.md): BENCH_SERVE_ISOLATED=1 adds these lanes.
     ...(ISOLATED
       ? [
@@ -199,7 +207,7 @@ export async function main() {
         untimedFailures: warm.failures.length + solo.failures.length,
       });
       console.log(
-        `warm-up ${server.name}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`,
+        `warm-up ${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`,
       );
     }
     for (let r = 0; r < ROUNDS; r++) {
@@ -251,14 +259,20 @@ function report(tallies: Map<string, Tally>, load: number[]) {
   const [peer1, peerN] = [tallies.get("peer1")!, tallies.get("peerN")!];
   metrics.peerNVsPeer1 = ratioPerRound("peerN / peer1", peerN, peer1);
   metrics.peerNBusiestWorkerCpuShare = median(peerN.busiestWorkerShare);
-  for (const name of ["pyodide", "bwrap", ...(ISOLATED ? ["pyodideIsolated", "bwrapIsolated"] : [])]) {
+  for (const name of [
+    "pyodide",
+    "bwrap",
+    "pyodideDiffs",
+    "bwrapDiffs",
+    ...(ISOLATED ? ["pyodideIsolated", "bwrapIsolated"] : []),
+  ]) {
     metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
     metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }
   metrics.pyodideMcpVsPyodide = ratioPerRound(
-    "pyodide MCP / pyodide WebSocket",
+    "pyodide MCP / pyodide WebSocket, both with diffs",
     tallies.get("pyodideMcp")!,
-    tallies.get("pyodide")!,
+    tallies.get("pyodideDiffs")!,
   );
   writeResult("serve", metrics, {
     pyodideMcpVsPyodide:

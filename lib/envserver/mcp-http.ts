@@ -84,7 +84,10 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       // Idle reaping ended the episode: the session ends with it (later requests get 404).
       onEvicted: () => void (reset.ok ? live.get(reset.value.id)?.close() : undefined),
     };
-    const reset = await sessions.reset({ scenario_id: choice.data.scenario, seed: choice.data.seed }, owner);
+    const reset = await sessions.reset(
+      { scenario_id: choice.data.scenario, seed: choice.data.seed, diff: true },
+      owner,
+    );
     if (!reset.ok)
       return sendRpcError(res, START_STATUS[reset.error.code], RPC.SERVER_ERROR, reset.error.message);
     const { id, scenario } = reset.value;

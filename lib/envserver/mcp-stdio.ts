@@ -28,7 +28,7 @@ export async function serveEpisode(
     idleMs: Number.MAX_SAFE_INTEGER,
   });
   const key = randomBytes(18).toString("base64url");
-  const reset = await sessions.reset({ scenario_id: opts.scenarioId, seed: opts.seed }, { key });
+  const reset = await sessions.reset({ scenario_id: opts.scenarioId, seed: opts.seed, diff: true }, { key });
   if (!reset.ok) throw new Error(`${reset.error.code}: ${reset.error.message}`);
   const { id, scenario } = reset.value;
   const server = createEpisodeServer(sessions, { id, key, scenario });
