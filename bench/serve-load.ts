@@ -1,7 +1,7 @@
 /**
- * The serve bench's load generator: N concurrent WebSocket sessions, each playing episodes of
- * reset + the scenario's gold tool calls + submit with OpenEnv's messages, for a fixed time.
- * The same client drives every server under test.
+ * The serve bench's load generator: N concurrent sessions, each playing episodes of reset + the
+ * scenario's gold tool calls + submit for a fixed time: over WebSocket with OpenEnv's messages
+ * (here), or over MCP (serve-load-mcp.ts). The same client drives every server under test.
  */
 import WebSocket from "ws";
 import { percentile, round } from "./bench-util";
@@ -20,7 +20,17 @@ export type LoadResult = {
   failures: string[];
 };
 
-class Session {
+/** A client session that plays episodes one after another. */
+export type Player = {
+  episode(
+    gold: GoldCall[],
+    stepTimes: number[],
+    resetData?: Record<string, unknown>,
+  ): Promise<{ resetMs: number; submitMs: number; reward: number }>;
+  close(): Promise<void>;
+};
+
+class Session implements Player {
   private waiters: ((r: Reply) => void)[] = [];
   private constructor(private ws: WebSocket) {
     ws.on("message", (d: Buffer) => this.waiters.shift()?.(JSON.parse(d.toString()) as Reply));
@@ -42,6 +52,10 @@ class Session {
       this.waiters.push(resolve);
       this.ws.send(JSON.stringify(msg));
     });
+  }
+
+  episode(gold: GoldCall[], stepTimes: number[], resetData: Record<string, unknown> = {}) {
+    return episode(this, gold, stepTimes, resetData);
   }
 
   /** OpenEnv's close message; the server ends the session and closes the socket. */
@@ -90,6 +104,7 @@ export async function drive(
   minEpisodes = 0,
   /** The reset message's data (e.g. `{diff: true}`: every step also carries its state diff). */
   resetData: Record<string, unknown> = {},
+  open: (url: string) => Promise<Player> = (u) => Session.open(u),
 ): Promise<LoadResult> {
   const resets: number[] = [];
   const submits: number[] = [];
@@ -101,8 +116,8 @@ export async function drive(
   // multi-worker uvicorn peer takes every connection in one worker: the first worker to wake
   // accepts the whole backlog (asyncio accepts up to `backlog` pending connections per wake-up),
   // and the other workers idle. One at a time, the idle workers race for each connection.
-  const opened: Session[] = [];
-  for (let i = 0; i < sessions; i++) opened.push(await Session.open(url));
+  const opened: Player[] = [];
+  for (let i = 0; i < sessions; i++) opened.push(await open(url));
   const start = performance.now();
   const deadline = start + durationMs;
   await Promise.all(
@@ -110,7 +125,7 @@ export async function drive(
       for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
         episodes += 1;
         try {
-          const { resetMs, submitMs, reward } = await episode(s, gold, stepTimes, resetData);
+          const { resetMs, submitMs, reward } = await s.episode(gold, stepTimes, resetData);
           resets.push(resetMs);
           submits.push(submitMs);
           if (reward === 1) atOne += 1;

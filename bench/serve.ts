@@ -7,7 +7,9 @@
  * WebSocket sessions, one load generator (bench/serve-load.ts) for all, 5 interleaved rounds;
  * every ratio is taken per round against the peer of the same round, then the median. Two more
  * lanes ask envstudio serve for each step's state diff (`reset(diff=True)`, opt-in), which the
- * peer does not compute: what that feature costs.
+ * peer does not compute: what that feature costs. The MCP lane plays the same episodes on the
+ * Pyodide server with diffs through /mcp (Streamable HTTP, the SDK's client, one MCP session per
+ * episode; MCP results always carry the diff) and is compared with that server's WebSocket lane.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -17,7 +19,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { round, writeResult } from "./bench-util";
 import { childCpuSeconds, treePssBytes } from "./proc-memory";
-import { type GoldCall, type LoadResult, drive } from "./serve-load";
+import { type GoldCall, type LoadResult, type Player, drive } from "./serve-load";
+import { openMcp } from "./serve-load-mcp";
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
@@ -38,7 +41,17 @@ type Mode = {
   workers?: number;
   /** The reset's data: `{diff: true}` asks envstudio serve for each step's state diff. */
   resetData?: Record<string, unknown>;
+  /** How the load generator plays (default: OpenEnv's WebSocket messages). */
+  player?: { url: (wsUrl: string) => string; open: (url: string) => Promise<Player> };
 };
+const MCP_PLAYER = {
+  url: (ws: string) => ws.replace(/^ws:/, "http:").replace(/\/ws$/, "/mcp"),
+  open: openMcp,
+};
+const driveMode = (mode: Mode, server: Server, gold: GoldCall[], sessions: number, ms: number, min = 0) =>
+  mode.player
+    ? drive(mode.player.url(server.url), gold, sessions, ms, min, {}, mode.player.open)
+    : drive(server.url, gold, sessions, ms, min, mode.resetData);
 
 export function scenarioFile(): { file: string; gold: GoldCall[] } {
   const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
@@ -113,7 +126,7 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
   const timer = setInterval(sample, 500);
-  const result = await drive(server.url, gold, SESSIONS, DURATION_MS, 0, mode.resetData);
+  const result = await driveMode(mode, server, gold, SESSIONS, DURATION_MS);
   clearInterval(timer);
   sample();
   if (mode.workers)
@@ -148,6 +161,7 @@ export async function main() {
       [path.join(import.meta.dirname, "serve-peer.py"), file, String(workers)],
       { ...process.env },
     );
+  const servers = new Map<string, Server>();
   const modes: Mode[] = [
     { name: "peer1", start: () => peer(1) },
     { name: "peerN", start: () => peer(PEER_WORKERS), workers: PEER_WORKERS },
@@ -155,6 +169,12 @@ export async function main() {
     { name: "bwrap", start: () => node("bwrap") },
     // What the opt-in per-step state diffs cost (the peer has no such feature).
     { name: "pyodideDiffs", start: () => node("pyodide"), resetData: { diff: true } },
+    // The same Pyodide server with diffs, played through MCP instead of the WebSocket.
+    {
+      name: "pyodideMcp",
+      start: () => Promise.resolve({ ...servers.get("pyodideDiffs")!, name: "envstudio serve pyodide, MCP" }),
+      player: MCP_PLAYER,
+    },
     { name: "bwrapDiffs", start: () => node("bwrap"), resetData: { diff: true } },
     // What full isolation costs (docs/sandbox.md): BENCH_SERVE_ISOLATED=1 adds these lanes.
     ...(ISOLATED
@@ -164,7 +184,6 @@ export async function main() {
         ]
       : []),
   ];
-  const servers = new Map<string, Server>();
   const tallies = new Map<string, Tally>(
     modes.map((m) => [
       m.name,
@@ -179,10 +198,10 @@ export async function main() {
       // Untimed warm-up: every session plays episodes for a while, so every sandbox worker and
       // every uvicorn worker has booted and V8 has finished optimizing the hot wasm code (Pyodide
       // steps run many times slower for the first seconds of fresh workers).
-      const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1, mode.resetData);
+      const warm = await driveMode(mode, server, gold, SESSIONS, WARM_MS, 1);
       // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
       // 31 other sessions' steps on 2 cores.
-      const solo = await drive(server.url, gold, 1, 2000, 0, mode.resetData);
+      const solo = await driveMode(mode, server, gold, 1, 2000);
       Object.assign(tallies.get(mode.name)!, {
         soloResetP50Ms: solo.resetP50Ms,
         untimedFailures: warm.failures.length + solo.failures.length,
@@ -201,7 +220,7 @@ export async function main() {
       load.push(loadavg()[0] ?? 0);
     }
   } finally {
-    for (const s of servers.values()) s.child.kill("SIGTERM");
+    for (const s of new Set([...servers.values()].map((x) => x.child))) s.kill("SIGTERM");
   }
   report(tallies, load);
 }
@@ -250,7 +269,14 @@ function report(tallies: Map<string, Tally>, load: number[]) {
     metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
     metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }
+  metrics.pyodideMcpVsPyodide = ratioPerRound(
+    "pyodide MCP / pyodide WebSocket, both with diffs",
+    tallies.get("pyodideMcp")!,
+    tallies.get("pyodideDiffs")!,
+  );
   writeResult("serve", metrics, {
+    pyodideMcpVsPyodide:
+      ">= 0.67 (MCP within 1.5× of the WebSocket path: steps/s, same server, same episodes)",
     pyodideVsPeerN: `>= 1 (steps/s against the ${PEER_WORKERS}-worker peer at ${SESSIONS} sessions; median of per-round ratios)`,
     bwrapVsPeerN: `>= 1.5 (against the ${PEER_WORKERS}-worker peer at ${SESSIONS} sessions)`,
     pyodideResetP50MsOneSession: "<= 10 (warm reset)",

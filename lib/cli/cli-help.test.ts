@@ -7,6 +7,7 @@ import { COMMAND_GROUPS } from "./commands";
 import { EXPORT_FLAGS, IMPORT_FLAGS } from "./dataset-commands";
 import { ENV_REPLAY_FLAGS, ENV_TOOLS_FLAGS } from "./env-command";
 import { main } from "./main";
+import { MCP_FLAGS } from "./mcp-command";
 import { PIPELINE_RUN_FLAGS } from "./pipeline-input";
 import { REPAIR_FLAGS } from "./repair-command";
 import { ROLLOUTS_FLAGS } from "./rollouts-command";
@@ -27,6 +28,7 @@ const SPECS: Record<string, FlagSpec[]> = {
   export: [EXPORT_FLAGS],
   import: [IMPORT_FLAGS],
   serve: [SERVE_FLAGS],
+  mcp: [MCP_FLAGS],
   repair: [REPAIR_FLAGS],
   rollouts: [ROLLOUTS_FLAGS],
 };

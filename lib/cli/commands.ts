@@ -9,6 +9,7 @@ import {
   REPAIR_HELP,
   ROLLOUTS_HELP,
   SERVE_HELP,
+  MCP_HELP,
 } from "./help-texts";
 
 /** Every command group of the CLI. Domains add theirs here (imported lazily to keep start-up fast). */
@@ -67,5 +68,12 @@ export const COMMAND_GROUPS: CommandGroup[] = [
     usage:
       "serve --dataset NAME [--version N] [--port 8100] [--host 127.0.0.1]  (RL environment server, OpenEnv protocol: docs/envserver.md; no token on a loopback bind unless ENVSTUDIO_SERVE_TOKEN is set, else that token or a printed one)",
     run: async (argv, io) => (await import("./serve-command")).runServeCommand(argv, io),
+  },
+  {
+    name: "mcp",
+    help: MCP_HELP,
+    usage:
+      "mcp --dataset NAME [--version N] [--scenario ID] [--seed N]  (one episode over MCP stdio, for desktop and CLI agents: docs/envserver.md)",
+    run: async (argv, io) => (await import("./mcp-command")).runMcpCommand(argv, io),
   },
 ];

@@ -126,3 +126,17 @@ export const SERVE_HELP = `usage:
   --version N      its version (default: the latest)
   --port N         port to listen on (default 8100; 0 picks a free one)
   --host ADDR      address to bind (default 127.0.0.1)`;
+
+export const MCP_HELP = `usage:
+  envstudio mcp --dataset NAME [--version N] [--scenario ID] [--seed N]
+
+  Serves one episode of a scenario of the dataset to an MCP client over stdio (docs/envserver.md):
+  the client lists the scenario's tools, calls them, and calls submit for the reward. The
+  episode ends when the client disconnects. Point a desktop or CLI agent's MCP configuration at
+  this command.
+
+  --dataset NAME    the dataset whose scenario to serve
+  --version N       its version (default: the latest)
+  --scenario ID     the scenario (env_id/task_id, or a task_id of one environment); default:
+                    picked by --seed, else at random
+  --seed N          picks the scenario when --scenario is absent, and seeds the episode`;

@@ -15,6 +15,8 @@ export type ServedScenario = {
   }[];
   initialState: Record<string, unknown>;
   checks: string[];
+  /** Tools that only read the state (EnvScaler's query operations): MCP's readOnlyHint. */
+  queryTools?: string[];
 };
 
 export type Catalog = { name: string; scenarios: ServedScenario[] };

@@ -69,3 +69,22 @@ export const SUBMIT_SCHEMA = {
     parameters: { type: "object", properties: {}, required: [] },
   },
 } as const;
+
+type FunctionTool = {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
+
+/**
+ * The tools an observation lists: each an OpenAI function object that also carries MCP's tool
+ * fields (`name`, `description`, `inputSchema`). Upstream's MCPToolClient reads the latter
+ * (`_tool_from_payload`), OpenAI-style agents the former; each ignores the other's keys.
+ */
+export function observedTools(scenario: { tools: readonly FunctionTool[] }) {
+  return [...scenario.tools, SUBMIT_SCHEMA].map((t) => ({
+    ...t,
+    name: t.function.name,
+    description: t.function.description,
+    inputSchema: t.function.parameters,
+  }));
+}

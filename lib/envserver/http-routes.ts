@@ -11,12 +11,11 @@ import type { IncomingMessage } from "node:http";
 import type { Catalog } from "./catalog";
 import { ResetBodySchema, StepBodySchema } from "./envserver.schema";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
-import { handleMcpText } from "./mcp";
 import { SCHEMAS, metadataOf, openApiDocument } from "./openapi";
 import type { ServeError, Sessions } from "./sessions";
 import { formatZodIssues, type IssueLike } from "../core/zod-issues";
 
-const MAX_BODY = 1 << 20;
+export const MAX_BODY = 1 << 20;
 const STATUS: Record<ServeError["code"], number> = {
   NOT_FOUND: 404,
   CAPACITY: 503,
@@ -85,7 +84,6 @@ export function createRoutes(
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),
     "GET /schema": () => Promise.resolve([200, SCHEMAS]),
     "GET /openapi.json": () => Promise.resolve([200, openApiDocument(catalog)]),
-    "POST /mcp": async (req) => [200, await handleMcpText(sessions, await readText(req))],
     "POST /reset": async (req) => {
       // A reset starts an episode: a draining replica takes none (the client goes to another).
       if (lifecycle.draining()) return [503, { error: { code: "DRAINING", message: DRAINING_MESSAGE } }];

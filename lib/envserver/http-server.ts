@@ -1,6 +1,6 @@
 /**
- * The RL environment server: OpenEnv-compatible HTTP routes (http-routes.ts) and a WebSocket
- * (`/ws`) per session (ws-handler.ts). Access follows auth.ts; /health (liveness) and /ready
+ * The RL environment server: OpenEnv-compatible HTTP routes (http-routes.ts), a WebSocket
+ * (`/ws`) per session (ws-handler.ts) and MCP at `/mcp` (mcp-http.ts). Access follows auth.ts; /health (liveness) and /ready
  * (readiness: 503 while draining, lifecycle.ts) are always open.
  * A client that misbehaves at the socket or frame level loses its own connection, nothing more.
  */
@@ -12,6 +12,7 @@ import type { Catalog } from "./catalog";
 import { HttpError, createRoutes } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import type { Sessions } from "./sessions";
+import { createMcpEndpoint } from "./mcp-http";
 import { attachWebSocket } from "./ws-handler";
 
 /** Largest WebSocket message; a bigger frame closes that connection with 1009. */
@@ -45,8 +46,9 @@ export function createEnvServer(
   sessions: Sessions,
   policy: AccessPolicy,
   lifecycle: Lifecycle,
-): { server: Server; closeSockets: () => void } {
+): { server: Server; closeSockets: () => void; closeMcp: () => Promise<unknown> } {
   const table = createRoutes(catalog, sessions, lifecycle);
+  const mcp = createMcpEndpoint(sessions, lifecycle);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = table[`${req.method} ${url.pathname}`];
@@ -58,6 +60,7 @@ export function createEnvServer(
       return send(res, refused.status, {
         error: { code: refused.status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message: refused.message },
       });
+    if (url.pathname === "/mcp") return void mcp.handle(req, res, url);
     if (!route)
       return send(res, 404, {
         error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` },
@@ -78,17 +81,26 @@ export function createEnvServer(
   wss.on("error", () => undefined);
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const target = new URL(req.url ?? "/", "http://localhost");
+    const path = target.pathname;
     const refused = refusal(req, policy);
     if (refused) return refuseUpgrade(socket, refused.status, refused.message);
     if (path !== "/ws") return refuseUpgrade(socket, 404, `no WebSocket at ${path} (use /ws)`);
     if (lifecycle.draining()) return refuseUpgrade(socket, 503, DRAINING_MESSAGE);
-    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle));
+    // `/ws?session_id=`: the socket joins a session created over HTTP (mcp.ts), if its id names one.
+    const attachTo = target.searchParams.get("session_id") ?? undefined;
+    if (attachTo !== undefined && !sessions.owns(attachTo, attachTo))
+      return refuseUpgrade(
+        socket,
+        404,
+        `no session ${attachTo} to attach to (create one with openenv/session/create on POST /mcp)`,
+      );
+    wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle, attachTo));
   });
   // Upgraded sockets are not HTTP connections: server.close() would wait for them forever.
   const closeSockets = () => {
     for (const client of wss.clients) client.terminate();
     wss.close();
   };
-  return { server, closeSockets };
+  return { server, closeSockets, closeMcp: mcp.closeAll };
 }

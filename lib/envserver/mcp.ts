@@ -1,14 +1,20 @@
 /**
- * MCP JSON-RPC 2.0 over POST /mcp (and `{type: "mcp"}` WebSocket messages), as upstream OpenEnv's
- * http_server.py answers it: always a JSON-RPC envelope (`jsonrpc: "2.0"`, HTTP 200), errors as
- * JSON-RPC error objects with the standard codes. Methods: `tools/list`, `tools/call`, and
- * upstream's session extension `openenv/session/create` / `openenv/session/close`. Tools differ
- * per scenario, so over HTTP the tool methods name a session (`session_id` + `session_key` from
- * `openenv/session/create`); over a WebSocket they act on that connection's session.
+ * OpenEnv's MCP JSON-RPC: POST /mcp requests that name no MCP session (mcp-http.ts) and
+ * `{type: "mcp"}` WebSocket messages, answered as upstream OpenEnv's http_server.py answers them:
+ * always a JSON-RPC envelope (`jsonrpc: "2.0"`, HTTP 200), errors as JSON-RPC error objects with
+ * the standard codes. Methods: `tools/list`, `tools/call`, and upstream's session extension
+ * `openenv/session/create` / `openenv/session/close`. Tools differ per scenario, so over HTTP
+ * the tool methods name a session: its `session_id` alone, as upstream's MCPToolClient sends it
+ * (a session created here is keyed by its own unguessable id; `session_key` is still taken for a
+ * session a POST /reset started), and `/ws?session_id=` joins that same session. Over a WebSocket
+ * they act on that connection's session. A tool call answers a CallToolResult that also carries
+ * upstream's reading of it (`data`: the tool's return value) and the step's observation, reward
+ * and done.
  */
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ResetBodySchema, SUBMIT_SCHEMA } from "./envserver.schema";
+import { callToolResult } from "./mcp-tools";
 import type { ServeError, Sessions } from "./sessions";
 import { formatZodIssues } from "../core/zod-issues";
 
@@ -78,13 +84,17 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
     const body = ResetBodySchema.safeParse(params);
     if (!body.success)
       return failure(id, RPC.INVALID_PARAMS, formatZodIssues(body.error, { max: 1, withPath: false }));
-    const key = randomBytes(18).toString("base64url");
-    const r = await sessions.reset({ ...body.data, episode_id: undefined }, { key });
+    // The id is the session's capability: random (122 bits), never chosen by the client.
+    const sessionId = randomUUID();
+    const r = await sessions.reset({ ...body.data, episode_id: sessionId }, { key: sessionId });
     return r.ok
-      ? success(id, { session_id: r.value.id, session_key: key, observation: r.value.reply.observation })
+      ? success(id, { session_id: sessionId, session_key: sessionId, observation: r.value.reply.observation })
       : fromServe(id, r.error);
   }
-  const target = bound ?? { id: str(params.session_id), key: str(params.session_key) ?? "" };
+  const target = bound ?? {
+    id: str(params.session_id),
+    key: str(params.session_key) ?? str(params.session_id) ?? "",
+  };
   if (!target.id)
     return failure(
       id,
@@ -111,7 +121,7 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
       })),
     });
   }
-  // tools/call: the step's reply (observation, reward, done) is the result.
+  // tools/call: a CallToolResult, plus upstream's `data` and the step's observation, reward, done.
   const name = str(params.name);
   if (!name) return failure(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
   const args = params.arguments ?? {};
@@ -122,7 +132,9 @@ export async function handleMcp(sessions: Sessions, raw: unknown, bound?: BoundS
     { tool_name: name, arguments: args as Record<string, unknown> },
     target.key,
   );
-  return r.ok ? success(id, r.value) : fromServe(id, r.error);
+  return r.ok
+    ? success(id, { ...callToolResult(r.value), data: r.value.observation.content, ...r.value })
+    : fromServe(id, r.error);
 }
 
 /** POST /mcp body text → reply (a body that is not JSON is a JSON-RPC parse error, not HTTP 400). */

@@ -5,8 +5,8 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { type Result, err, ok } from "../core/result";
 import type { SandboxRunner } from "../sandbox";
-import { type Catalog, pickScenario } from "./catalog";
-import { type ResetBody, SUBMIT_SCHEMA, type StepReply } from "./envserver.schema";
+import { type Catalog, type ServedScenario, pickScenario } from "./catalog";
+import { type ResetBody, type StepReply, observedTools } from "./envserver.schema";
 import type { Owner, ServeError, SessionTable } from "./session-table";
 
 export async function resetSession(
@@ -15,7 +15,7 @@ export async function resetSession(
   sandbox: SandboxRunner,
   body: ResetBody,
   owner: Owner,
-): Promise<Result<{ id: string; reply: StepReply }, ServeError>> {
+): Promise<Result<{ id: string; reply: StepReply; scenario: ServedScenario }, ServeError>> {
   const scenario = pickScenario(catalog, { scenarioId: body.scenario_id, seed: body.seed });
   if (!scenario)
     return err({
@@ -60,10 +60,11 @@ export async function resetSession(
   });
   return ok({
     id,
+    scenario,
     reply: {
       observation: {
         content: scenario.task,
-        tools: [...scenario.tools, SUBMIT_SCHEMA],
+        tools: observedTools(scenario),
         metadata: { episode_id: id, scenario_id: scenario.id, env_id: scenario.envId, seed },
       },
       reward: null,

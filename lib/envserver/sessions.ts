@@ -26,6 +26,8 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     step: (id: string, action: Action, ownerKey: string) => stepSession(table, id, action, ownerKey),
     state: (id: string, ownerKey: string) => sessionState(table, id, ownerKey),
     close: table.close,
+    /** Whether `key` may act on the live session `id`. */
+    owns: (id: string, key: string) => table.owned(id, key).ok,
     reap: table.reap,
     capacity: table.capacity,
     size: table.size,

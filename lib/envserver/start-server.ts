@@ -123,7 +123,7 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
   const policy = accessPolicy(opts.host, opts.token, () => randomBytes(24).toString("base64url"));
   const sessions = createSessions(catalog, sandbox, opts);
   const lifecycle = createLifecycle();
-  const { server, closeSockets } = createEnvServer(catalog, sessions, policy, lifecycle);
+  const { server, closeSockets, closeMcp } = createEnvServer(catalog, sessions, policy, lifecycle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, resolve);
@@ -141,6 +141,7 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
     stop: async () => {
       clearInterval(reaper);
       closeSockets();
+      await closeMcp();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.closeAll();

@@ -4,7 +4,7 @@
  * observation with done=True (upstream clients raise on an error message) and changes nothing.
  */
 import { type Result, ok } from "../core/result";
-import { type Action, SUBMIT_SCHEMA, SUBMIT_TOOL, type StepReply } from "./envserver.schema";
+import { type Action, SUBMIT_TOOL, type StepReply, observedTools } from "./envserver.schema";
 import type { ServeError, Session, SessionTable } from "./session-table";
 
 export const ENDED_MESSAGE = "the episode is over: reset to start another";
@@ -35,7 +35,7 @@ export async function stepSession(
     return ok({
       observation: {
         content: null,
-        tools: [...session.scenario.tools, SUBMIT_SCHEMA],
+        tools: observedTools(session.scenario),
         metadata: { episode_id: id },
       },
       reward: null,
@@ -60,7 +60,7 @@ export async function stepSession(
     return ok({
       observation: {
         content: { success: false, error: result.error.message, error_type: result.error.code },
-        metadata: { episode_id: id, step_count: stepNumber },
+        metadata: { episode_id: id, step_count: stepNumber, is_error: true },
       },
       reward: 0,
       done: true,
@@ -75,6 +75,8 @@ export async function stepSession(
     episode_id: id,
     step_count: stepNumber,
     ...("diff" in result.value ? { diff: result.value.diff } : {}),
+    // The tool raised, or its call was refused (unknown tool, invalid arguments): MCP's isError.
+    ...(result.value.isError ? { is_error: true } : {}),
     ...(truncated ? { truncated: true } : {}),
   };
   return ok({
@@ -115,7 +117,7 @@ function endedReply(session: Session, maxSteps: number): StepReply {
         success: false,
         error: budget ? `the step budget of ${maxSteps} (ENVSTUDIO_SERVE_MAX_STEPS) is spent` : ENDED_MESSAGE,
       },
-      metadata: { episode_id: session.id, step_count: session.stepCount },
+      metadata: { episode_id: session.id, step_count: session.stepCount, is_error: true },
     },
     reward: null,
     done: true,

@@ -14,12 +14,19 @@ import { formatZodIssues } from "../core/zod-issues";
 /** Close code when the server reaps an idle session (4000–4999: for applications). */
 export const WS_CLOSE_IDLE = 4408;
 
-export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Lifecycle) {
-  const sessionId = `ws-${randomUUID()}`;
+/**
+ * `attachTo`: a session created over HTTP by `openenv/session/create` (`/ws?session_id=`, as
+ * upstream's MCPToolClient connects): the socket acts on it, and leaving detaches without ending
+ * it (its HTTP side closes it, or the idle reaper).
+ */
+export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Lifecycle, attachTo?: string) {
+  const sessionId = attachTo ?? `ws-${randomUUID()}`;
   const owner = {
-    key: randomBytes(18).toString("base64url"),
+    // An attached session's key is its id (mcp.ts, openenv/session/create).
+    key: attachTo ?? randomBytes(18).toString("base64url"),
     onEvicted: (reason: string) => ws.close(WS_CLOSE_IDLE, reason.slice(0, 120)),
   };
+  const endSession = async () => void (attachTo ? undefined : await sessions.close(sessionId, owner.key));
   let queue: Promise<void> = Promise.resolve();
   const reply = (type: string, data: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type, data }));
@@ -51,7 +58,7 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Li
     }
     if (m.type === "mcp")
       return reply("mcp", await handleMcp(sessions, m.data, { id: sessionId, key: owner.key }));
-    await sessions.close(sessionId, owner.key);
+    await endSession();
     ws.close(1000);
   }
 
@@ -70,6 +77,6 @@ export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Li
   // Queued behind any reset still loading, so a client that hangs up mid-reset cannot leave a
   // session (and its sandbox worker) behind until the idle reaper comes.
   ws.on("close", () => {
-    queue = queue.then(async () => void (await sessions.close(sessionId, owner.key)));
+    queue = queue.then(endSession);
   });
 }

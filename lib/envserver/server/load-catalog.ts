@@ -1,5 +1,6 @@
 import "server-only";
 /** A dataset version's scenarios as the environment server serves them (pinned code and validators). */
+import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { getDatasetVersionOrThrow } from "@/lib/datasets/server/find-datasets";
 import { loadExportEnvironments, streamExportScenarios } from "@/lib/export/server/load-export-input";
@@ -28,7 +29,20 @@ export async function loadCatalog(
       tools: env.tools,
       initialState: s.initialState,
       checks: s.checks.map((c) => c.code),
+      queryTools: queryToolsOf(env.operations),
     });
   }
   return { name: `${datasetName}@v${row.version}`, scenarios };
+}
+
+const OperationsSchema = z.array(
+  z.object({ operation_name: z.string(), operation_type: z.string() }).passthrough(),
+);
+
+/** The names of the environment's query operations (EnvScaler's query/state_change split). */
+function queryToolsOf(operations: unknown): string[] {
+  const parsed = OperationsSchema.safeParse(operations);
+  return parsed.success
+    ? parsed.data.filter((o) => o.operation_type === "query").map((o) => o.operation_name)
+    : [];
 }

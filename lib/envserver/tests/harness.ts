@@ -24,9 +24,17 @@ export const counterCatalog = (): Catalog => ({
       checks: [
         "def check_func(final_state):\n    return final_state['count'] == initial_state['count'] + 1\n",
       ],
+      queryTools: ["get_count"],
     },
   ],
 });
+
+/** The counter with one more tool, `explode`, that always raises. */
+export const EXPLODING_SOURCE = `${COUNTER_SOURCE}
+    def explode(self) -> dict:
+        """Always raises."""
+        raise ValueError("boom")
+`;
 
 export type WsReply = {
   type: string;

@@ -246,9 +246,10 @@ describe("MCP JSON-RPC", () => {
     expect(
       (await rpc("tools/call", { session_id, session_key, name: "add", arguments: { amount: 1 } })).result,
     ).toMatchObject({ done: false, observation: { content: { data: 1 } } });
-    expect((await rpc("tools/call", { session_id, name: "add", arguments: { amount: 1 } })).error?.code).toBe(
-      -32602,
-    );
+    const wrongKey = { session_id, session_key: "not-this-session-key" };
+    expect(
+      (await rpc("tools/call", { ...wrongKey, name: "add", arguments: { amount: 1 } })).error?.code,
+    ).toBe(-32602);
     expect((await rpc("tools/list")).error?.code).toBe(-32602);
     expect((await rpc("no/such")).error?.code).toBe(-32601);
     expect((await rpc("openenv/session/close", { session_id, session_key })).result).toEqual({
