@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { listRuns } from "@/lib/pipeline/server/get-run";
-import { getLlmConfig } from "@/lib/llm";
+import { getLlmConfig, isDemoStudio } from "@/lib/llm";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { NewRunForm } from "@/components/runs/new-run-form";
 import { StatusBadge } from "@/components/ui/badge";
@@ -30,6 +30,7 @@ export default async function RunsPage() {
               modelCheck: cfg.checkModel,
               modelEmbedding: cfg.embeddingModel ?? "",
               endpointConfigured: cfg.baseUrl !== null,
+              isDemo: isDemoStudio(),
             }}
           />
         </Card>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { EnvironmentListItem } from "@/lib/environments/environment.schema";
-import { SampleBadge, StatusBadge } from "@/components/ui/badge";
+import { Badge, SampleBadge, StatusBadge } from "@/components/ui/badge";
 
 export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListItem[]; dimmed?: boolean }) {
   return (
@@ -29,6 +29,7 @@ export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListIte
                   {env.name}
                 </Link>{" "}
                 {env.origin === "SAMPLE" ? <SampleBadge /> : null}
+                {env.archivedAt ? <Badge tone="gray">Archived</Badge> : null}
               </td>
               <td className="px-4 py-2 text-slate-600">{env.domain}</td>
               <td className="px-4 py-2">

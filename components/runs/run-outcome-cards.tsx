@@ -30,23 +30,57 @@ export function FailuresCard({ runId, failures }: { runId: string; failures: Run
 }
 
 /** The environments this run produced so far, with their review status. */
-export function RunEnvironmentsCard({ environments }: { environments: RunView["environments"] }) {
+/** Environments a finished run may take further: built, with code, and no scenarios yet. */
+const needsScenarios = (e: RunView["environments"][number]) =>
+  e.scenarioCount === 0 && ["IN_REVIEW", "ACCEPTED"].includes(e.status) && e.toolCount > 0;
+
+/**
+ * The run's environments; once the run is over, each one without scenarios points to the next step
+ * of the pipeline, scenario generation on its page.
+ */
+export function RunEnvironmentsCard({
+  environments,
+  isTerminal = false,
+}: {
+  environments: RunView["environments"];
+  isTerminal?: boolean;
+}) {
+  const next = isTerminal ? environments.filter(needsScenarios) : [];
   return (
     <Card title="Environments">
       {environments.length === 0 ? (
         <EmptyState title="No environments yet" />
       ) : (
-        <ul className="space-y-1 text-sm" data-testid="run-environments">
-          {environments.map((e) => (
-            <li key={e.id} className="flex items-center gap-2">
-              <Link className="text-indigo-700 underline" href={`/environments/${e.id}`}>
-                {e.name}
-              </Link>
-              <StatusBadge status={e.status} />
-              <span className="text-slate-500">{e.toolCount} tools</span>
-            </li>
-          ))}
-        </ul>
+        <>
+          {next.length ? (
+            <p className="mb-2 text-sm text-slate-700" data-testid="run-next-step">
+              Next step: generate scenarios (initial states, tasks and checks) for{" "}
+              {next.length === 1 ? "this environment" : `these ${next.length} environments`}; each set is
+              proven in the sandbox when it is ready.
+            </p>
+          ) : null}
+          <ul className="space-y-1 text-sm" data-testid="run-environments">
+            {environments.map((e) => (
+              <li key={e.id} className="flex items-center gap-2">
+                <Link className="text-indigo-700 underline" href={`/environments/${e.id}`}>
+                  {e.name}
+                </Link>
+                <StatusBadge status={e.status} />
+                <span className="text-slate-500">
+                  {e.toolCount} tools · {e.scenarioCount} scenarios
+                </span>
+                {next.includes(e) ? (
+                  <Link
+                    className="rounded border border-indigo-300 px-2 py-0.5 text-xs font-medium text-indigo-700 hover:bg-indigo-50"
+                    href={`/environments/${e.id}#scenario-launcher`}
+                  >
+                    Generate scenarios
+                  </Link>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </Card>
   );

@@ -42,12 +42,14 @@ export async function findReviewQueue(
   const envWhere: Prisma.EnvironmentWhereInput = {
     projectId,
     status: "IN_REVIEW",
+    archivedAt: null,
     ...(filter.domain ? { domain: filter.domain } : {}),
     ...(filter.runId ? { runId: filter.runId } : {}),
   };
   const scenarioWhere: Prisma.ScenarioWhereInput = {
     environment: {
       projectId,
+      archivedAt: null,
       ...(filter.domain ? { domain: filter.domain } : {}),
       ...(filter.runId ? { runId: filter.runId } : {}),
     },
