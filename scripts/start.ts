@@ -24,7 +24,6 @@ import { buildIsCurrent, writeBuildFingerprint } from "./build-fingerprint";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const isDev = process.argv.includes("--dev");
-const isDemo = process.argv.includes("--demo") || process.env.ENVSTUDIO_DEMO === "1";
 const log = (msg: string) => console.log(`[envstudio] ${msg}`);
 
 function fail(message: string): never {
@@ -138,7 +137,7 @@ async function main(): Promise<void> {
     PORT: String(env.PORT),
   };
   let stopDemo = async () => {};
-  if (isDemo) {
+  if (process.argv.includes("--demo") || env.ENVSTUDIO_DEMO === "1") {
     // Loaded only when asked: the product itself holds no canned replies.
     const { DEMO_MODEL, startDemoLlm } = await import("../demo/llm-server");
     const demo = await startDemoLlm();

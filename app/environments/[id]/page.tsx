@@ -71,7 +71,7 @@ export default async function EnvironmentPage({ params }: Props) {
             </span>
           ) : null}
         </div>
-        <p className="mt-1 text-sm text-slate-500">
+        <p className="mt-1 text-sm text-slate-500" data-testid="environment-facts">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version{" "}
           {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
