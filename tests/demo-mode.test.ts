@@ -27,7 +27,9 @@ const contentOf = async (reply: FakeReply | Promise<FakeReply>) => {
 describe("the demo's canned replies", () => {
   it("answers the SkelBuilder stages from the sample an idea names", async () => {
     const script = createDemoScript();
-    const topic = JSON.parse(await contentOf(script(ask("topic", "Task:\nBook a clinic appointment"), 0))) as {
+    const topic = JSON.parse(
+      await contentOf(script(ask("topic", "Task:\nBook a clinic appointment"), 0)),
+    ) as {
       summary: string;
     };
     expect(topic.summary).toMatch(/clinic|appointment/i);
@@ -57,7 +59,9 @@ describe("the product holds no canned replies", () => {
   it("no file of app/, components/ or lib/ imports demo/ or the scripted test endpoint", () => {
     const offenders = ["app", "components", "lib"]
       .flatMap(productFiles)
-      .filter((f) => /from ["'](?:@\/|(?:\.\.\/)+)(?:demo\/|tests\/fake-openai)/.test(readFileSync(f, "utf8")));
+      .filter((f) =>
+        /from ["'](?:@\/|(?:\.\.\/)+)(?:demo\/|tests\/fake-openai)/.test(readFileSync(f, "utf8")),
+      );
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 });
