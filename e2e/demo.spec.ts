@@ -37,8 +37,8 @@ test("offline demo: one command, an idea, a run, generated scenarios, proven —
     await expect(page).toHaveURL(/\/runs\/[^/]+$/);
     await expect(page.getByRole("main").getByTestId("demo-badge")).toBeVisible();
     await expect(page.getByTestId("run-status")).toHaveText(/Succeeded/, { timeout: 150_000 });
-    // The run points to the next step for its environment.
-    await expect(page.getByTestId("run-next-step")).toContainText("Next step: generate scenarios");
+    // The run points to the next step for its environment: review and accept, then scenarios.
+    await expect(page.getByTestId("run-next-step")).toContainText("Next step: review and accept");
     // A human name (the idea without its article), not "1 idea" or a slug.
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(
       "Public library lending desk with holds and fines",
@@ -46,6 +46,12 @@ test("offline demo: one command, an idea, a run, generated scenarios, proven —
     await expect(page.getByTestId("run-environments").getByRole("link").first()).toHaveText(
       "Public library lending desk with holds and fines",
     );
+    const runUrl = page.url();
+    await page.getByRole("link", { name: "Review and accept" }).click();
+    await page.getByRole("textbox", { name: "Reason" }).fill("the demo environment reads right");
+    await page.getByRole("button", { name: "Accept", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Accepted." })).toBeVisible();
+    await page.goto(runUrl);
     await page.getByRole("link", { name: "Generate scenarios" }).click();
     await expect(page).toHaveURL(/\/environments\/[^/]+#scenario-launcher$/);
     // The domain the pipeline inferred is stored and shown, not "general".
@@ -79,8 +85,9 @@ test("without an LLM endpoint Start run is disabled with the reason and the fix"
     const start = page.getByRole("button", { name: "Start run" });
     await expect(start).toBeDisabled();
     await expect(start).toHaveAccessibleDescription("Disabled: no LLM endpoint is configured.");
-    await expect(page.getByRole("alert")).toContainText("Set OPENAI_BASE_URL");
-    await expect(page.getByRole("alert")).toContainText("npm start -- --demo");
+    const alert = page.getByRole("alert").filter({ hasText: "No LLM endpoint" });
+    await expect(alert).toContainText("Set OPENAI_BASE_URL");
+    await expect(alert).toContainText("npm start -- --demo");
     await expect(page.getByTestId("demo-badge")).toHaveCount(0);
   } finally {
     await page.goto("about:blank");
