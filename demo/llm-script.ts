@@ -11,7 +11,7 @@ import { loadSamples, type Sample } from "../prisma/seed/load-samples";
 import { createPipelineScript } from "../tests/fake-openai/pipeline-script";
 import { loadSampleEnv, type SampleEnv } from "../tests/fake-openai/sample-env";
 import { createScenarioScript } from "../tests/fake-openai/scenario-script";
-import { type ChatBody, type Script, stageOf } from "../tests/fake-openai/server";
+import { type ChatBody, type Script, promptText, stageOf } from "../tests/fake-openai/server";
 
 /** The model name the demo studio uses for every stage: the UI labels it as canned replies. */
 export const DEMO_MODEL = DEMO_MODEL_NAME;
@@ -35,6 +35,14 @@ const PIPELINE_STAGES = new Set([
   "judge_call",
 ]);
 
+/** The sample task whose initial state is the one after "# Initial state" in the prompt. */
+function taskForState(sample: Sample, prompt: string): string | null {
+  const raw = prompt.split("# Initial state\n")[1];
+  if (!raw) return null;
+  const state = JSON.stringify(JSON.parse(raw) as unknown);
+  return sample.scenarios.find((s) => JSON.stringify(s.init_config) === state)?.task ?? null;
+}
+
 const allText = (body: ChatBody) => body.messages.map((m) => m.content ?? "").join("\n");
 
 export function createDemoScript(): Script {
@@ -53,6 +61,13 @@ export function createDemoScript(): Script {
   return (body, index) => {
     const stage = stageOf(body);
     if (stage && PIPELINE_STAGES.has(stage)) return pipeline(body, index);
-    return scenarioScripts.get(sampleOf(body))!(body, index);
+    const slug = sampleOf(body);
+    // Scenarios are generated concurrently: the task must belong to the initial state in the prompt
+    // (not to the k-th request), or the gold calls would be replayed on another scenario's state.
+    if (stage === "scen_task") {
+      const task = taskForState(samples.get(slug)!, promptText(body));
+      if (task) return { content: `# Analysis\nmulti-step\n# Task\n${task}` };
+    }
+    return scenarioScripts.get(slug)!(body, index);
   };
 }

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDemoScript } from "@/demo/llm-script";
+import { loadSamples } from "@/prisma/seed/load-samples";
 import type { ChatBody, FakeReply } from "@/tests/fake-openai/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,6 +46,16 @@ describe("the demo's canned replies", () => {
     expect(state).toMatch(/^```json\n\{/);
     const task = await contentOf(script(ask("scen_task", "class LibraryLendingSystem"), 1));
     expect(task).toContain("# Task");
+  });
+
+  it("writes the task that belongs to the initial state in the prompt, whatever the order of requests", async () => {
+    const script = createDemoScript();
+    const sample = loadSamples().find((s) => s.slug === "library-lending")!;
+    const [first, , third] = sample.scenarios;
+    const prompt = (state: unknown) =>
+      `# Environment\nclass LibraryLendingSystem\n\n# Initial state\n${JSON.stringify(state, null, 2)}`;
+    expect(await contentOf(script(ask("scen_task", prompt(third!.init_config)), 0))).toContain(third!.task);
+    expect(await contentOf(script(ask("scen_task", prompt(first!.init_config)), 1))).toContain(first!.task);
   });
 });
 
