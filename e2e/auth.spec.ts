@@ -10,7 +10,7 @@ import { freePort } from "../tests/free-port";
 import { actionResult, serverAction } from "./actions";
 import { defaultProjectId, deleteEnvironments, e2eDatabaseUrl, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
-import { logIn } from "./login";
+import { logIn, signOut } from "./login";
 
 const created: string[] = [];
 test.afterAll(() => deleteEnvironments(created));
@@ -33,9 +33,7 @@ test("admin creates a viewer; the viewer sees read-only pages and the server ref
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByTestId("user-row").filter({ hasText: email })).toBeVisible();
 
-  await page.getByRole("button", { name: "Sign out" }).click();
-  // Signing out loads the sign-in page in full (nothing cached from the account survives).
-  await page.waitForURL(/\/login/);
+  await signOut(page);
   await logIn(page, email, "viewer-password-1");
   await expect(page.getByTestId("current-user")).toContainText("viewer");
   // Accounts are for admins only: no link, and the page itself shows no email or role.

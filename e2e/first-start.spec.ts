@@ -5,7 +5,7 @@
  */
 import { e2eDatabaseUrl, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
-import { logIn } from "./login";
+import { logIn, signOut } from "./login";
 import { spawnStudio } from "./spawn-studio";
 
 test.setTimeout(300_000);
@@ -46,8 +46,7 @@ test("first start with login required: one-time password from the log, admin sig
     await page.getByRole("button", { name: "Create" }).click();
     await expect(page.getByTestId("user-row").filter({ hasText: email })).toBeVisible();
 
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/login/);
+    await signOut(page);
     await logIn(page, email, "reviewer-password-1", studio.base);
     await expect(page.getByTestId("current-user")).toContainText("reviewer");
   } finally {

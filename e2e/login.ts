@@ -10,3 +10,10 @@ export async function logIn(page: Page, email: string, password: string, base = 
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await expect(page).not.toHaveURL(/\/login/);
 }
+
+/** Signing out loads the sign-in page in full (nothing cached from the account survives): wait for
+ * that load, or a following navigation interrupts it. */
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/login/);
+}
