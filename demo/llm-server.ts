@@ -10,7 +10,7 @@ export { DEMO_MODEL };
 
 export async function startDemoLlm(port = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const server = await startFakeOpenAi({ port, script: createDemoScript(), models: [DEMO_MODEL] });
-  return { url: server.url, close: server.close };
+  return { url: server.url, close: () => server.close() };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -72,7 +72,8 @@ export function QueueFilters({ filter, counts, facets }: Props) {
           className="flex items-center gap-1 text-sm"
           onSubmit={(e) => {
             e.preventDefault();
-            set("q", String(new FormData(e.currentTarget).get("q") ?? "").trim());
+            const q = new FormData(e.currentTarget).get("q");
+            set("q", typeof q === "string" ? q.trim() : "");
           }}
         >
           <Input
