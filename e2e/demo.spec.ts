@@ -47,6 +47,10 @@ test("offline demo: one command, an idea, a run, generated scenarios, proven —
       "Public library lending desk with holds and fines",
     );
     const runUrl = page.url();
+    // The runs list labels the run too.
+    await page.goto(`${studio.base}/runs`);
+    await expect(page.getByTestId("run-row").first().getByTestId("demo-badge")).toBeVisible();
+    await page.goto(runUrl);
     await page.getByRole("link", { name: "Review and accept" }).click();
     await page.getByRole("textbox", { name: "Reason" }).fill("the demo environment reads right");
     await page.getByRole("button", { name: "Accept", exact: true }).click();

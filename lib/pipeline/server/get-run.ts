@@ -157,6 +157,7 @@ export async function listRuns(db: Db, projectId: string, take = 50) {
     tokens: r.promptTokens + r.completionTokens,
     environments: r._count.environments,
     steps: r._count.steps,
+    models: modelsOf(r.config),
   }));
 }
 
