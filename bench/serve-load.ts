@@ -60,9 +60,10 @@ async function episode(
   s: Session,
   gold: GoldCall[],
   stepTimes: number[],
+  resetData: Record<string, unknown>,
 ): Promise<{ resetMs: number; submitMs: number; reward: number }> {
   const t0 = performance.now();
-  const reset = await s.ask({ type: "reset", data: {} });
+  const reset = await s.ask({ type: "reset", data: resetData });
   const resetMs = performance.now() - t0;
   if (reset.type !== "observation") throw new Error(`reset: ${reset.data.message ?? reset.type}`);
   for (const call of gold) {
@@ -87,6 +88,8 @@ export async function drive(
   sessions: number,
   durationMs: number,
   minEpisodes = 0,
+  /** The reset message's data (e.g. `{diff: true}`: every step also carries its state diff). */
+  resetData: Record<string, unknown> = {},
 ): Promise<LoadResult> {
   const resets: number[] = [];
   const submits: number[] = [];
@@ -107,7 +110,7 @@ export async function drive(
       for (let played = 0; played < minEpisodes || performance.now() < deadline; played++) {
         episodes += 1;
         try {
-          const { resetMs, submitMs, reward } = await episode(s, gold, stepTimes);
+          const { resetMs, submitMs, reward } = await episode(s, gold, stepTimes, resetData);
           resets.push(resetMs);
           submits.push(submitMs);
           if (reward === 1) atOne += 1;

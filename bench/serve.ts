@@ -5,7 +5,9 @@
  * (`uvicorn --workers N`, N = os.availableParallelism(), so the peer can use every core that
  * `envstudio serve` uses). library-lending-01: reset + 12 gold tool calls + submit, 32 concurrent
  * WebSocket sessions, one load generator (bench/serve-load.ts) for all, 5 interleaved rounds;
- * every ratio is taken per round against the peer of the same round, then the median.
+ * every ratio is taken per round against the peer of the same round, then the median. Two more
+ * lanes ask envstudio serve for each step's state diff (`reset(diff=True)`, opt-in), which the
+ * peer does not compute: what that feature costs.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -30,7 +32,13 @@ const SAMPLE = path.join(ROOT, "prisma/seed/samples/library-lending");
 type Server = { name: string; child: ChildProcess; url: string };
 /** `workers`: the server's child processes are its workers (a multi-worker uvicorn), whose CPU
  * shares show how evenly the sessions spread. */
-type Mode = { name: string; start: () => Promise<Server>; workers?: number };
+type Mode = {
+  name: string;
+  start: () => Promise<Server>;
+  workers?: number;
+  /** The reset's data: `{diff: true}` asks envstudio serve for each step's state diff. */
+  resetData?: Record<string, unknown>;
+};
 
 export function scenarioFile(): { file: string; gold: GoldCall[] } {
   const meta = JSON.parse(readFileSync(path.join(SAMPLE, "meta.json"), "utf8")) as { env_class_name: string };
@@ -100,11 +108,12 @@ function busiestShare(before: Map<string, number>, after: Map<string, number>): 
 
 /** One timed run of a mode; memory is the server's process tree (PSS) sampled during the run. */
 async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tally) {
+  const label = `${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}`;
   const cpuBefore = childCpuSeconds(server.child.pid ?? 0);
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
   const timer = setInterval(sample, 500);
-  const result = await drive(server.url, gold, SESSIONS, DURATION_MS);
+  const result = await drive(server.url, gold, SESSIONS, DURATION_MS, 0, mode.resetData);
   clearInterval(timer);
   sample();
   if (mode.workers)
@@ -112,7 +121,7 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
   console.log(
-    `  ${server.name}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+    `  ${label}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
   );
 }
 
@@ -144,6 +153,9 @@ export async function main() {
     { name: "peerN", start: () => peer(PEER_WORKERS), workers: PEER_WORKERS },
     { name: "pyodide", start: () => node("pyodide") },
     { name: "bwrap", start: () => node("bwrap") },
+    // What the opt-in per-step state diffs cost (the peer has no such feature).
+    { name: "pyodideDiffs", start: () => node("pyodide"), resetData: { diff: true } },
+    { name: "bwrapDiffs", start: () => node("bwrap"), resetData: { diff: true } },
     // What full isolation costs (docs/sandbox.md): BENCH_SERVE_ISOLATED=1 adds these lanes.
     ...(ISOLATED
       ? [
@@ -167,16 +179,16 @@ export async function main() {
       // Untimed warm-up: every session plays episodes for a while, so every sandbox worker and
       // every uvicorn worker has booted and V8 has finished optimizing the hot wasm code (Pyodide
       // steps run many times slower for the first seconds of fresh workers).
-      const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1);
+      const warm = await drive(server.url, gold, SESSIONS, WARM_MS, 1, mode.resetData);
       // Warm reset alone: one session, so the figure is the reset itself, not queueing behind
       // 31 other sessions' steps on 2 cores.
-      const solo = await drive(server.url, gold, 1, 2000);
+      const solo = await drive(server.url, gold, 1, 2000, 0, mode.resetData);
       Object.assign(tallies.get(mode.name)!, {
         soloResetP50Ms: solo.resetP50Ms,
         untimedFailures: warm.failures.length + solo.failures.length,
       });
       console.log(
-        `warm-up ${server.name}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`,
+        `warm-up ${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}: ${warm.episodesAtRewardOne}/${warm.episodes} episodes at reward 1; one session alone: reset p50 ${solo.resetP50Ms} ms`,
       );
     }
     for (let r = 0; r < ROUNDS; r++) {
@@ -228,7 +240,13 @@ function report(tallies: Map<string, Tally>, load: number[]) {
   const [peer1, peerN] = [tallies.get("peer1")!, tallies.get("peerN")!];
   metrics.peerNVsPeer1 = ratioPerRound("peerN / peer1", peerN, peer1);
   metrics.peerNBusiestWorkerCpuShare = median(peerN.busiestWorkerShare);
-  for (const name of ["pyodide", "bwrap", ...(ISOLATED ? ["pyodideIsolated", "bwrapIsolated"] : [])]) {
+  for (const name of [
+    "pyodide",
+    "bwrap",
+    "pyodideDiffs",
+    "bwrapDiffs",
+    ...(ISOLATED ? ["pyodideIsolated", "bwrapIsolated"] : []),
+  ]) {
     metrics[`${name}VsPeer1`] = ratioPerRound(`${name} / peer1`, tallies.get(name)!, peer1);
     metrics[`${name}VsPeerN`] = ratioPerRound(`${name} / peerN`, tallies.get(name)!, peerN);
   }

@@ -3,20 +3,13 @@
  * runs an in-process worker (unless --no-worker) and prints progress until the run settles; the
  * run and its environments appear in the studio like any other.
  */
-import { createDb } from "../db";
-import { resolveDatabaseUrl } from "../db/server/resolve-database";
-import { cliDataDir } from "./open-project";
-import { startBoss } from "../jobs/boss";
-import { jobQueueOn } from "../jobs/server/send-job";
-import { loadJobHandler } from "../jobs/server/job-handlers";
-import { startWorker } from "../jobs/worker";
 import { getLlmConfig, unpricedWarning } from "../llm";
 import { buildRunConfig, checkRunPrices } from "../pipeline/run-config";
 import { createRun } from "../pipeline/server/create-run";
 import { PIPELINE_STEP_JOB } from "../pipeline/step-job";
 import { getDefaultProject } from "../projects/server/get-default-project";
-import { closeSandboxRunner } from "../sandbox";
 import { followRun } from "./follow-run";
+import { openRunQueue } from "./run-queue";
 import { UsageError } from "./cli-flags";
 import type { CliIo } from "./cli-io";
 import { PIPELINE_USAGE, parsePipelineRunArgs } from "./pipeline-input";
@@ -43,14 +36,7 @@ export async function runPipelineCommand(
   // Before the database is opened: a budget on an unpriced model is refused with nothing written.
   const unpriced = checkRunPrices(config, llm.prices);
   if (unpriced.length) io.err(`warning: ${unpricedWarning(unpriced)}`);
-  const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
-  const db = createDb(url, 4);
-  const worker = args.inProcessWorker
-    ? await startWorker(url, [PIPELINE_STEP_JOB], { db, loadHandler: loadJobHandler })
-    : null;
-  // Without a worker of its own, the command only enqueues: a pg-boss client that sends, on the resolved database.
-  const boss = worker?.boss ?? (await startBoss(url, { supervise: false }));
-  const queue = worker?.queue ?? jobQueueOn(boss);
+  const { db, queue, close } = await openRunQueue(PIPELINE_STEP_JOB, args.inProcessWorker, io);
   try {
     const project = await getDefaultProject(db);
     const run = await createRun(db, queue, {
@@ -65,14 +51,6 @@ export async function runPipelineCommand(
       dbWaitMs: opts.dbWaitMs ?? args.dbWaitMs,
     });
   } finally {
-    // Cleanup must not turn a clear outcome (e.g. "gave up: database unreachable") into a stack trace.
-    const quietly = (what: string, p: Promise<unknown>) =>
-      p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
-    await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
-    // The in-process worker's steps ran Python in the process-wide sandbox host; left open, it keeps
-    // this process alive after the run.
-    await quietly("closing the sandbox", closeSandboxRunner());
-    await quietly("closing the database", db.$disconnect());
-    await quietly("stopping the database", stop());
+    await close();
   }
 }

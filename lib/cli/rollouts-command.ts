@@ -5,17 +5,10 @@
  * to the end, then prints the dataset's difficulty on its pins. Bad input (k, an unknown model, a
  * budget on an unpriced model) is refused before anything starts.
  */
-import { createDb } from "../db";
 import { readEnv } from "../env";
-import { resolveDatabaseUrl } from "../db/server/resolve-database";
-import { startBoss } from "../jobs/boss";
-import { jobQueueOn } from "../jobs/server/send-job";
-import { loadJobHandler } from "../jobs/server/job-handlers";
-import { startWorker } from "../jobs/worker";
 import { getLlmConfig, listModels } from "../llm";
 import { getDefaultProject } from "../projects/server/get-default-project";
 import { ROLLOUT_JOB } from "../rollout/rollout-job";
-import { closeSandboxRunner } from "../sandbox";
 import {
   type FlagSpec,
   UsageError,
@@ -27,7 +20,7 @@ import {
 } from "./cli-flags";
 import type { CliIo } from "./cli-io";
 import { followRun } from "./follow-run";
-import { cliDataDir } from "./open-project";
+import { openRunQueue } from "./run-queue";
 
 export const ROLLOUTS_FLAGS = {
   strings: ["dataset", "version", "k", "models", "max-cost", "db-wait"],
@@ -81,13 +74,7 @@ export async function runRolloutsCommand(
   const endpointModels = () => listModels(baseUrl, llm.apiKey);
   // Before the database is opened: bad k or an unknown model costs nothing and writes nothing.
   await checkRolloutRequest({ k: args.k, models }, endpointModels);
-  const { url, stop } = await resolveDatabaseUrl({ migrate: true, dataDir: cliDataDir() });
-  const db = createDb(url, 4);
-  const worker = args.inProcessWorker
-    ? await startWorker(url, [ROLLOUT_JOB], { db, loadHandler: loadJobHandler })
-    : null;
-  const boss = worker?.boss ?? (await startBoss(url, { supervise: false }));
-  const queue = worker?.queue ?? jobQueueOn(boss);
+  const { db, queue, close } = await openRunQueue(ROLLOUT_JOB, args.inProcessWorker, io);
   try {
     const project = await getDefaultProject(db);
     const { run, dataset, version } = await launchDatasetRollouts(
@@ -103,11 +90,6 @@ export async function runRolloutsCommand(
     io.out(`dataset ${dataset.name} v${version.version}: /datasets/${dataset.id}`);
     return code;
   } finally {
-    const quietly = (what: string, p: Promise<unknown>) =>
-      p.catch((e: unknown) => io.err(`warning: ${what}: ${e instanceof Error ? e.message : String(e)}`));
-    await quietly("stopping the job queue", worker ? worker.stop() : boss.stop({ graceful: false }));
-    await quietly("closing the sandbox", closeSandboxRunner());
-    await quietly("closing the database", db.$disconnect());
-    await quietly("stopping the database", stop());
+    await close();
   }
 }

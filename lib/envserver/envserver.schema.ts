@@ -26,6 +26,9 @@ export const ResetBodySchema = z
     session_key: z.string().min(16, "session_key must be at least 16 characters").max(255).optional(),
     /** The scenario (task_id, or env_id/task_id) to load; picked by seed when omitted. */
     scenario_id: z.string().optional(),
+    /** Each step's observation carries the state diff in `metadata.diff`. Off unless asked: a
+     * trainer has no use for it, and it is about a third of a step's cost in the sandbox. */
+    diff: z.boolean().optional(),
   })
   .passthrough();
 export type ResetBody = z.infer<typeof ResetBodySchema>;

@@ -31,7 +31,7 @@ const OBSERVATION_SCHEMA = {
     metadata: {
       type: "object",
       additionalProperties: true,
-      description: "episode_id, session_key (HTTP), step_count, diff, checks",
+      description: "episode_id, session_key (HTTP), step_count, checks, diff (when reset asked for it)",
     },
     done: { type: "boolean" },
     reward: { anyOf: [{ type: "number" }, { type: "null" }] },
@@ -97,6 +97,7 @@ export function openApiDocument(catalog: Catalog) {
             seed: { type: "integer", minimum: 0 },
             episode_id: { type: "string" },
             scenario_id: { type: "string" },
+            diff: { type: "boolean", description: "each step's metadata carries the state diff" },
           },
         }),
       },

@@ -50,6 +50,7 @@ export async function resetSession(
     owner,
     scenario,
     episode: loaded.value,
+    diffs: body.diff === true,
     stepCount: 0,
     submitted: false,
     lastSeen: table.now(),

@@ -23,6 +23,8 @@ export type Session = {
   owner: Owner;
   scenario: ServedScenario;
   episode: Episode | null;
+  /** Steps answer with the state diff (the reset asked for it). */
+  diffs: boolean;
   /** Steps reserved (a call counts before it is queued, submit included): never above maxSteps. */
   stepCount: number;
   /** A submit was reserved: nothing after it runs (the episode ends with its reward). */

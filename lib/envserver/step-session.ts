@@ -47,7 +47,9 @@ export async function stepSession(
     session.submitted = true;
     return ok(await score(table, session));
   }
-  const result = await episode.step(action.tool_name, action.arguments);
+  const result = session.diffs
+    ? await episode.step(action.tool_name, action.arguments)
+    : await episode.act(action.tool_name, action.arguments);
   // Ended while this call waited (a submit or a failed call queued before it): the episode's
   // outcome is settled and this call changes nothing.
   if (session.done) return ok(endedReply(session, maxSteps));
@@ -72,7 +74,7 @@ export async function stepSession(
   const metadata = {
     episode_id: id,
     step_count: stepNumber,
-    diff: result.value.diff,
+    ...("diff" in result.value ? { diff: result.value.diff } : {}),
     ...(truncated ? { truncated: true } : {}),
   };
   return ok({

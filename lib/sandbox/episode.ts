@@ -13,6 +13,7 @@ import {
   type JsonObject,
   type SandboxError,
   type StateDiff,
+  ActReplySchema,
   StateReplySchema,
   StatesReplySchema,
   StepInputSchema,
@@ -22,10 +23,14 @@ import {
 import type { z } from "zod";
 import { formatZodIssues } from "../core/zod-issues";
 
-export type StepResult = {
+type ActReply = z.infer<typeof ActReplySchema>;
+
+export type StepResult = ActResult & { diff: StateDiff };
+
+/** A step without its state diff. */
+export type ActResult = {
   /** The tool's return value as JSON, or an error observation `{success:false, error, error_type}`. */
   observation: unknown;
-  diff: StateDiff;
   isError: boolean;
   stdout: string;
   stderr: string;
@@ -34,6 +39,9 @@ export type StepResult = {
 export interface Episode {
   tools(): Tool[];
   step(name: string, args?: JsonObject): Promise<Result<StepResult, SandboxError>>;
+  /** A step that skips the state diff: a third of a step's cost in wasm, and of no use to a
+   * trainer. state(), diff() and check() are exact either way. */
+  act(name: string, args?: JsonObject): Promise<Result<ActResult, SandboxError>>;
   state(): Promise<Result<JsonObject, SandboxError>>;
   diff(): Promise<Result<StateDiff, SandboxError>>;
   check(checks: string[]): Promise<Result<CheckResult[], SandboxError>>;
@@ -90,35 +98,55 @@ export function createEpisode(
   }
 
   const names = new Set(tools.map((t) => t.function.name));
+
+  /** One tool call, with or without the diff (null without); callers hold the queue. */
+  async function call(
+    name: string,
+    args: JsonObject,
+    withDiff: boolean,
+  ): Promise<Result<ActReply, SandboxError>> {
+    const input = StepInputSchema.safeParse({ name, args });
+    if (!input.success)
+      return err({
+        code: "INVALID_REQUEST",
+        message: formatZodIssues(input.error, { max: 1, withPath: false }),
+        retryable: false,
+      });
+    // Tools hidden by `load({tools})` are unknown here, before anything reaches the sandbox.
+    if (!names.has(name))
+      return ok({
+        ok: true,
+        observation: unknownTool(name, names),
+        diff: EMPTY_DIFF,
+        is_error: true,
+        stdout: "",
+        stderr: "",
+      });
+    checkedFinal = null;
+    const reply = await run(
+      { op: "step", name, arguments: input.data.args, ...(withDiff ? {} : { diff: false }) },
+      options.stepTimeoutMs,
+      withDiff ? StepReplySchema : ActReplySchema,
+    );
+    return reply.ok ? reply : stripCallError(reply.error);
+  }
+
   return {
     tools: () => tools,
     step: (name, args = {}) =>
       enqueue(async () => {
-        const input = StepInputSchema.safeParse({ name, args });
-        if (!input.success)
-          return err({
-            code: "INVALID_REQUEST",
-            message: formatZodIssues(input.error, { max: 1, withPath: false }),
-            retryable: false,
-          });
-        // Tools hidden by `load({tools})` are unknown here, before anything reaches the sandbox.
-        if (!names.has(name))
-          return ok({
-            observation: unknownTool(name, names),
-            diff: EMPTY_DIFF,
-            isError: true,
-            stdout: "",
-            stderr: "",
-          });
-        checkedFinal = null;
-        const reply = await run(
-          { op: "step", name, arguments: input.data.args },
-          options.stepTimeoutMs,
-          StepReplySchema,
-        );
-        if (!reply.ok) return stripCallError(reply.error);
+        const reply = await call(name, args, true);
+        if (!reply.ok) return reply;
         const { observation, diff, is_error: isError, stdout, stderr } = reply.value;
-        return ok({ observation, diff, isError, stdout, stderr });
+        // Parsed with StepReplySchema, so present.
+        return ok({ observation, diff: diff ?? EMPTY_DIFF, isError, stdout, stderr });
+      }),
+    act: (name, args = {}) =>
+      enqueue(async () => {
+        const reply = await call(name, args, false);
+        if (!reply.ok) return reply;
+        const { observation, is_error: isError, stdout, stderr } = reply.value;
+        return ok({ observation, isError, stdout, stderr });
       }),
     state: () =>
       enqueue(async () =>

@@ -179,6 +179,8 @@ export const StepReplySchema = z.object({
   stdout: z.string(),
   stderr: z.string(),
 });
+/** A step asked for without its diff (`"diff": false`): the harness sends `null` in its place. */
+export const ActReplySchema = StepReplySchema.extend({ diff: StateDiffSchema.nullable() });
 export const StateReplySchema = z.object({ ok: z.literal(true), state: JsonObjectSchema });
 export const DiffReplySchema = z.object({ ok: z.literal(true), diff: StateDiffSchema });
 /** The episode's initial and current state, exact: what its checks are run over, elsewhere. */

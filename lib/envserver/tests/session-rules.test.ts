@@ -215,3 +215,32 @@ describe("idle reaping", () => {
     expect(sandboxSessionCeiling({ poolSize: 8, workersPerSource: 0 }, 64)).toBe(8);
   });
 });
+
+describe("state diffs", () => {
+  it("a step carries metadata.diff only when the reset asked for it; the reward is the same either way", async () => {
+    for (const diff of [undefined, false, true]) {
+      const s = wsSession(url());
+      const reset = await s.send({ type: "reset", data: diff === undefined ? {} : { diff } });
+      expect(reset.type).toBe("observation");
+      const step = await s.send({ type: "step", data: ADD_1 });
+      const metadata = step.data.observation?.metadata as Record<string, unknown>;
+      expect(metadata.step_count).toBe(1);
+      if (diff === true)
+        expect(metadata.diff).toMatchObject({ changed: [{ path: ["count"], old: 0, new: 1 }] });
+      else expect(metadata).not.toHaveProperty("diff");
+      const submit = await s.send({ type: "step", data: { tool_name: "submit", arguments: {} } });
+      expect(submit.data).toMatchObject({ reward: 1, done: true });
+      s.close();
+      await s.closed;
+    }
+  });
+
+  it("refuses a diff option that is not a boolean", async () => {
+    const s = wsSession(url());
+    const reset = await s.send({ type: "reset", data: { diff: "yes" } });
+    expect(reset.type).toBe("error");
+    expect(JSON.stringify(reset.data)).toMatch(/diff/);
+    s.close();
+    await s.closed;
+  });
+});
