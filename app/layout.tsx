@@ -4,6 +4,8 @@ import { NavBar } from "@/components/ui/nav-bar";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { getIdentity } from "@/lib/auth/server/require-role";
 import { THEME_SCRIPT } from "@/components/ui/theme";
+import { isDemoStudio } from "@/lib/llm/demo-studio";
+import { DemoModelBadge } from "@/components/ui/badge";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -27,6 +29,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             isAdmin={user?.role === "ADMIN"}
             account={<AccountMenu user={user} signedIn={signedIn} />}
           />
+          {isDemoStudio() ? (
+            <p
+              role="status"
+              className="border-b border-violet-200 bg-violet-50 px-6 py-2 text-center text-sm text-violet-900"
+            >
+              <DemoModelBadge /> Offline demo: every model reply is scripted from the sample environments, no
+              LLM is called. Restart with OPENAI_BASE_URL set (without --demo) for real work.
+            </p>
+          ) : null}
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
         </Providers>
       </body>

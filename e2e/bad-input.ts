@@ -207,6 +207,10 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
   launchGenerationAction: { args: { environmentId: UNKNOWN_ID }, refusedWith: "NOT_FOUND" },
   launchRolloutsAction: { args: { environmentId: UNKNOWN_ID, models: "m" }, refusedWith: "NOT_FOUND" },
   launchProofAction: { args: { environmentId: UNKNOWN_ID }, refusedWith: "NOT_FOUND" },
+  archiveEnvironmentAction: {
+    args: { environmentId: UNKNOWN_ID, archived: true, reason: "fuzz" },
+    refusedWith: "NOT_FOUND",
+  },
   launchRepairAction: { args: { target: { kind: "environment", id: UNKNOWN_ID } }, refusedWith: "NOT_FOUND" },
   mergeDuplicatesAction: {
     args: {

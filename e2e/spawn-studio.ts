@@ -32,6 +32,8 @@ export async function spawnStudio(opts: {
   hostVariable?: string | null;
   env: Record<string, string>;
   how?: "web" | "next" | "npm-start";
+  /** Command-line arguments after the script (e.g. `--demo` for npm-start). */
+  args?: string[];
 }): Promise<SpawnedStudio> {
   const host = opts.host ?? "127.0.0.1";
   const port = await freePort();
@@ -52,7 +54,7 @@ export async function spawnStudio(opts: {
   const args =
     how === "next"
       ? [path.resolve("node_modules/next/dist/bin/next"), "start", "-H", host, "-p", String(port)]
-      : ["--import", "tsx", path.resolve(script[how])];
+      : ["--import", "tsx", path.resolve(script[how]), ...(opts.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));

@@ -58,7 +58,9 @@ export const EnvSchema = z.object({
   PORT: port.default(3000),
   ENVSTUDIO_SEED_SAMPLES: z.enum(["0", "1"]).default("1"),
   ENVSTUDIO_START_WORKER: z.enum(["0", "1"]).optional(),
-  OPENAI_BASE_URL: z.string().url().optional(),
+  // 1: the offline demo (`npm start -- --demo`): canned replies from demo/ instead of an LLM endpoint.
+  ENVSTUDIO_DEMO: z.enum(["0", "1"]).optional(),
+  OPENAI_BASE_URL: z.preprocess(blankAsUnset, z.string().url().optional()),
   OPENAI_API_KEY: z.string().optional(),
   ENVSTUDIO_ADMIN_EMAIL: EmailSchema.optional(),
   ENVSTUDIO_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),

@@ -6,7 +6,9 @@
  *  4. build the app if the sources changed since the last build;
  *  5. start a job worker and the web server (scripts/start-web.ts: Next.js behind a server that
  *     passes each connection's peer address on) on HOST:PORT (default 127.0.0.1:3000).
- * `--dev` runs `next dev` instead of building.
+ * `--dev` runs `next dev` instead of building. `--demo` (or ENVSTUDIO_DEMO=1) is the offline demo:
+ * the canned-reply endpoint of demo/ starts here and stands in for OPENAI_BASE_URL, every stage
+ * uses its model name, and the UI labels the studio and its runs as canned.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import net from "node:net";
@@ -134,6 +136,24 @@ async function main(): Promise<void> {
     HOST: env.HOST,
     PORT: String(env.PORT),
   };
+  let stopDemo = async () => {};
+  if (process.argv.includes("--demo") || env.ENVSTUDIO_DEMO === "1") {
+    // Loaded only when asked: the product itself holds no canned replies.
+    const { DEMO_MODEL, startDemoLlm } = await import("../demo/llm-server");
+    const demo = await startDemoLlm();
+    stopDemo = demo.close;
+    Object.assign(childEnv, {
+      ENVSTUDIO_DEMO: "1",
+      OPENAI_BASE_URL: demo.url,
+      OPENAI_API_KEY: "demo",
+      LLM_MODEL: DEMO_MODEL,
+      LLM_CHECK_MODEL: DEMO_MODEL,
+      LLM_EMBEDDING_MODEL: "",
+      // Canned replies cost nothing: priced at $0 so no "unpriced model" warning shows.
+      LLM_PRICES: JSON.stringify({ [DEMO_MODEL]: { input: 0, output: 0 } }),
+    });
+    log(`offline demo: canned replies from demo/ on ${demo.url} (model "${DEMO_MODEL}"), no LLM is called`);
+  }
   await bootstrapAdmin(database.url, env);
   if (env.ENVSTUDIO_SEED_SAMPLES === "1") await seed(database.url);
   if (!isDev) build(childEnv);
@@ -175,6 +195,7 @@ async function main(): Promise<void> {
     await Promise.all(
       children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once("exit", r))),
     );
+    await stopDemo();
     await database.stop();
     process.exit(code);
   };

@@ -4,10 +4,10 @@ import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { listRuns } from "@/lib/pipeline/server/get-run";
-import { getLlmConfig } from "@/lib/llm";
+import { getLlmConfig, isDemoModel, isDemoStudio } from "@/lib/llm";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { NewRunForm } from "@/components/runs/new-run-form";
-import { StatusBadge } from "@/components/ui/badge";
+import { DemoModelBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
 
 export const dynamic = "force-dynamic";
@@ -30,6 +30,7 @@ export default async function RunsPage() {
               modelCheck: cfg.checkModel,
               modelEmbedding: cfg.embeddingModel ?? "",
               endpointConfigured: cfg.baseUrl !== null,
+              isDemo: isDemoStudio(),
             }}
           />
         </Card>
@@ -56,6 +57,12 @@ export default async function RunsPage() {
                     <Link className="text-indigo-700 underline" href={`/runs/${r.id}`}>
                       {r.name || r.id}
                     </Link>
+                    {r.models.some(isDemoModel) ? (
+                      <>
+                        {" "}
+                        <DemoModelBadge />
+                      </>
+                    ) : null}
                   </td>
                   <td>
                     <StatusBadge status={r.status} />

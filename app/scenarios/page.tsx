@@ -6,12 +6,18 @@ import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { findScenarios } from "@/lib/scenarios/server/get-scenario";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/inputs";
+import { collidingNames, distinctName } from "@/lib/environments/name-collisions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Scenarios" };
 
 const FILTERS = ["PENDING", "VERIFIED", "FAILED", "STALE"] as const;
-const Query = z.object({ proof: z.enum(FILTERS).optional().catch(undefined) });
+const Query = z.object({
+  proof: z.enum(FILTERS).optional().catch(undefined),
+  q: z.string().trim().max(200).optional().catch(undefined),
+});
 const Reasons = z.array(z.object({ code: z.string() })).catch([]);
 
 export default async function ScenariosPage({
@@ -22,18 +28,42 @@ export default async function ScenariosPage({
   const query = Query.parse(await searchParams);
   const db = getDb();
   const project = await getDefaultProject(db);
-  const scenarios = await findScenarios(db, project.id, { proofStatus: query.proof });
+  const scenarios = await findScenarios(db, project.id, {
+    proofStatus: query.proof,
+    q: query.q || undefined,
+  });
+  const clash = collidingNames(scenarios.map((s) => s.environment));
+  const withQuery = (proof?: string) => {
+    const p = new URLSearchParams();
+    if (proof) p.set("proof", proof);
+    if (query.q) p.set("q", query.q);
+    return p.size ? `/scenarios?${p.toString()}` : "/scenarios";
+  };
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Scenarios</h1>
+      <form method="get" action="/scenarios" role="search" className="flex items-center gap-2 text-sm">
+        <Input
+          type="search"
+          name="q"
+          defaultValue={query.q ?? ""}
+          aria-label="Search scenarios"
+          placeholder="Task, scenario id, environment name or env_id"
+          className="w-96"
+        />
+        {query.proof ? <Input type="hidden" name="proof" value={query.proof} /> : null}
+        <Button type="submit" variant="secondary" size="sm">
+          Search
+        </Button>
+      </form>
       <nav className="flex gap-3 text-sm" aria-label="Proof status">
-        <Link href="/scenarios" className={!query.proof ? "font-semibold" : "text-indigo-700"}>
+        <Link href={withQuery()} className={!query.proof ? "font-semibold" : "text-indigo-700"}>
           All
         </Link>
         {FILTERS.map((f) => (
           <Link
             key={f}
-            href={`/scenarios?proof=${f}`}
+            href={withQuery(f)}
             className={query.proof === f ? "font-semibold" : "text-indigo-700"}
           >
             {f.toLowerCase()}
@@ -41,7 +71,11 @@ export default async function ScenariosPage({
         ))}
       </nav>
       {scenarios.length === 0 ? (
-        <EmptyState title="No scenarios">Generate scenarios from an environment page.</EmptyState>
+        <EmptyState title={query.q ? "No scenarios match" : "No scenarios"}>
+          {query.q
+            ? "Clear the search to see every scenario."
+            : "Generate scenarios from an environment page."}
+        </EmptyState>
       ) : (
         <table className="w-full text-left text-sm" data-testid="scenario-table">
           <thead className="text-xs uppercase tracking-wide text-slate-500">
@@ -63,7 +97,7 @@ export default async function ScenariosPage({
                   </Link>
                   <p className="line-clamp-2 text-slate-600">{s.task}</p>
                 </td>
-                <td className="pr-4">{s.environment.name}</td>
+                <td className="pr-4">{distinctName(s.environment, clash)}</td>
                 <td>
                   <StatusBadge status={s.status} />
                 </td>

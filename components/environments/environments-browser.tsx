@@ -9,7 +9,7 @@ import {
   type ListEnvironmentsQuery,
 } from "@/lib/environments/environment.schema";
 import { statusLabel } from "@/components/ui/badge";
-import { Input, Select } from "@/components/ui/inputs";
+import { Checkbox, Input, Select } from "@/components/ui/inputs";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
@@ -77,6 +77,12 @@ export function EnvironmentsBrowser(props: {
             </option>
           ))}
         </Select>
+        <Checkbox
+          label="Show archived"
+          labelClassName="text-sm text-slate-600"
+          checked={filters.archived ?? false}
+          onChange={(e) => set({ archived: e.target.checked })}
+        />
         <span className="text-sm text-slate-500" aria-live="polite" data-testid="result-count">
           {query.isFetching
             ? "Loading…"

@@ -1,8 +1,10 @@
 import Link from "next/link";
 import type { EnvironmentListItem } from "@/lib/environments/environment.schema";
-import { SampleBadge, StatusBadge } from "@/components/ui/badge";
+import { collidingNames } from "@/lib/environments/name-collisions";
+import { Badge, SampleBadge, StatusBadge } from "@/components/ui/badge";
 
 export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListItem[]; dimmed?: boolean }) {
+  const clash = collidingNames(items);
   return (
     <div
       className={`overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm ${dimmed ? "opacity-60" : ""}`}
@@ -28,7 +30,13 @@ export function EnvironmentsTable({ items, dimmed }: { items: EnvironmentListIte
                 >
                   {env.name}
                 </Link>{" "}
+                {clash.has(env.name) ? (
+                  <code className="text-xs text-slate-500" title="env_id: this name is shared">
+                    {env.slug}
+                  </code>
+                ) : null}{" "}
                 {env.origin === "SAMPLE" ? <SampleBadge /> : null}
+                {env.archivedAt ? <Badge tone="gray">Archived</Badge> : null}
               </td>
               <td className="px-4 py-2 text-slate-600">{env.domain}</td>
               <td className="px-4 py-2">

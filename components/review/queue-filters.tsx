@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
 import { ToggleButton } from "@/components/ui/toggle-button";
 import { Field } from "@/components/ui/field";
-import { Select } from "@/components/ui/inputs";
+import { Input, Select } from "@/components/ui/inputs";
 
 type Props = {
   filter: QueueFilter;
@@ -67,6 +67,24 @@ export function QueueFilters({ filter, counts, facets }: Props) {
         ))}
       </div>
       <div className="flex flex-wrap gap-4">
+        <form
+          role="search"
+          className="flex items-center gap-1 text-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const q = new FormData(e.currentTarget).get("q");
+            set("q", typeof q === "string" ? q.trim() : "");
+          }}
+        >
+          <Input
+            type="search"
+            name="q"
+            defaultValue={filter.q ?? ""}
+            aria-label="Search the queue"
+            placeholder="Search names, tasks, ids… (Enter)"
+            className="w-64"
+          />
+        </form>
         {select(
           "status",
           "Status",

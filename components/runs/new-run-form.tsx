@@ -5,12 +5,16 @@ import { type ComponentProps, useState } from "react";
 import { startRunAction } from "@/app/runs/actions";
 import { textFieldsOf } from "@/lib/pipeline/task-file";
 import { ErrorState } from "@/components/ui/states";
+import { DemoModelBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, InputField } from "@/components/ui/field";
 import { FileInput, Radio, Select, Textarea } from "@/components/ui/inputs";
 import { unwrapAction } from "@/components/data/unwrap-action";
 
 const WIDE = "mt-1 w-full";
+
+const NO_ENDPOINT_FIX =
+  "Set OPENAI_BASE_URL (and OPENAI_API_KEY) to an OpenAI-compatible endpoint and restart the studio, or try the pipeline offline with `npm start -- --demo` (canned replies).";
 
 type ModelDefaults = { modelMain: string; modelCheck: string; modelEmbedding: string };
 
@@ -64,7 +68,11 @@ function detectFields(text: string): string[] {
   }
 }
 
-export function NewRunForm({ defaults }: { defaults: ModelDefaults & { endpointConfigured: boolean } }) {
+export function NewRunForm({
+  defaults,
+}: {
+  defaults: ModelDefaults & { endpointConfigured: boolean; isDemo: boolean };
+}) {
   const router = useRouter();
   const [source, setSource] = useState<"ideas" | "tasks">("ideas");
   const [file, setFile] = useState<{ name: string; text: string; fields: string[] } | null>(null);
@@ -89,10 +97,12 @@ export function NewRunForm({ defaults }: { defaults: ModelDefaults & { endpointC
   return (
     <form action={submit} className="space-y-4" aria-label="New run">
       {!defaults.endpointConfigured ? (
-        <ErrorState
-          title="No LLM endpoint"
-          message="Set OPENAI_BASE_URL (and OPENAI_API_KEY) for the worker; runs fail until then."
-        />
+        <ErrorState title="No LLM endpoint: a run cannot start" message={NO_ENDPOINT_FIX} />
+      ) : null}
+      {defaults.isDemo ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <DemoModelBadge /> Every model below answers from the offline demo&apos;s script.
+        </p>
       ) : null}
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Source</legend>
@@ -153,9 +163,23 @@ export function NewRunForm({ defaults }: { defaults: ModelDefaults & { endpointC
         ))}
       </div>
       {error ? <ErrorState title="Could not start the run" message={error} /> : null}
-      <Button type="submit" disabled={pending} variant="primary" size="lg">
-        {pending ? "Starting…" : "Start run"}
-      </Button>
+      <div className="flex items-center gap-3">
+        <Button
+          type="submit"
+          disabled={pending || !defaults.endpointConfigured}
+          variant="primary"
+          size="lg"
+          aria-describedby={defaults.endpointConfigured ? undefined : "start-run-blocked"}
+          disabledReason={defaults.endpointConfigured ? undefined : "No LLM endpoint is configured"}
+        >
+          {pending ? "Starting…" : "Start run"}
+        </Button>
+        {!defaults.endpointConfigured ? (
+          <span id="start-run-blocked" className="text-sm text-slate-600">
+            Disabled: no LLM endpoint is configured.
+          </span>
+        ) : null}
+      </div>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import type { RunView } from "@/lib/pipeline/run-view.schema";
-import { StatusBadge } from "@/components/ui/badge";
+import { isDemoModel } from "@/lib/llm/demo-model";
+import { DemoModelBadge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 
 /** Name, live status, spend against the cap, and the cancel button while the run is live. */
@@ -18,6 +19,7 @@ export function RunHeader({
       <span data-testid="run-status">
         <StatusBadge status={run.status} />
       </span>
+      {run.models.some(isDemoModel) ? <DemoModelBadge /> : null}
       <span className="text-sm text-slate-500" data-testid="run-cost">
         ${run.costUsd.toFixed(4)}
         {run.maxCostUsd !== null ? ` of $${run.maxCostUsd.toFixed(2)}` : ""} ·{" "}

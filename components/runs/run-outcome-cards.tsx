@@ -30,23 +30,69 @@ export function FailuresCard({ runId, failures }: { runId: string; failures: Run
 }
 
 /** The environments this run produced so far, with their review status. */
-export function RunEnvironmentsCard({ environments }: { environments: RunView["environments"] }) {
+/**
+ * The next step of the pipeline for one of a finished run's environments: a built one waits for a
+ * reviewer's acceptance, then for its scenarios (generated for accepted environments only).
+ */
+function nextStep(e: RunView["environments"][number]): { label: string; href: string } | null {
+  if (e.toolCount === 0 || e.scenarioCount > 0) return null;
+  if (e.status === "IN_REVIEW") return { label: "Review and accept", href: `/environments/${e.id}/quality` };
+  if (e.status === "ACCEPTED")
+    return { label: "Generate scenarios", href: `/environments/${e.id}#scenario-launcher` };
+  return null;
+}
+
+/**
+ * The run's environments; once the run is over, each one without scenarios links to its next step:
+ * review and acceptance, then scenario generation on its page (proven when ready).
+ */
+export function RunEnvironmentsCard({
+  environments,
+  isTerminal = false,
+}: {
+  environments: RunView["environments"];
+  isTerminal?: boolean;
+}) {
+  const steps = new Map(environments.map((e) => [e.id, isTerminal ? nextStep(e) : null]));
+  const pending = [...steps.values()].filter(Boolean).length;
   return (
     <Card title="Environments">
       {environments.length === 0 ? (
         <EmptyState title="No environments yet" />
       ) : (
-        <ul className="space-y-1 text-sm" data-testid="run-environments">
-          {environments.map((e) => (
-            <li key={e.id} className="flex items-center gap-2">
-              <Link className="text-indigo-700 underline" href={`/environments/${e.id}`}>
-                {e.name}
-              </Link>
-              <StatusBadge status={e.status} />
-              <span className="text-slate-500">{e.toolCount} tools</span>
-            </li>
-          ))}
-        </ul>
+        <>
+          {pending ? (
+            <p className="mb-2 text-sm text-slate-700" data-testid="run-next-step">
+              Next step: review and accept {pending === 1 ? "the environment" : `the ${pending} environments`}
+              , then generate scenarios (initial states, tasks and checks) for each; they are proven in the
+              sandbox when ready.
+            </p>
+          ) : null}
+          <ul className="space-y-1 text-sm" data-testid="run-environments">
+            {environments.map((e) => {
+              const step = steps.get(e.id);
+              return (
+                <li key={e.id} className="flex items-center gap-2">
+                  <Link className="text-indigo-700 underline" href={`/environments/${e.id}`}>
+                    {e.name}
+                  </Link>
+                  <StatusBadge status={e.status} />
+                  <span className="text-slate-500">
+                    {e.toolCount} tools · {e.scenarioCount} scenarios
+                  </span>
+                  {step ? (
+                    <Link
+                      className="rounded border border-indigo-300 px-2 py-0.5 text-xs font-medium text-indigo-700 hover:bg-indigo-50"
+                      href={step.href}
+                    >
+                      {step.label}
+                    </Link>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
     </Card>
   );

@@ -43,7 +43,7 @@ export function RunView({ initial }: { initial: RunData }) {
       <LlmAccountingCard llm={data.llm} />
       <FailuresCard runId={run.id} failures={data.failures} />
       <LlmProblemsCard runId={run.id} problems={data.llmProblems} />
-      <RunEnvironmentsCard environments={data.environments} />
+      <RunEnvironmentsCard environments={data.environments} isTerminal={run.isTerminal} />
       <TopicsCard topics={data.topics} />
       <StepsTable
         runId={run.id}

@@ -58,3 +58,14 @@ export function SampleBadge() {
     </Badge>
   );
 }
+
+/** The offline demo's label: its model answers with canned replies, not an LLM. */
+export function DemoModelBadge() {
+  return (
+    <span data-testid="demo-badge">
+      <Badge tone="violet" title="The offline demo: replies are scripted from the sample environments">
+        demo model — canned replies
+      </Badge>
+    </span>
+  );
+}

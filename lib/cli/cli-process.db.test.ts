@@ -97,7 +97,7 @@ describe("CLI processes and a shared embedded database", () => {
     );
     expect(result.exitedByItself, result.output).toBe(true);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/environment A library lending desk \(\w+\): in_review/);
+    expect(result.output).toMatch(/environment Library lending desk \(\w+\): in_review/);
     expect(await isUp(server.url)).toBe(true);
   }, 300_000);
 

@@ -119,11 +119,11 @@ describe("envstudio pipeline run", () => {
       "warning: cost understated: no price for m-cli: its calls count as $0 (set LLM_PRICES, USD per million tokens)",
     ]);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/run \w+ started \(1 idea\)/);
+    expect(result.out).toMatch(/run \w+ started \(Library lending desk\)/);
     expect(result.out).toMatch(
       /succeeded · state 1\/1 · state_code 1\/1 · operations 1\/1 · methods 1\/1 · assemble 1\/1 · test_state 1\/1 · quality 1\/1/,
     );
-    expect(result.out).toMatch(/environment A library lending desk \(\w+\): in_review, 2 tools/);
+    expect(result.out).toMatch(/environment Library lending desk \(\w+\): in_review, 2 tools/);
     const run = await t.db.pipelineRun.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
     expect((run.config as { models: { code: string } }).models.code).toBe("m-cli");
   });

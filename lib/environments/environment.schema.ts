@@ -29,6 +29,11 @@ export const ListEnvironmentsQuerySchema = z.object({
     .max(100)
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** "1": list archived environments too (hidden by default). */
+  archived: z
+    .enum(["0", "1"])
+    .optional()
+    .transform((v) => v === "1"),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
 });
@@ -37,7 +42,7 @@ export type ListEnvironmentsQuery = z.infer<typeof ListEnvironmentsQuerySchema>;
 export type EnvironmentListFilters = Pick<
   ListEnvironmentsQuery,
   "q" | "status" | "domain" | "page" | "pageSize"
->;
+> & { archived?: boolean };
 
 /** The list's query string with defaults left out (`q=lib&page=2`): the page's URL and the API's. */
 export function environmentListSearch(f: EnvironmentListFilters): string {
@@ -45,6 +50,7 @@ export function environmentListSearch(f: EnvironmentListFilters): string {
   if (f.q) p.set("q", f.q);
   if (f.status) p.set("status", f.status);
   if (f.domain) p.set("domain", f.domain);
+  if (f.archived) p.set("archived", "1");
   if (f.page > 1) p.set("page", String(f.page));
   if (f.pageSize !== 25) p.set("pageSize", String(f.pageSize));
   return p.toString();
@@ -70,6 +76,8 @@ export const EnvironmentListItemSchema = z.object({
   origin: z.string(),
   toolCount: z.number(),
   scenarioCount: z.number(),
+  /** When it was archived; null while it is listed normally. */
+  archivedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type EnvironmentListItem = z.infer<typeof EnvironmentListItemSchema>;
@@ -104,3 +112,11 @@ export function parseTools(value: unknown): Tool[] {
   const parsed = z.array(ToolSchema).safeParse(value);
   return parsed.success ? parsed.data : [];
 }
+
+/** Archive (hide from lists, kept with its history) or restore an environment; audited. */
+export const ArchiveEnvironmentSchema = z.object({
+  environmentId: z.string().min(1).max(64),
+  archived: z.boolean(),
+  reason: z.string().trim().max(500).default(""),
+});
+export type ArchiveEnvironmentInput = z.infer<typeof ArchiveEnvironmentSchema>;

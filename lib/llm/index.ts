@@ -46,3 +46,5 @@ export {
   stripThinking,
   sumUsage,
 } from "./parse";
+export { DEMO_MODEL_NAME, isDemoModel } from "./demo-model";
+export { isDemoStudio } from "./demo-studio";

@@ -107,6 +107,8 @@ export const TopicSchema = z.object({
   usefulness: z.number().int().min(1).max(10),
   modelability: z.number().int().min(1).max(10),
   analysis: z.string().default(""),
+  /** The area the model placed the environment in (e-commerce, healthcare…); none for a typed idea. */
+  domain: z.string().trim().max(80).optional(),
 });
 export type Topic = z.infer<typeof TopicSchema>;
 
@@ -117,6 +119,8 @@ export const EntitySchema = z.object({
 });
 export const StateSpaceSchema = z.object({
   analysis: z.string().default(""),
+  /** The environment's area as the model names it; stored when the topic did not name one. */
+  domain: z.string().trim().max(80).optional().catch(undefined),
   entities: z.array(EntitySchema).min(1),
   rules: z.array(nonEmpty),
 });

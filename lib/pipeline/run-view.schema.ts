@@ -71,6 +71,8 @@ export const RunViewSchema = z.object({
     maxTokens: z.number().nullable(),
     errorMessage: z.string().nullable(),
     isTerminal: z.boolean(),
+    /** Model names the run's config names. */
+    models: z.array(z.string()),
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
   }),
@@ -88,7 +90,13 @@ export const RunViewSchema = z.object({
     }),
   ),
   environments: z.array(
-    z.object({ id: z.string(), name: z.string(), status: z.string(), toolCount: z.number() }),
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      toolCount: z.number(),
+      scenarioCount: z.number(),
+    }),
   ),
   topics: z.array(
     z.object({

@@ -109,6 +109,8 @@ export const QueuePreviewSchema = z.object({
 export type QueuePreview = z.infer<typeof QueuePreviewSchema>;
 
 export const QueueFilterSchema = z.object({
+  /** Search: environment names and env_ids, scenario tasks and ids (repairs are not searched). */
+  q: z.string().trim().max(200).optional(),
   kind: ReviewKindSchema.optional(),
   status: z.string().max(40).optional(),
   domain: z.string().max(100).optional(),

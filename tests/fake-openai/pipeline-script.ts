@@ -1,5 +1,5 @@
 /**
- * TEST ONLY. A scripted "LLM" for the whole SkelBuilder pipeline: answers each stage (recognised
+ * TEST AND DEMO ONLY. A scripted "LLM" for the whole SkelBuilder pipeline: answers each stage (recognised
  * by the `[stage:<id>]` tag of its system prompt) from a sample environment cut into pieces, so
  * the pipeline produces a real, working environment. Faults can be layered on with `withFaults`.
  */
@@ -81,13 +81,14 @@ export function stageReply(
       return json({
         analysis: "a desk system",
         summary: env.summary,
+        domain: env.domain,
         introduction: env.introduction,
         usefulness: low ? 3 : 8,
         modelability: low ? 4 : 8,
       });
     }
     case "state":
-      return json({ analysis: "entities", entities: env.entities, rules: env.rules });
+      return json({ analysis: "entities", domain: env.domain, entities: env.entities, rules: env.rules });
     case "state_code":
       return {
         content: `${JSON.stringify({ class_name: env.className })}\n\`\`\`python\n${env.stateCode}\n\`\`\``,

@@ -1,5 +1,5 @@
 /**
- * TEST ONLY. Scripted agents and user simulators for rollouts: an agent that replays a scenario's
+ * TEST AND DEMO ONLY. Scripted agents and user simulators for rollouts: an agent that replays a scenario's
  * gold calls one per turn (counting the tool results already in its chat), optionally after some
  * invalid calls, then says "Task Completed"; a user who reveals the task and sends ###STOP###
  * once the agent reports back.

@@ -1,5 +1,5 @@
 /**
- * TEST ONLY. Cuts a hand-written sample environment (prisma/seed/samples) into the pieces the
+ * TEST AND DEMO ONLY. Cuts a hand-written sample environment (prisma/seed/samples) into the pieces the
  * pipeline asks an LLM for: the state class (everything but the chosen public methods), one
  * method per operation, a test state and gold tool calls. Scripted replies are built from these.
  */
@@ -17,6 +17,7 @@ export type SampleOperation = {
 export type SampleEnv = {
   slug: string;
   summary: string;
+  domain: string;
   introduction: string;
   className: string;
   entities: { entity: string; attributes: string[]; description: string }[];
@@ -30,6 +31,7 @@ export type SampleEnv = {
 
 type Meta = {
   environment_summary: string;
+  domain: string;
   environment_introduction: string;
   env_class_name: string;
   state_space_definition: { entity: string; attributes: string; description: string }[];
@@ -87,6 +89,7 @@ export function loadSampleEnv(slug: string, opts: { operations?: string[] } = {}
   return {
     slug,
     summary: meta.environment_summary,
+    domain: meta.domain,
     introduction: meta.environment_introduction,
     className: meta.env_class_name,
     entities: meta.state_space_definition.map((e) => ({

@@ -1,5 +1,5 @@
 /**
- * TEST ONLY. A scripted "LLM" for ScenGenerator, the proof's gold request and rollouts, answering
+ * TEST AND DEMO ONLY. A scripted "LLM" for ScenGenerator, the proof's gold request and rollouts, answering
  * from a sample environment's hand-written scenarios (prisma/seed/samples): the k-th state and
  * task requests get sample scenario k mod n, so request N+1 repeats scenario 0 (a near-duplicate
  * task). Options plant bad validators and first-try format errors (re-asked).

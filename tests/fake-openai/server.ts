@@ -1,5 +1,5 @@
 /**
- * TEST ONLY. A real OpenAI-compatible HTTP server (node:http) speaking /v1/chat/completions
+ * TEST AND DEMO ONLY (demo/ serves the offline demo with it). A real OpenAI-compatible HTTP server (node:http) speaking /v1/chat/completions
  * (including tool calls) and /v1/embeddings, answering from a per-test script. It records every
  * request with the usage it reported, so tests can count what was paid for, and can inject faults
  * on either endpoint: status codes with Retry-After, hangs (client timeouts), malformed bodies,

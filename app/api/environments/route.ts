@@ -8,7 +8,7 @@ import { readQuery, respondWith } from "../respond";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/environments?q=&status=&domain=&page=&pageSize= → { items, total, page, pageSize } */
+/** GET /api/environments?q=&status=&domain=&archived=&page=&pageSize= → { items, total, page, pageSize } */
 export const GET = apiRoute(
   { role: "VIEWER", schema: ListEnvironmentsQuerySchema, input: readQuery },
   async (query) => {

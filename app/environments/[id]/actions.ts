@@ -1,7 +1,8 @@
 "use server";
 /**
- * Launches from an environment's page (scenario generation, rollouts, proof): each through
- * runAction, so a viewer gets a refusal like any other action, and each answers `{ runId }`.
+ * Launches from an environment's page (scenario generation, rollouts, proof), each answering
+ * `{ runId }`, and archiving: each through runAction, so a viewer gets a refusal like any other
+ * action.
  */
 import { revalidatePath } from "next/cache";
 import { runAction } from "@/lib/auth/server/run-action";
@@ -14,6 +15,8 @@ import {
   LaunchRolloutsSchema,
 } from "@/lib/scenarios/scenario-launch.schema";
 import { launchProof, launchRollouts, launchScenarioGeneration } from "@/lib/scenarios/server/launch-runs";
+import { ArchiveEnvironmentSchema } from "@/lib/environments/environment.schema";
+import { archiveEnvironment } from "@/lib/environments/server/archive-environment";
 
 async function launched(run: Promise<{ runId: string }>) {
   const { runId } = await run;
@@ -39,5 +42,14 @@ export async function launchProofAction(raw: unknown) {
   return runAction(raw, LaunchProofSchema, "REVIEWER", async (input, user) => {
     const db = getDb();
     return launched(launchProof(db, sendJob, (await getDefaultProject(db)).id, input.environmentId, user));
+  });
+}
+
+export async function archiveEnvironmentAction(raw: unknown) {
+  return runAction(raw, ArchiveEnvironmentSchema, "REVIEWER", async (input, user) => {
+    const db = getDb();
+    const result = await archiveEnvironment(db, (await getDefaultProject(db)).id, input, user);
+    revalidatePath("/environments", "layout");
+    return result;
   });
 }

@@ -10,12 +10,19 @@ import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { CodeViewer } from "@/components/code/code-viewer";
 import { AcceptanceLine } from "@/components/environments/acceptance-line";
 import { ToolTable } from "@/components/environments/tool-table";
-import { SampleBadge, StatusBadge } from "@/components/ui/badge";
+import { Badge, SampleBadge, StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
 import { RunLauncher } from "@/components/scenarios/run-launcher";
 import { readLlmConfig } from "@/lib/llm";
 import { findEnvironmentRuns } from "@/lib/scenarios/server/launch-runs";
-import { launchGenerationAction, launchProofAction, launchRolloutsAction } from "./actions";
+import {
+  archiveEnvironmentAction,
+  launchGenerationAction,
+  launchProofAction,
+  launchRolloutsAction,
+} from "./actions";
+import { ArchiveControl } from "@/components/environments/archive-control";
+import { findAuditLog } from "@/lib/review/server/find-audit-log";
 import { RepairButton } from "@/components/repair/repair-button";
 import { launchRepairAction } from "@/app/review/actions";
 import { orNotFound } from "@/app/or-not-found";
@@ -27,7 +34,8 @@ type Props = { params: Promise<{ id: string }> };
 async function load(id: string) {
   const db = getDb();
   const project = await getDefaultProject(db);
-  return orNotFound(getEnvironmentOrThrow(db, project.id, decodeURIComponent(id)));
+  const env = await orNotFound(getEnvironmentOrThrow(db, project.id, decodeURIComponent(id)));
+  return Object.assign(env, { projectId: project.id });
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -43,7 +51,10 @@ export default async function EnvironmentPage({ params }: Props) {
   const version = env.currentVersion;
   const tools = parseTools(version?.tools);
   const rules = Rules.parse(version?.rules);
-  const runs = await findEnvironmentRuns(getDb(), env.id);
+  const [runs, archiveLog] = await Promise.all([
+    findEnvironmentRuns(getDb(), env.id),
+    findAuditLog(getDb(), env.projectId, [{ targetType: "ENVIRONMENT", targetIds: [env.id] }], 5),
+  ]);
   return (
     <div className="space-y-5">
       <div>
@@ -54,8 +65,13 @@ export default async function EnvironmentPage({ params }: Props) {
           <h1 className="text-2xl font-semibold tracking-tight">{env.name}</h1>
           <StatusBadge status={env.status} />
           {env.origin === "SAMPLE" ? <SampleBadge /> : null}
+          {env.archivedAt ? (
+            <span data-testid="archived-badge">
+              <Badge tone="gray">Archived</Badge>
+            </span>
+          ) : null}
         </div>
-        <p className="mt-1 text-sm text-slate-500">
+        <p className="mt-1 text-sm text-slate-500" data-testid="environment-facts">
           {env.domain} · <code>{version?.className ?? "no code yet"}</code> · version{" "}
           {version?.version ?? "—"} · {tools.length} tools · {env.scenarios.length} scenarios
         </p>
@@ -66,6 +82,26 @@ export default async function EnvironmentPage({ params }: Props) {
           acceptedVersionId={env.acceptedVersionId}
           versions={env.versions}
         />
+        {canEdit ? (
+          <div className="mt-2">
+            <ArchiveControl
+              environmentId={env.id}
+              archivedAt={env.archivedAt?.toISOString() ?? null}
+              action={archiveEnvironmentAction}
+            />
+          </div>
+        ) : null}
+        {archiveLog.length ? (
+          <ul className="mt-1 text-xs text-slate-500" aria-label="Archive history">
+            {archiveLog.map((a) => (
+              <li key={a.id}>
+                {a.decision === "ARCHIVE" ? "Archived" : "Restored"} by {a.actor} at{" "}
+                {a.createdAt.slice(0, 16).replace("T", " ")}
+                {a.reason ? `: ${a.reason}` : ""}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {version ? (
           <nav aria-label="Environment" className="mt-2 flex flex-wrap gap-4 text-sm">
             {canEdit ? (
@@ -104,19 +140,21 @@ export default async function EnvironmentPage({ params }: Props) {
         {version ? <CodeViewer source={version.source} /> : <EmptyState title="No code version yet" />}
       </Card>
       {canEdit ? (
-        <Card title="Scenario generation, proof and rollouts">
-          <RunLauncher
-            environmentId={env.id}
-            defaultModel={readLlmConfig().defaultModel}
-            recentRunIds={runs.map((r) => r.id)}
-            actions={{
-              generate: launchGenerationAction,
-              prove: launchProofAction,
-              rollouts: launchRolloutsAction,
-            }}
-          />
-          <RepairButton target={{ kind: "environment", id: env.id }} action={launchRepairAction} />
-        </Card>
+        <section id="scenario-launcher" className="scroll-mt-4">
+          <Card title="Scenario generation, proof and rollouts">
+            <RunLauncher
+              environmentId={env.id}
+              defaultModel={readLlmConfig().defaultModel}
+              recentRunIds={runs.map((r) => r.id)}
+              actions={{
+                generate: launchGenerationAction,
+                prove: launchProofAction,
+                rollouts: launchRolloutsAction,
+              }}
+            />
+            <RepairButton target={{ kind: "environment", id: env.id }} action={launchRepairAction} />
+          </Card>
+        </section>
       ) : null}
       <Card title={`Scenarios (${env.scenarios.length})`}>
         {env.scenarios.length === 0 ? (

@@ -13,6 +13,7 @@ export async function findEnvironments(
 ): Promise<EnvironmentListPage> {
   const where: Prisma.EnvironmentWhereInput = {
     projectId,
+    ...(query.archived ? {} : { archivedAt: null }),
     ...(query.status ? { status: query.status } : {}),
     ...(query.domain ? { domain: query.domain } : {}),
     ...(query.q
@@ -38,14 +39,16 @@ export async function findEnvironments(
         status: true,
         origin: true,
         toolCount: true,
+        archivedAt: true,
         updatedAt: true,
         _count: { select: { scenarios: true } },
       },
     }),
     db.environment.count({ where }),
   ]);
-  const items: EnvironmentListItem[] = rows.map(({ _count, updatedAt, ...row }) => ({
+  const items: EnvironmentListItem[] = rows.map(({ _count, updatedAt, archivedAt, ...row }) => ({
     ...row,
+    archivedAt: archivedAt?.toISOString() ?? null,
     scenarioCount: _count.scenarios,
     updatedAt: updatedAt.toISOString(),
   }));

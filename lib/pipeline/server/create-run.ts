@@ -10,6 +10,7 @@ import type { Db } from "@/lib/db";
 import { getLlmConfig } from "@/lib/llm";
 import { type RunConfig, RunConfigSchema, type RunInput, RunInputSchema } from "../pipeline.schema";
 import { checkRunPrices } from "../run-config";
+import { runName } from "../naming";
 import { topicFromIdea } from "../stages/infer-topic";
 import { enqueueSteps } from "./advance-run";
 import { createChainStarts } from "./environments";
@@ -26,11 +27,7 @@ export async function createRun(db: Db, queue: JobQueue, request: CreateRunInput
   const input = RunInputSchema.parse(request.input);
   const config = RunConfigSchema.parse(request.config);
   checkRunPrices(config, getLlmConfig().prices);
-  const label =
-    request.name?.trim() ||
-    (input.kind === "ideas"
-      ? `${input.ideas.length} idea${input.ideas.length === 1 ? "" : "s"}`
-      : `${input.tasks.length} tasks${input.fileName ? ` from ${input.fileName}` : ""}`);
+  const label = request.name?.trim() || runName(input);
   const run = await db.$transaction(async (tx) => {
     const created = await tx.pipelineRun.create({
       data: {

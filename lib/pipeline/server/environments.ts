@@ -4,6 +4,7 @@ import "server-only";
  * deterministic per run and subject, so re-committing a step never creates a duplicate.
  */
 import type { Prisma } from "@/lib/db";
+import { domainLabel, environmentName } from "../naming";
 import { CHAIN_START, type Topic } from "../pipeline.schema";
 
 type Tx = Prisma.TransactionClient;
@@ -36,7 +37,8 @@ export async function createChainStarts(
     data: chains.map((c, i) => ({
       projectId: run.projectId,
       slug: slugs[i]!,
-      name: c.topic.summary,
+      name: environmentName(c.topic.summary),
+      domain: domainLabel(c.topic.domain),
       description: c.topic.introduction,
       status: "GENERATING" as const,
       origin: "PIPELINE" as const,

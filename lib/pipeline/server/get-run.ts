@@ -4,6 +4,7 @@ import "server-only";
  * environments, topics, and one step's artifacts (input, output, every LLM call with prompt and raw
  * response). getRunProgress is the one progress query for every kind of run.
  */
+import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { isTerminalRunStatus } from "@/lib/core/run";
 import type { AttemptEntry } from "@/lib/llm";
@@ -14,6 +15,18 @@ import { STAGES } from "../pipeline.schema";
 import type { StageProgressView } from "../run-view.schema";
 
 export type StageProgress = StageProgressView;
+
+const ConfigModelsSchema = z.object({ models: z.record(z.string(), z.string().nullable()) });
+const GenerationModelsSchema = z.object({ model: z.string(), goldModel: z.string().optional() });
+
+/** The model names a run's config names, whatever its kind (for labels, e.g. the demo's). */
+function modelsOf(config: unknown): string[] {
+  const pipeline = ConfigModelsSchema.safeParse(config);
+  const names = pipeline.success
+    ? Object.values(pipeline.data.models)
+    : [GenerationModelsSchema.safeParse(config).data].flatMap((c) => (c ? [c.model, c.goldModel] : []));
+  return [...new Set(names.filter((n): n is string => typeof n === "string" && n !== ""))];
+}
 
 export async function getRunProgress(db: Db, runId: string) {
   const run = await db.pipelineRun.findUnique({ where: { id: runId } });
@@ -38,7 +51,14 @@ export async function getRunProgress(db: Db, runId: string) {
     db.environment.findMany({
       where: { runId },
       orderBy: { slug: "asc" },
-      select: { id: true, name: true, status: true, toolCount: true, slug: true },
+      select: {
+        id: true,
+        name: true,
+        status: true,
+        toolCount: true,
+        slug: true,
+        _count: { select: { scenarios: true } },
+      },
     }),
     db.environmentTopic.findMany({ where: { runId }, orderBy: { summary: "asc" } }),
     db.pipelineStep.findMany({
@@ -84,11 +104,12 @@ export async function getRunProgress(db: Db, runId: string) {
       costUsd: Number(run.costUsd),
       maxCostUsd: run.maxCostUsd === null ? null : Number(run.maxCostUsd),
       isTerminal: isTerminalRunStatus(run.status) && run.finishedAt !== null,
+      models: modelsOf(run.config),
     },
     stages,
     stepCounts,
     failures,
-    environments,
+    environments: environments.map(({ _count, ...e }) => ({ ...e, scenarioCount: _count.scenarios })),
     topics,
     steps: steps.map((s) => ({ ...s, costUsd: Number(s.costUsd) })),
     llm,
@@ -136,6 +157,7 @@ export async function listRuns(db: Db, projectId: string, take = 50) {
     tokens: r.promptTokens + r.completionTokens,
     environments: r._count.environments,
     steps: r._count.steps,
+    models: modelsOf(r.config),
   }));
 }
 

@@ -145,6 +145,10 @@ describe("SkelBuilder runs on the job worker", () => {
     expect(done.failures[0]!.errorMessage).toMatch(/did not parse after 3 tries/);
     const statuses = done.environments.map((e) => e.status).sort();
     expect(statuses).toEqual(["FAILED", "IN_REVIEW"]);
+    // Named like a title, not "2 ideas"; the built one carries the domain its state stage named.
+    expect(done.run.name).toBe("Library lending desk and 1 more");
+    const built = await t.db.environment.findFirstOrThrow({ where: { runId: run.id, status: "IN_REVIEW" } });
+    expect([built.name, built.domain]).toEqual(["Library lending desk", "library services"]);
     expect([...seen.keys()].sort()).toEqual(["429", "500", "garbled", "hang"]);
     const retried = await t.db.llmCall.findFirst({
       where: {

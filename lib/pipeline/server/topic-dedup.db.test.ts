@@ -38,12 +38,14 @@ const TOPICS: Record<string, Omit<Topic, "task" | "analysis">> = {
   },
   "book a visit": {
     summary: "Clinic appointment scheduling",
+    domain: "Healthcare",
     introduction: "Patients book, move and cancel appointments with doctors at a clinic.",
     usefulness: 8,
     modelability: 8,
   },
   "book a vaccination": {
     summary: "Clinic appointment scheduling system",
+    domain: "Healthcare",
     introduction: "Patients book, move and cancel appointments with doctors at a clinic.",
     usefulness: 8,
     modelability: 8,
@@ -151,6 +153,17 @@ describe("topic dedup with OpenAI-compatible embeddings", () => {
       "Circulation counter for patrons",
       "Clinic appointment scheduling",
       "Clinic appointment scheduling system",
+    ]);
+    // The domain the topic stage inferred is stored; a topic without one gets its state stage's.
+    const domains = await t.db.environment.findMany({
+      where: { runId: done.run.id },
+      select: { name: true, domain: true },
+      orderBy: { name: "asc" },
+    });
+    expect(domains.map((e) => [e.name, e.domain])).toEqual([
+      ["Circulation counter for patrons", "library services"],
+      ["Clinic appointment scheduling", "healthcare"],
+      ["Clinic appointment scheduling system", "healthcare"],
     ]);
   });
 

@@ -12,6 +12,7 @@ const SYSTEM = `${stageTag("state")}
 You are an expert environment analyst. Given an environment summary, introduction and one example task, infer the state the environment maintains: the entities, their attributes and the constraints and rules. Size it to support this task and similar tasks in the same environment — not everything the domain could contain, and not only this one task.
 Answer with one JSON object:
 {"analysis": "<reasoning>",
+ "domain": "<the area the environment belongs to in one or two lowercase words, e.g. 'library services', 'e-commerce', 'healthcare'>",
  "entities": [{"entity": "<Name>", "attributes": ["id_field", "..."], "description": "<role of the entity>"}],
  "rules": ["<constraint or business rule>", "..."]}`;
 

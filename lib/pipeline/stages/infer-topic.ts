@@ -14,6 +14,7 @@ You are a task analyst. Given a user task, pick the single most plausible statef
 Answer with one JSON object:
 {"analysis": "<entities, constraints and relations the task implies>",
  "summary": "<short label, e.g. 'Linux filesystem' or 'E-commerce order management system'>",
+ "domain": "<the area it belongs to in one or two lowercase words, e.g. 'operating systems', 'e-commerce', 'healthcare'>",
  "introduction": "<about 3 sentences describing the environment itself: structure, the state it keeps, typical operations, scope; do not mention the task>",
  "usefulness": <1-10, breadth of real-world applicability>,
  "modelability": <1-10, how easily it is modelled as one Python class whose attributes are the state and whose methods read and write it>}`;
@@ -22,6 +23,7 @@ const EXAMPLE_USER = "Task:\nDelete every file whose name contains 'draft' under
 const EXAMPLE_ASSISTANT = JSON.stringify({
   analysis: "Files and directories with names and parents; deletion changes the tree.",
   summary: "Linux filesystem",
+  domain: "operating systems",
   introduction:
     "A hierarchical file system of directories and files with owners, sizes and timestamps. It keeps the tree and file metadata, and supports listing, searching, creating, moving and deleting entries. Paths are unique.",
   usefulness: 9,
@@ -31,6 +33,7 @@ const EXAMPLE_ASSISTANT = JSON.stringify({
 const AnswerSchema = z.object({
   analysis: z.string().default(""),
   summary: z.string().trim().min(1).max(120),
+  domain: z.string().trim().max(80).optional().catch(undefined),
   introduction: z.string().trim().min(1),
   usefulness: z.coerce.number().int().min(1).max(10),
   modelability: z.coerce.number().int().min(1).max(10),

@@ -1,4 +1,5 @@
 import "server-only";
+import { collidingNames, distinctName } from "@/lib/environments/name-collisions";
 /**
  * Everything waiting for a human, in one list: environments IN_REVIEW (after the quality check),
  * scenarios not yet VERIFIED/ACCEPTED/REJECTED (with the proof's reasons), flagged trajectories
@@ -39,15 +40,25 @@ export async function findReviewQueue(
   });
   const taken = claims.map((c) => c.targetId);
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
+  const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
+  const scenarioSearch: Prisma.ScenarioWhereInput = q
+    ? {
+        OR: [{ task: q }, { externalId: q }, { environment: { name: q } }, { environment: { slug: q } }],
+      }
+    : {};
   const envWhere: Prisma.EnvironmentWhereInput = {
     projectId,
     status: "IN_REVIEW",
+    archivedAt: null,
+    ...(q ? { OR: [{ name: q }, { slug: q }] } : {}),
     ...(filter.domain ? { domain: filter.domain } : {}),
     ...(filter.runId ? { runId: filter.runId } : {}),
   };
   const scenarioWhere: Prisma.ScenarioWhereInput = {
+    ...scenarioSearch,
     environment: {
       projectId,
+      archivedAt: null,
       ...(filter.domain ? { domain: filter.domain } : {}),
       ...(filter.runId ? { runId: filter.runId } : {}),
     },
@@ -59,7 +70,10 @@ export async function findReviewQueue(
   const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
     id: { notIn: await decidedTrajectoryIds(db, projectId) },
-    scenario: { environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) } },
+    scenario: {
+      ...scenarioSearch,
+      environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) },
+    },
     ...(filter.runId ? { runId: filter.runId } : {}),
   });
   const statusFilterFor = (k: ReviewKind) =>
@@ -85,7 +99,9 @@ export async function findReviewQueue(
           orderBy: { createdAt: "asc" },
           take: LIMIT,
           include: {
-            environment: { select: { name: true, domain: true, runId: true, currentVersionId: true } },
+            environment: {
+              select: { name: true, slug: true, domain: true, runId: true, currentVersionId: true },
+            },
             validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
             proofs: {
               orderBy: { createdAt: "desc" },
@@ -104,7 +120,7 @@ export async function findReviewQueue(
               select: {
                 externalId: true,
                 environmentId: true,
-                environment: { select: { domain: true, name: true } },
+                environment: { select: { domain: true, name: true, slug: true } },
               },
             },
           },
@@ -114,13 +130,14 @@ export async function findReviewQueue(
     db.scenario.count({ where: scenarioWhere }),
     db.trajectory.count({ where: tw }),
   ]);
-  const wantRepairs = want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason;
+  const wantRepairs =
+    want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason && !q;
   const repairWhere = repairQueueWhere(projectId, filter);
   const [repairs, repairCount, repairsHeld] = await Promise.all([
     wantRepairs
       ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain, runId: filter.runId })
       : [],
-    db.repairProposal.count({ where: repairWhere }),
+    q ? 0 : db.repairProposal.count({ where: repairWhere }),
     wantRepairs ? db.repairProposal.count({ where: { ...repairWhere, id: { in: taken } } }) : 0,
   ]);
   const envFacts = await environmentFacts(db, envs);
@@ -136,11 +153,17 @@ export async function findReviewQueue(
       ? db.trajectory.count({ where: { ...tw, id: { in: taken } } })
       : 0,
   ]);
+  // Environments that share a name show their env_id in this list.
+  const clash = collidingNames([
+    ...envs,
+    ...scenarios.map((s) => ({ id: s.environmentId, name: s.environment.name })),
+    ...trajectories.map((t) => ({ id: t.scenario.environmentId, name: t.scenario.environment.name })),
+  ]);
   const items: QueueItem[] = [
     ...envs.map((e) => ({
       kind: "environment" as const,
       id: e.id,
-      title: e.name,
+      title: distinctName(e, clash),
       detail: `${e.toolCount} tools${e.run ? ` · run ${e.run.name}` : ""}`,
       status: e.status,
       domain: e.domain,
@@ -157,7 +180,7 @@ export async function findReviewQueue(
       kind: "scenario" as const,
       id: s.id,
       title: shortTitle(s.task),
-      detail: `${s.environment.name} · ${s.externalId} · proof ${proofOf(s).toLowerCase()}`,
+      detail: `${distinctName(s.environment, clash)} · ${s.externalId} · proof ${proofOf(s).toLowerCase()}`,
       status: s.status,
       domain: s.environment.domain,
       reasons: reasonsOf(s.proofReasons),
@@ -178,7 +201,7 @@ export async function findReviewQueue(
     ...trajectories.map((t) => ({
       kind: "trajectory" as const,
       id: t.id,
-      title: `${t.scenario.environment.name} · ${t.scenario.externalId} · ${t.model}`,
+      title: `${distinctName(t.scenario.environment, clash)} · ${t.scenario.externalId} · ${t.model}`,
       detail: `reward ${t.reward.toFixed(2)} · ${t.stepCount} steps`,
       status: "FLAGGED",
       domain: t.scenario.environment.domain,

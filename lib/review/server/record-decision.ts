@@ -12,7 +12,7 @@ export type DecisionRecord = {
   actor: SessionUser;
   targetType: Prisma.ReviewDecisionCreateInput["targetType"];
   targetId: string;
-  decision: "ACCEPT" | "REJECT" | "CONFIRM" | "OVERRIDE" | "EDIT" | "COMMENT" | "UNDO";
+  decision: Prisma.ReviewDecisionCreateInput["decision"];
   reason?: string;
   before?: Prisma.InputJsonValue | null;
   after?: Prisma.InputJsonValue | null;

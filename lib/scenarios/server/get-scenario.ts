@@ -47,11 +47,18 @@ export async function getScenarioOrThrow(db: Db, projectId: string, id: string) 
 export async function findScenarios(
   db: Db,
   projectId: string,
-  filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number },
+  filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number; q?: string },
 ) {
+  const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
   return db.scenario.findMany({
     where: {
       environment: { projectId },
+      // Search: the task, the scenario id, the environment's name or env_id.
+      ...(q
+        ? {
+            OR: [{ task: q }, { externalId: q }, { environment: { name: q } }, { environment: { slug: q } }],
+          }
+        : {}),
       ...(filter.proofStatus ? { proofStatus: filter.proofStatus } : {}),
       ...(filter.environmentId ? { environmentId: filter.environmentId } : {}),
     },
@@ -64,7 +71,7 @@ export async function findScenarios(
       status: true,
       proofStatus: true,
       proofReasons: true,
-      environment: { select: { id: true, name: true } },
+      environment: { select: { id: true, name: true, slug: true } },
       _count: { select: { validators: true, trajectories: true } },
     },
   });

@@ -15,6 +15,7 @@ import {
 import { assembleClass } from "../../stages/assemble-class";
 import { type CommitContext, chainCompute, defineStage } from "../stage-spec";
 import { need } from "../step-inputs";
+import { domainLabel } from "../../naming";
 import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
 
 async function commitAssemble({ tx, step, earlier }: CommitContext, output: unknown) {
@@ -48,6 +49,12 @@ async function commitAssemble({ tx, step, earlier }: CommitContext, output: unkn
     where: { id: step.environmentId },
     data: { currentVersionId: version.id, toolCount: assembled.tools.length, status: "CHECKING" },
   });
+  // A typed idea has no inferred topic: the domain the state stage named replaces "general".
+  if (state.success && state.data.domain)
+    await tx.environment.updateMany({
+      where: { id: step.environmentId, domain: "general" },
+      data: { domain: domainLabel(state.data.domain) },
+    });
 }
 
 export const assembleStep = defineStage({
