@@ -1,9 +1,11 @@
 // An endpoint's limits hold across worker processes sharing one Postgres: three separate processes
 // (tests/llm-limiter-worker.ts), each allowed the endpoint's whole concurrency, never have more
 // requests in flight together than the limit; a worker killed while holding a slot does not leak it;
-// the request rate holds over all of them.
+// the request rate holds over all of them; a request waiting for a slot outlives the database
+// refusing connections for a while.
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { useTestDatabase } from "@/tests/db";
 import { createGlobalLimiter } from "./global-limiter";
@@ -155,5 +157,56 @@ describe("global LLM limits", () => {
     // Measured where the requests arrive, 0.5 s of slack for a first request that reached the
     // endpoint late (a busy machine delays a process between its token and its request).
     expect(Math.max(...starts) - Math.min(...starts)).toBeGreaterThanOrEqual(2_700);
+  });
+
+  it("a request waiting for a slot keeps waiting while the database refuses connections, then runs", async () => {
+    const limiter = createGlobalLimiter(
+      t.db,
+      `${fake.url}/outage`,
+      { concurrency: 1, requestsPerMinute: null },
+      { leaseMs: 30_000, pollMinMs: 20, pollMaxMs: 100 },
+      { maxWaitMs: 60_000, baseDelayMs: 50, maxDelayMs: 200 },
+    );
+    let finishFirst: () => void = () => {};
+    let firstStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const first = limiter.run(async () => {
+      firstStarted();
+      await new Promise<void>((resolve) => (finishFirst = resolve));
+      return "first";
+    });
+    await started;
+    const second = limiter.run(() => Promise.resolve("second"));
+    let outcome = "waiting";
+    second.then(
+      () => (outcome = "ran"),
+      (e: unknown) => (outcome = `failed: ${String(e)}`),
+    );
+
+    // The database goes away: every connection of the test database is cut, and new ones refused.
+    const name = new URL(t.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject("dbAdminUrl") });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [name],
+      );
+      // The waiting request polls every 100 ms at most: it met the refusal many times meanwhile.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const refused = await t.db.$queryRaw`SELECT 1`.then(
+        () => "answered",
+        () => "refused",
+      );
+      expect(refused).toBe("refused");
+      expect(outcome).toBe("waiting");
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    finishFirst();
+    expect(await first).toBe("first");
+    expect(await second).toBe("second");
   });
 });

@@ -15,11 +15,17 @@ import "server-only";
  *
  * Within a process, a slot a finished request frees goes straight to the process's oldest waiting
  * request (no polling delay, no round trip), and at most `concurrency` waiting requests poll.
+ *
+ * The database being briefly away (a restart, a failover) is waited out with the same bounded
+ * backoff as the writes that hold a paid answer (persist.ts): a request waiting for its slot or
+ * token keeps waiting rather than failing. Its call is already recorded as sent, so failing it would
+ * turn a request never sent into a "paid, answer lost" one and fail its step.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../../db";
 import type { Limiter } from "../limiter";
+import { DEFAULT_PERSIST_POLICY, type PersistPolicy, persistWithRetry } from "../persist";
 
 export type GlobalLimits = {
   /** Requests in flight at once, over every worker. */
@@ -42,7 +48,7 @@ export const DEFAULT_GLOBAL_LIMITER_TIMING: GlobalLimiterTiming = {
   pollMaxMs: 250,
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 type Held = { slot: number; holder: string; renew: NodeJS.Timeout };
 type Waiter = { give: (held: Held) => void; fail: (error: unknown) => void; polling: boolean; done: boolean };
@@ -52,7 +58,9 @@ export function createGlobalLimiter(
   endpoint: string,
   limits: GlobalLimits,
   timing: GlobalLimiterTiming = DEFAULT_GLOBAL_LIMITER_TIMING,
+  outage: PersistPolicy = DEFAULT_PERSIST_POLICY,
 ): Limiter {
+  const waitingOut = <T>(statement: () => Promise<T>) => persistWithRetry(statement, outage, sleep);
   const owner = `${hostname()}:${process.pid}`;
   // The bucket holds one second's worth of requests (at least one): a burst after a quiet spell
   // is bounded by that, and the long-run rate is the configured one.
@@ -154,7 +162,7 @@ export function createGlobalLimiter(
     while (!waiter.done) {
       let held: Held | null;
       try {
-        held = await takeSlot();
+        held = await waitingOut(takeSlot);
       } catch (error) {
         if (waiter.done) return;
         wanting.splice(wanting.indexOf(waiter), 1);
@@ -190,13 +198,13 @@ export function createGlobalLimiter(
     active: () => active,
     waiting: () => wanting.length,
     async run(task) {
-      await prepare();
+      await waitingOut(prepare);
       const held = await obtain();
       active += 1;
       try {
         if (perSecond > 0) {
           let wait = timing.pollMinMs;
-          while (!(await takeToken())) {
+          while (!(await waitingOut(takeToken))) {
             await pause(wait);
             wait = Math.min(timing.pollMaxMs, wait * 1.5);
           }
