@@ -40,7 +40,8 @@ export interface Episode {
   tools(): Tool[];
   step(name: string, args?: JsonObject): Promise<Result<StepResult, SandboxError>>;
   /** A step that skips the state diff: a third of a step's cost in wasm, and of no use to a
-   * trainer. state(), diff() and check() are exact either way. */
+   * trainer. state(), diff() and check() are exact either way; a `step` after `act`s reports the
+   * changes since the last step with a diff (or state read), theirs included. */
   act(name: string, args?: JsonObject): Promise<Result<ActResult, SandboxError>>;
   state(): Promise<Result<JsonObject, SandboxError>>;
   diff(): Promise<Result<StateDiff, SandboxError>>;
