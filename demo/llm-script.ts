@@ -7,6 +7,7 @@
  * The scripts are the ones the test tiers use (tests/fake-openai).
  */
 import { DEMO_MODEL_NAME } from "../lib/llm/demo-model";
+import { LLM_STAGES } from "../lib/pipeline/pipeline.schema";
 import { loadSamples, type Sample } from "../prisma/seed/load-samples";
 import { createPipelineScript } from "../tests/fake-openai/pipeline-script";
 import { loadSampleEnv, type SampleEnv } from "../tests/fake-openai/sample-env";
@@ -23,17 +24,7 @@ const KEYWORDS: [RegExp, string][] = [
 ];
 const FALLBACK = "library-lending";
 
-const PIPELINE_STAGES = new Set([
-  "judge",
-  "topic",
-  "state",
-  "state_code",
-  "operations",
-  "methods",
-  "test_state",
-  "tester",
-  "judge_call",
-]);
+const PIPELINE_STAGES = new Set<string>(LLM_STAGES);
 
 /** The sample task whose initial state is the one after "# Initial state" in the prompt. */
 function taskForState(sample: Sample, prompt: string): string | null {

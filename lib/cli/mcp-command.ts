@@ -1,7 +1,7 @@
 /** `envstudio mcp`: one episode of a dataset's scenario served to an MCP client over stdio. */
 import { type FlagSpec, WHOLE_NUMBER, numberFlag, parseFlags, requiredString, stringFlag } from "./cli-flags";
 import type { CliIo } from "./cli-io";
-import { openProject } from "./open-project";
+import { loadServedCatalog } from "./open-project";
 
 export const MCP_FLAGS = { strings: ["dataset", "version", "scenario", "seed"] } as const satisfies FlagSpec;
 
@@ -15,27 +15,15 @@ export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> 
     max: Number.MAX_SAFE_INTEGER,
     what: "an integer ≥ 0",
   });
-  const [
-    { loadCatalog },
-    { serveEpisode },
-    { serveOptionsFromEnv },
-    { createSandboxRunner },
-    { StdioServerTransport },
-  ] = await Promise.all([
-    import("../envserver/server/load-catalog"),
-    import("../envserver/mcp-stdio"),
-    import("../envserver/start-server"),
-    import("../sandbox"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-  ]);
+  const [{ serveEpisode }, { serveOptionsFromEnv }, { createSandboxRunner }, { StdioServerTransport }] =
+    await Promise.all([
+      import("../envserver/mcp-stdio"),
+      import("../envserver/start-server"),
+      import("../sandbox"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    ]);
   const { maxSteps } = serveOptionsFromEnv();
-  const { db, projectId, close } = await openProject();
-  let catalog;
-  try {
-    catalog = await loadCatalog(db, projectId, dataset, version);
-  } finally {
-    await close(); // the catalog is in memory: the episode needs no database
-  }
+  const catalog = await loadServedCatalog(dataset, version);
   const sandbox = createSandboxRunner({ poolSize: 1 });
   const transport = new StdioServerTransport();
   // The client hanging up (stdin ends) or stopping the process ends the episode cleanly.

@@ -41,3 +41,17 @@ export async function openProject(): Promise<CliProject> {
     throw error;
   }
 }
+
+/**
+ * A dataset version's scenarios for `serve` and `mcp`, read once: the catalog is then in memory,
+ * and the server or the episode needs no database.
+ */
+export async function loadServedCatalog(dataset: string, version: number | undefined) {
+  const { loadCatalog } = await import("../envserver/server/load-catalog");
+  const { db, projectId, close } = await openProject();
+  try {
+    return await loadCatalog(db, projectId, dataset, version);
+  } finally {
+    await close();
+  }
+}

@@ -10,7 +10,7 @@ import {
   stringFlag,
 } from "./cli-flags";
 import type { CliIo } from "./cli-io";
-import { openProject } from "./open-project";
+import { loadServedCatalog, openProject } from "./open-project";
 
 export const SERVE_FLAGS = { strings: ["dataset", "version", "port", "host"] } as const satisfies FlagSpec;
 export const DATASET_CREATE_FLAGS = {
@@ -24,22 +24,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   const dataset = requiredString(values, "dataset");
   const version = numberFlag(values, "version", WHOLE_NUMBER);
   const [
-    { loadCatalog },
     { startEnvServer, serveOptionsFromEnv, serveSandboxOptions, sandboxSessionCeiling },
     { createSandboxRunner, resolveOptions },
-  ] = await Promise.all([
-    import("../envserver/server/load-catalog"),
-    import("../envserver/start-server"),
-    import("../sandbox"),
-  ]);
+  ] = await Promise.all([import("../envserver/start-server"), import("../sandbox")]);
   const opts = serveOptionsFromEnv();
-  const { db, projectId, close } = await openProject();
-  let catalog;
-  try {
-    catalog = await loadCatalog(db, projectId, dataset, version);
-  } finally {
-    await close(); // the catalog is in memory: the server needs no database
-  }
+  const catalog = await loadServedCatalog(dataset, version);
   // Workers booted as sessions come; when workers are not shared (SANDBOX_WORKERS_PER_SOURCE=0)
   // the pool is the session ceiling, so resets beyond it are refused instead of waiting.
   const sandboxOptions = resolveOptions(serveSandboxOptions(opts.maxSessions));

@@ -51,6 +51,19 @@ export const ModelsSchema = z.object({
 });
 export type Models = z.infer<typeof ModelsSchema>;
 
+/** The SkelBuilder stages that ask an LLM, by the stage name their prompts carry. */
+export const LLM_STAGES = [
+  "judge",
+  "topic",
+  "state",
+  "state_code",
+  "operations",
+  "methods",
+  "test_state",
+  "tester",
+  "judge_call",
+] as const;
+
 export const RunConfigSchema = z.object({
   models: ModelsSchema,
   minUsefulness: z.number().int().min(1).max(10).default(7),
@@ -68,22 +81,7 @@ export const RunConfigSchema = z.object({
    * per LLM stage: judge, topic, state, state_code, operations, methods, test_state, tester,
    * judge_call. Unlisted stages get 2. The rejection is shown to the model each time.
    */
-  maxReasks: z
-    .partialRecord(
-      z.enum([
-        "judge",
-        "topic",
-        "state",
-        "state_code",
-        "operations",
-        "methods",
-        "test_state",
-        "tester",
-        "judge_call",
-      ]),
-      z.number().int().min(0).max(10),
-    )
-    .default({}),
+  maxReasks: z.partialRecord(z.enum(LLM_STAGES), z.number().int().min(0).max(10)).default({}),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 

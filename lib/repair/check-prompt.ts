@@ -48,6 +48,14 @@ function goldText(evidence: ValidatorEvidence): string {
     .join("\n");
 }
 
+/** What the gold path did: the calls and answers, the state diff, both states. */
+const goldEvidence = (evidence: ValidatorEvidence) => [
+  `# Gold calls and what the environment answered\n${goldText(evidence)}`,
+  `# State diff (initial → gold final)\n${json(evidence.stateDiff)}`,
+  `# Initial state\n${json(evidence.initialState)}`,
+  `# Gold final state\n${json(evidence.goldFinalState)}`,
+];
+
 export function checkRepairMessages(
   evidence: ValidatorEvidence,
   check: FailingCheck,
@@ -61,10 +69,7 @@ export function checkRepairMessages(
     `# What the proof found\n${failures}${weak ? `\n- WEAK: ${weak}` : ""}`,
     `- on the initial state the check ${describeResult(check.onInitial)} (must return False)`,
     `- on the gold final state the check ${describeResult(check.onGold)} (must return True)`,
-    `# Gold calls and what the environment answered\n${goldText(evidence)}`,
-    `# State diff (initial → gold final)\n${json(evidence.stateDiff)}`,
-    `# Initial state\n${json(evidence.initialState)}`,
-    `# Gold final state\n${json(evidence.goldFinalState)}`,
+    ...goldEvidence(evidence),
   ].join("\n\n");
   return [
     { role: "system", content: CHECK_SYSTEM },
@@ -118,10 +123,7 @@ export function weakRepairMessages(
     `# Task\n${evidence.task}`,
     `# Checks\n${checkText}`,
     `# Near-misses that earn full reward (they must not)\n${nearMisses}`,
-    `# Gold calls and what the environment answered\n${goldText(evidence)}`,
-    `# State diff (initial → gold final)\n${json(evidence.stateDiff)}`,
-    `# Initial state\n${json(evidence.initialState)}`,
-    `# Gold final state\n${json(evidence.goldFinalState)}`,
+    ...goldEvidence(evidence),
   ].join("\n\n");
   return [
     { role: "system", content: WEAK_SYSTEM },

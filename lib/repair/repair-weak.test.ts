@@ -6,6 +6,12 @@ import { createTestLlm } from "@/tests/fake-openai/test-llm";
 import { GARBAGE, TRIVIAL_FIX } from "@/tests/repair/defect-corpus";
 import { createSandboxRunner } from "../sandbox";
 import { type CheckRepairInput, repairScenario, repairWeakValidator } from "./repair-checks";
+import {
+  BOTH_CHANGES as BOTH,
+  COUNT_IS_2,
+  TAGGED_DONE,
+  TWO_CHANGE_COUNTER as SOURCE,
+} from "@/tests/two-change-counter";
 
 const sandbox = createSandboxRunner();
 let fake: FakeOpenAi;
@@ -15,29 +21,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const SOURCE = `class Counter:
-    def __init__(self, init_config=None):
-        self.count = 0
-        self.tags = []
-
-    def add(self, amount: int) -> dict:
-        """Add to the counter."""
-        self.count += amount
-        return {"success": True, "data": self.count}
-
-    def tag(self, label: str) -> dict:
-        """Tag the counter."""
-        self.tags.append(label)
-        return {"success": True}
-
-    def get_count(self) -> dict:
-        """Read the counter."""
-        return {"success": True, "data": self.count}
-`;
 const fn = (body: string) => `def check_func(final_state):\n    ${body}\n`;
-const COUNT_IS_2 = fn("return final_state['count'] == 2");
-const TAG_DONE = fn("return final_state['tags'] == ['done']");
-const BOTH = fn("return final_state['count'] == 2 and final_state['tags'] == ['done']");
 // Looser, not stronger: still accepts the near-miss that skips the tag.
 const WRONG = fn("return final_state['count'] >= 2");
 
@@ -137,7 +121,7 @@ describe("repairWeakValidator", () => {
 
   it("refuses a strong checklist and a failed proof before any LLM request", async () => {
     const before = fake.chatRequests().length;
-    const strong = await repairWeakValidator(input([COUNT_IS_2, TAG_DONE]), deps());
+    const strong = await repairWeakValidator(input([COUNT_IS_2, TAGGED_DONE]), deps());
     expect(!strong.ok && strong.error.code).toBe("NOT_FAILING");
     const failing = await repairWeakValidator(input([fn("return final_state['count'] == 3")]), deps());
     expect(!failing.ok && failing.error.code).toBe("NOT_WEAK");

@@ -21,6 +21,7 @@ import {
 import { useTestDatabase } from "@/tests/db";
 import { EXPORT_FORMATS } from "../formats/registry";
 import { writeDatasetExport } from "./run-export";
+import { TWO_CHANGE_COUNTER as SOURCE, TWO_CHANGE_GOLD as GOLD } from "@/tests/two-change-counter";
 
 const t = useTestDatabase();
 const runner = createSandboxRunner();
@@ -29,26 +30,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
   await runner.close();
 });
-
-const SOURCE = `class Counter:
-    def __init__(self, init_config=None):
-        self.count = 0
-        self.tags = []
-
-    def add(self, amount: int) -> dict:
-        """Add to the counter."""
-        self.count += amount
-        return {"success": True, "data": self.count}
-
-    def tag(self, label: str) -> dict:
-        """Tag the counter."""
-        self.tags.append(label)
-        return {"success": True}
-`;
-const GOLD = [
-  { name: "add", arguments: { amount: 2 } },
-  { name: "tag", arguments: { label: "done" } },
-];
 
 function readTree(dir: string, prefix = ""): Map<string, Buffer> {
   const files = new Map<string, Buffer>();

@@ -25,6 +25,14 @@ import { type FakeOpenAi, lastUserText, startFakeOpenAi } from "@/tests/fake-ope
 import { repairRefusal } from "./propose-repair";
 import { enqueueRepairRun, executeRepairRun, summarizeRepairRun } from "./repair-run";
 import { selectRepairItems } from "./select-repair-items";
+import {
+  BOTH_CHANGES as BOTH,
+  COUNT_IS_2,
+  TAGGED_DONE as TAGGED,
+  TWO_CHANGE_COUNTER as SOURCE,
+  TWO_CHANGE_GOLD as GOLD,
+  checkReturning,
+} from "@/tests/two-change-counter";
 
 const t = useTestDatabase();
 const sandbox = createSandboxRunner();
@@ -34,30 +42,6 @@ afterAll(async () => {
   await fake?.close();
   await sandbox.close();
 });
-
-const SOURCE = `class Counter:
-    def __init__(self, init_config=None):
-        self.count = 0
-        self.tags = []
-
-    def add(self, amount: int) -> dict:
-        """Add to the counter."""
-        self.count += amount
-        return {"success": True, "data": self.count}
-
-    def tag(self, label: str) -> dict:
-        """Tag the counter."""
-        self.tags.append(label)
-        return {"success": True}
-`;
-const GOLD = [
-  { name: "add", arguments: { amount: 2 } },
-  { name: "tag", arguments: { label: "done" } },
-];
-const fn = (body: string) => `def check_func(final_state):\n    return ${body}\n`;
-const COUNT_IS_2 = fn("final_state['count'] == 2");
-const BOTH = fn("final_state['count'] == 2 and final_state['tags'] == ['done']");
-const TAGGED = fn("final_state['tags'] == ['done']");
 
 async function counterEnv() {
   const project = await createTestProject(t.db, `weak-${Math.random().toString(36).slice(2, 8)}`);
@@ -170,7 +154,7 @@ describe("a weak validator as a repair target", () => {
   it("keeps a fix that still accepts the near-miss as FAILED, never offered", async () => {
     const { project, env } = await counterEnv();
     const weak = await provenScenario(env.id, [COUNT_IS_2]);
-    fake.setScript(() => ({ content: answer(fn("final_state['count'] >= 2")) }));
+    fake.setScript(() => ({ content: answer(checkReturning("final_state['count'] >= 2")) }));
     const summary = await repairRun(project.id, [weak.id]);
     expect(summary).toMatchObject({ itemsTried: 1, proven: 0, failed: 1 });
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: weak.id } });

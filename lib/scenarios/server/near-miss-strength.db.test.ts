@@ -18,37 +18,19 @@ import { useTestDatabase } from "@/tests/db";
 import { findPinnedStrength, findWeakValidators } from "./find-weak-validators";
 import { runValidatorProof } from "./run-validator-proof";
 import { saveValidatorVersion } from "./save-validator-version";
+import {
+  COUNT_IS_2,
+  TAGGED_DONE,
+  TWO_CHANGE_COUNTER as SOURCE,
+  TWO_CHANGE_GOLD,
+} from "@/tests/two-change-counter";
+
+// A query first: near-misses drop or alter state-changing calls only.
+const GOLD = [{ name: "get_count", arguments: {} }, ...TWO_CHANGE_GOLD];
 
 const t = useTestDatabase();
 const runner = createSandboxRunner();
 afterAll(() => runner.close());
-
-const SOURCE = `class Counter:
-    def __init__(self, init_config=None):
-        self.count = 0
-        self.tags = []
-
-    def add(self, amount: int) -> dict:
-        """Add to the counter."""
-        self.count += amount
-        return {"success": True, "data": self.count}
-
-    def tag(self, label: str) -> dict:
-        """Tag the counter."""
-        self.tags.append(label)
-        return {"success": True}
-
-    def get_count(self) -> dict:
-        """Read the counter."""
-        return {"success": True, "data": self.count}
-`;
-const COUNT_IS_2 = "def check_func(final_state):\n    return final_state['count'] == 2\n";
-const TAGGED_DONE = "def check_func(final_state):\n    return final_state['tags'] == ['done']\n";
-const GOLD = [
-  { name: "get_count", arguments: {} },
-  { name: "add", arguments: { amount: 2 } },
-  { name: "tag", arguments: { label: "done" } },
-];
 
 async function scenarioWith(checks: string[], goldCalls: unknown[] = GOLD) {
   const project = await createTestProject(t.db, "near-miss");
