@@ -9,7 +9,14 @@
  */
 import { type Result, err, ok } from "../core/result";
 import type { StepError } from "../core/run";
-import { chatParsed, DEFAULT_MAX_REASKS, extractPythonBlock, type LlmClient } from "../llm";
+import {
+  type ChatMessage,
+  chatParsed,
+  DEFAULT_MAX_REASKS,
+  extractPythonBlock,
+  type LlmClient,
+  type Parser,
+} from "../llm";
 import type { SandboxRunner } from "../sandbox";
 import { type ProofInput, proveValidators } from "../scenarios/proof";
 import type { ProofOutcome } from "../scenarios/scenario.schema";
@@ -74,21 +81,31 @@ export async function proposeCheckPatch(
   check: FailingCheck,
   deps: RepairDeps,
 ): Promise<Result<Patch, StepError>> {
-  const reply = await chatParsed(
-    deps.llm,
-    {
-      model: deps.model,
-      temperature: 0,
-      cacheSalt: deps.cacheSalt,
-      purpose: `repair check ${check.position + 1}: ${check.item.slice(0, 60)}`,
-      messages: checkRepairMessages(evidence, check),
-    },
+  return askForPatch(
+    deps,
+    `repair check ${check.position + 1}: ${check.item.slice(0, 60)}`,
+    checkRepairMessages(evidence, check),
     async (r) => {
       const patch = await spliceCheckReply(r.content, check.code, evidence.initialState, deps);
       if (!patch.ok) return patch;
       const fallback = `repaired check ${check.position + 1} (${check.reasons.map((x) => x.code).join(", ")})`;
       return ok({ ...patch.value, summary: diagnosisOf(r.content, fallback) });
     },
+  );
+}
+
+/** One repair question with the stage's re-asks; `parse` runs inside the call, so only accepted
+ * replies are cached. */
+async function askForPatch<T>(
+  deps: RepairDeps,
+  purpose: string,
+  messages: ChatMessage[],
+  parse: Parser<T>,
+): Promise<Result<T, StepError>> {
+  const reply = await chatParsed(
+    deps.llm,
+    { model: deps.model, temperature: 0, cacheSalt: deps.cacheSalt, purpose, messages },
+    parse,
     deps.maxReasks ?? DEFAULT_MAX_REASKS,
   );
   return reply.ok ? ok(reply.value.value) : reply;
@@ -223,15 +240,10 @@ export async function proposeWeakCheckPatch(
   checks: RepairableCheck[],
   deps: RepairDeps,
 ): Promise<Result<Patch & { position: number }, StepError>> {
-  const reply = await chatParsed(
-    deps.llm,
-    {
-      model: deps.model,
-      temperature: 0,
-      cacheSalt: deps.cacheSalt,
-      purpose: `strengthen a check: ${evidence.weak?.[0]?.description.slice(0, 60) ?? "weak validator"}`,
-      messages: weakRepairMessages(evidence, checks),
-    },
+  return askForPatch(
+    deps,
+    `strengthen a check: ${evidence.weak?.[0]?.description.slice(0, 60) ?? "weak validator"}`,
+    weakRepairMessages(evidence, checks),
     async (r) => {
       const position = chosenCheckOf(
         r.content,
@@ -244,9 +256,7 @@ export async function proposeWeakCheckPatch(
       const fallback = `strengthened check ${position.value + 1} against a near-miss`;
       return ok({ ...patch.value, position: position.value, summary: diagnosisOf(r.content, fallback) });
     },
-    deps.maxReasks ?? DEFAULT_MAX_REASKS,
   );
-  return reply.ok ? ok(reply.value.value) : reply;
 }
 
 /**
