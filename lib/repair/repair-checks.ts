@@ -52,6 +52,18 @@ export type CheckRepairInput = Omit<ProofInput, "checks"> & { task: string; chec
 
 type Patch = { code: string; replaced: string[]; summary: string };
 
+/** A patch as a new version of the check it was made for. */
+const changeOf = (check: RepairableCheck, patch: Patch): CheckChange => ({
+  validatorId: check.validatorId,
+  position: check.position,
+  item: check.item,
+  baseVersionId: check.validatorVersionId,
+  before: check.code,
+  after: patch.code,
+  replaced: patch.replaced,
+  summary: patch.summary,
+});
+
 /** Splices a reply's patch into a check's code and verifies it; the refusal (re-asked) otherwise. */
 async function spliceCheckReply(
   content: string | null,
@@ -183,16 +195,7 @@ export async function repairScenarioChecks(
       refusals.push(`check ${failing.position + 1}: ${patch.error.message}`);
       continue;
     }
-    changes.push({
-      validatorId: check.validatorId,
-      position: check.position,
-      item: check.item,
-      baseVersionId: check.validatorVersionId,
-      before: check.code,
-      after: patch.value.code,
-      replaced: patch.value.replaced,
-      summary: patch.value.summary,
-    });
+    changes.push(changeOf(check, patch.value));
   }
   const summary = changes.map((c) => `check ${c.position + 1}: ${c.summary}`).join("; ") || "no usable patch";
   if (refusals.length > 0 || changes.length === 0) {
@@ -325,16 +328,7 @@ export async function repairWeakValidator(
     });
   }
   const check = input.checks.find((c) => c.position === patch.value.position)!;
-  const change: CheckChange = {
-    validatorId: check.validatorId,
-    position: check.position,
-    item: check.item,
-    baseVersionId: check.validatorVersionId,
-    before: check.code,
-    after: patch.value.code,
-    replaced: patch.value.replaced,
-    summary: patch.value.summary,
-  };
+  const change = changeOf(check, patch.value);
   const outcome = await proveWeakCheckChanges(input, [change], deps, before.value);
   if (!outcome.ok) return outcome;
   return ok({
