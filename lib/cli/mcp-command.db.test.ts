@@ -8,13 +8,11 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { acceptAndProveScenarios } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
-import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
+import { seedServedDataset } from "@/tests/served-dataset";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const t = useTestDatabase();
@@ -24,16 +22,7 @@ let sandbox: SandboxRunner;
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 1 });
   const { id: projectId } = await getDefaultProject(t.db);
-  await seedSamples(t.db, {
-    projectId,
-    samples,
-    toolsFor: async (s) => {
-      const r = await sandbox.extractTools(s.source, s.meta.env_class_name);
-      return r.ok ? r.value : [];
-    },
-  });
-  await acceptAndProveScenarios(t.db, projectId);
-  await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
+  await seedServedDataset(t.db, sandbox, projectId, samples);
 }, 180_000);
 afterAll(async () => {
   await sandbox?.close();

@@ -4,12 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import { acceptAndProveScenarios, createTestProject } from "@/prisma/seed/factories";
+import { createTestProject } from "@/prisma/seed/factories";
 import { loadSamples } from "@/prisma/seed/load-samples";
-import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
+import { seedServedDataset } from "@/tests/served-dataset";
 import type { Catalog } from "../catalog";
 import { startEnvServer } from "../start-server";
 import { wsSession } from "../tests/harness";
@@ -26,16 +25,7 @@ const base = () => `http://127.0.0.1:${server.port}`;
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: WORKERS });
   const { id: projectId } = await createTestProject(t.db, "serve");
-  await seedSamples(t.db, {
-    projectId,
-    samples,
-    toolsFor: async (s) => {
-      const r = await sandbox.extractTools(s.source, s.meta.env_class_name);
-      return r.ok ? r.value : [];
-    },
-  });
-  await acceptAndProveScenarios(t.db, projectId);
-  await createDatasetVersion(t.db, { projectId, name: "served", seed: 1 });
+  await seedServedDataset(t.db, sandbox, projectId, samples);
   catalog = await loadCatalog(t.db, projectId, "served");
   server = await startEnvServer(catalog, sandbox, {
     port: 0,
