@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
  * see a launch refused or failed with a reason (no LLM endpoint is configured in this tier).
  */
 test("prove a sample environment's validators from its page and read the evidence", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await page.goto("/environments");
   await page.getByLabel("Search environments").fill("library");
   await expect(page.getByTestId("environment-row")).toHaveCount(1);
@@ -16,10 +16,16 @@ test("prove a sample environment's validators from its page and read the evidenc
   const launcher = page.getByTestId("run-launcher");
   await expect(launcher).toBeVisible();
 
+  // The panel may already list earlier runs (the start-up proof): wait for the run launched here,
+  // which comes first.
+  const runs = launcher.getByTestId("run-progress");
+  await page.waitForLoadState("networkidle"); // the panel's list of earlier runs has loaded
+  const listed = await runs.count();
   await launcher.getByRole("button", { name: "Prove validators" }).click();
-  const progress = launcher.getByTestId("run-progress").first();
+  await expect(runs).toHaveCount(listed + 1);
+  const progress = runs.first();
   await expect(progress).toContainText("Validator proof");
-  await expect(progress).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 150_000 });
+  await expect(progress).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 270_000 });
   await expect(progress).toContainText("proof: 3 succeeded");
 
   await page.reload();
