@@ -2,7 +2,7 @@ import "server-only";
 /**
  * The one gate for every mutation (server actions, route handlers that change data, job launches):
  * `const user = await requireRole("REVIEWER")` before doing anything. Throws AppError
- * UNAUTHENTICATED / FORBIDDEN. Pages call `currentUser()` for reads.
+ * UNAUTHENTICATED / FORBIDDEN. Pages call `currentUser()` for reads, which sends nobody to sign in.
  *
  * Identity comes from the httpOnly session cookie. Without one, the login policy decides
  * (lib/auth/login-policy.ts): on a loopback HOST, a request from this machine (the connection's peer
@@ -10,6 +10,7 @@ import "server-only";
  * first, but this check does not rely on it.
  */
 import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db";
 import { connectionOf } from "../client-address";
@@ -36,7 +37,13 @@ export async function requireRole(min: RoleName): Promise<SessionUser> {
   return assertRole((await getIdentity()).user, min);
 }
 
-/** The signed-in user (or the local admin on loopback) for reads; throws UNAUTHENTICATED when nobody. */
+/**
+ * For pages: the signed-in user (or the local admin on loopback). Nobody goes to the sign-in page —
+ * also a page re-rendered after its session ended (a refresh still in flight when the user signs
+ * out), which would otherwise end in a server error.
+ */
 export async function currentUser(): Promise<SessionUser> {
-  return assertRole((await getIdentity()).user, "VIEWER");
+  const { user } = await getIdentity();
+  if (!user) redirect("/login");
+  return assertRole(user, "VIEWER");
 }
