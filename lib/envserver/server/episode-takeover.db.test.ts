@@ -46,7 +46,7 @@ async function childReplica(): Promise<{ port: number; child: ChildProcess }> {
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const { port } = JSON.parse(String((await lines.next()).value)) as { port: number };
   return { port, child };
 }
