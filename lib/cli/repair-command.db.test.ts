@@ -9,7 +9,8 @@ import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
-import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { type FakeOpenAi, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { CHECKOUT_RIGHT } from "@/tests/repair/environment-defects";
 import { CHECK_DEFECTS, answerWith, defectSubject } from "@/tests/repair/defect-corpus";
 import { main } from "./main";
 
@@ -91,5 +92,48 @@ describe("envstudio repair", () => {
     );
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId } });
     expect(proposal).toMatchObject({ status: "PROVEN", model: "m-repair" });
+  });
+
+  it("also repairs the code of an environment whose quality probe failed, and counts it", async () => {
+    const env = await t.db.environment.findFirstOrThrow({ where: { slug: "library-lending" } });
+    await t.db.qualityCheck.create({
+      data: {
+        environmentVersionId: env.currentVersionId!,
+        testState: sample.scenarios[0]!.init_config as never,
+        rounds: 1,
+        probes: {
+          create: [
+            {
+              index: 0,
+              kind: "positive",
+              toolName: "checkout_copy",
+              arguments: { member_id: "M002", copy_id: "C001-1" },
+              verdict: "FAIL",
+              rationale: "The docstring does not say how long a loan lasts.",
+            },
+          ],
+        },
+      },
+    });
+    const documented = CHECKOUT_RIGHT.replace(
+      "Lend a copy to a member for 21 days.",
+      "Lend a copy to a member for 21 days (LOAN_DAYS).",
+    );
+    fake.setScript((body) => {
+      const stage = stageOf(body);
+      if (stage === "judge_call")
+        return { content: JSON.stringify({ analysis: "ok", verdict: "PASS", error_reason: "" }) };
+      return { content: answerWith(stage === "repair_environment" ? documented : right) };
+    });
+    const result = await cli("repair", "--env", "library-lending", "--model", "m-repair");
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toContain(
+      "repairing 2 item(s) (the code of 1 environment(s)) of environment library-lending",
+    );
+    expect(result.out.at(-1)).toMatch(
+      /^repair succeeded: 2 item\(s\) tried \(1 environment\(s\)\), 2 proposal\(s\) proven, 0 proposal\(s\) failed/,
+    );
+    const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { kind: "ENVIRONMENT" } });
+    expect(proposal).toMatchObject({ status: "PROVEN", environmentVersionId: env.currentVersionId });
   });
 });
