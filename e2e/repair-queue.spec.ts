@@ -132,7 +132,7 @@ test("an environment whose quality probe failed gets a proven code repair from i
             toolName: "add",
             arguments: { amount: 2 },
             observation: { success: true, data: 4 },
-            stateDiff: { count: { before: 0, after: 4 } },
+            stateDiff: { added: [], removed: [], changed: [{ path: ["count"], old: 0, new: 4 }] },
             verdict: "FAIL",
             rationale: "Adding 2 to 0 left the counter at 4.",
           },

@@ -85,7 +85,11 @@ async function brokenLibrary(opts: { failedProbe?: boolean } = {}) {
     toolName: "checkout_copy",
     arguments: { member_id: "M002", copy_id: "C001-1" },
     observation: { success: true, loan_id: "L005", due_date: "2025-05-06" },
-    stateDiff: { loans: { L005: { added: true } } },
+    stateDiff: {
+      added: [{ path: ["loans", "L005"], value: { member_id: "M002" } }],
+      removed: [],
+      changed: [],
+    },
     verdict,
     rationale: verdict === "FAIL" ? defect.rationale : "fine",
   });
