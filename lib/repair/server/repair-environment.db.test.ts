@@ -6,7 +6,8 @@
  * environment version by compare-and-set on the version it was proposed for. A fix that breaks a
  * sibling, or no usable reply, is kept FAILED and never applied; bad input asks no model.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@/lib/db";
 import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
 import { decideItem, decideReviewItem } from "@/lib/review/server/decide-item";
@@ -20,6 +21,7 @@ import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
 import { type FakeOpenAi, type FakeReply, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { createTestLlm } from "@/tests/fake-openai/test-llm";
+import { someoneWaitsOnALock } from "@/tests/lock-wait";
 import { answerWith } from "@/tests/repair/defect-corpus";
 import {
   CHECKOUT_BREAKS_SIBLING,
@@ -36,8 +38,12 @@ const sandbox = createSandboxRunner();
 // The docstring promises 14 days, the code lends for 21: every scenario still verifies on it.
 const defect = ENVIRONMENT_DEFECTS.find((d) => d.kind === "docstring disagrees with the code")!;
 let fake: FakeOpenAi;
+const clients: pg.Client[] = [];
 
 beforeAll(async () => void (fake = await startFakeOpenAi()));
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.end().catch(() => undefined);
+});
 afterAll(async () => {
   await fake?.close();
   await sandbox.close();
@@ -242,6 +248,43 @@ describe("an environment whose quality probe failed", () => {
       "PROVEN",
     );
     expect(await t.db.reviewDecision.count({ where: { projectId: project.id } })).toBe(decisions);
+  });
+
+  it("accepted while a save of the code is in flight: the accept waits for the save, then is refused", async () => {
+    const { project, env, alice } = await brokenLibrary();
+    script(() => answerWith(CHECKOUT_RIGHT));
+    await repairRun(project.id, [env.id]);
+    const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { environmentId: env.id } });
+    const save = new pg.Client({ connectionString: t.url });
+    clients.push(save);
+    await save.connect();
+    await save.query("BEGIN");
+    await save.query(
+      `INSERT INTO "EnvironmentVersion" ("id", "environmentId", "version", "className", "source", "sourceHash", "producedBy")
+       VALUES ('race-env-repair', $1, 2, $2, $3, 'x', 'user')`,
+      [env.id, LIBRARY.meta.env_class_name, `${defect.broken}# saved meanwhile\n`],
+    );
+    await save.query(
+      `UPDATE "Environment" SET "currentVersionId" = 'race-env-repair' WHERE "id" = $1 AND "currentVersionId" = $2`,
+      [env.id, env.currentVersionId],
+    );
+    const accept = decideItem(
+      t.db,
+      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
+      alice,
+    ).then(
+      () => "accepted",
+      (error: unknown) => error,
+    );
+    await someoneWaitsOnALock(save, "the accept");
+    await save.query("COMMIT");
+    expect(await accept).toMatchObject({ code: "CONFLICT" });
+    expect((await headOf(env.id)).id).toBe("race-env-repair");
+    expect(
+      await t.db.environmentVersion.count({
+        where: { environmentId: env.id, producedBy: { startsWith: "repair:" } },
+      }),
+    ).toBe(0);
   });
 
   it("re-asks a garbage reply with the reason, then keeps the proposal FAILED", async () => {
