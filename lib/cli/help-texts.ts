@@ -98,8 +98,9 @@ export const REPAIR_HELP = `usage:
   --model M          the model asked for fixes (default: LLM_MODEL)
   --concurrency N    items repaired at once (default 2)
 
-  Exit 0 when the run ran, whatever it found; 1 for an unknown dataset, environment or scenario,
-  an item that is not failing, or no endpoint; 2 for a usage mistake (e.g. --max-cost 0).`;
+  Exit 0 when the run ran, whatever it found (or a dataset had nothing failing); 1 for an unknown
+  dataset, environment or scenario, a scenario or environment with nothing to repair, or no
+  endpoint; 2 for a usage mistake (e.g. --max-cost 0).`;
 
 export const EXPORT_HELP = (formats: readonly string[]) => `usage:
   envstudio export --dataset NAME [--version N] --format F --out PATH[.tar]

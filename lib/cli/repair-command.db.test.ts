@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
+import { createEnvironment } from "@/prisma/seed/factories";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
 import { type FakeOpenAi, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
@@ -79,6 +80,13 @@ describe("envstudio repair", () => {
     expect(await cli("repair", "--scenario", healthyId)).toMatchObject({
       code: 1,
       err: expect.stringContaining("its proof passes: nothing to repair") as unknown,
+    });
+    await createEnvironment(t.db, (await getDefaultProject(t.db)).id, { slug: "nothing-failing" });
+    expect(await cli("repair", "--env", "nothing-failing")).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(
+        "nothing to repair: no item of environment nothing-failing is failing or a weak validator, and no quality probe of its code failed",
+      ) as unknown,
     });
     expect(await nothingSpent()).toEqual(before);
   });

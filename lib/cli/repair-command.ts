@@ -62,6 +62,12 @@ export async function runRepairCommand(argv: string[], io: CliIo): Promise<numbe
     const picked = await selection.selectRepairItems(db, projectId, target);
     const items = picked.scenarioIds.length + picked.environmentIds.length;
     if (items === 0) {
+      // One named environment with nothing to repair is a mistake like a scenario that is not
+      // failing; a dataset version with nothing failing is a finding.
+      if (target.kind === "environment") {
+        io.err(`envstudio repair: nothing to repair: ${selection.nothingFailing(picked.label)}`);
+        return 1;
+      }
       io.out(`nothing to repair: ${selection.nothingFailing(picked.label)}`);
       return 0;
     }
