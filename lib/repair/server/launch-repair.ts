@@ -9,6 +9,7 @@ import type { Db } from "@/lib/db";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { readLlmConfig } from "@/lib/llm";
 import type { LaunchRepair } from "../repair-launch.schema";
+import { failingQualityEnvironments } from "./propose-environment-repair";
 import { enqueueRepairRun } from "./repair-run";
 import { type RepairSelection, nothingFailing, selectRepairItems } from "./select-repair-items";
 
@@ -51,7 +52,9 @@ async function selectionOf(
     const picked = await selectRepairItems(db, projectId, { kind: "scenario", scenarioId }).catch(() => null);
     if (picked) failing.push(scenarioId);
   }
-  return { label: `run ${target.id}`, scenarioIds: failing, environmentIds: [] };
+  // A generation run's environments whose quality probes failed get their code repaired.
+  const environmentIds = await failingQualityEnvironments(db, { runId: target.id, projectId });
+  return { label: `run ${target.id}`, scenarioIds: failing, environmentIds };
 }
 
 export async function launchRepair(

@@ -19,6 +19,7 @@ import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
 import { actorOf, createTestProject, createUser } from "@/prisma/seed/factories";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
+import { useFakeEndpoint } from "@/tests/pipeline-harness";
 import { type FakeOpenAi, type FakeReply, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
 import { createTestLlm } from "@/tests/fake-openai/test-llm";
 import { someoneWaitsOnALock } from "@/tests/lock-wait";
@@ -31,6 +32,7 @@ import {
 } from "@/tests/repair/environment-defects";
 import { environmentRepairRefusal, proposeEnvironmentRepair } from "./propose-environment-repair";
 import { executeRepairRun, enqueueRepairRun, summarizeRepairRun } from "./repair-run";
+import { launchRepair } from "./launch-repair";
 import { selectRepairItems } from "./select-repair-items";
 
 const t = useTestDatabase();
@@ -330,6 +332,27 @@ describe("an environment whose quality probe failed", () => {
 });
 
 describe("bad input changes nothing and asks no model", () => {
+  it("is taken by the button of the generation run that made it", async () => {
+    const { project, env, alice } = await brokenLibrary();
+    const generation = await t.db.pipelineRun.create({
+      data: { projectId: project.id, kind: "SKEL_BUILDER", status: "SUCCEEDED" },
+    });
+    await t.db.environment.update({ where: { id: env.id }, data: { runId: generation.id } });
+    useFakeEndpoint(fake.url);
+    const sent: unknown[] = [];
+    const repair = await launchRepair(
+      t.db,
+      (_def, payload) => (sent.push(payload), Promise.resolve(null)),
+      project.id,
+      { target: { kind: "run", id: generation.id } },
+      alice,
+    );
+    const run = await t.db.pipelineRun.findUniqueOrThrow({ where: { id: repair.runId } });
+    expect(run.kind).toBe("REPAIR");
+    expect(run.input).toMatchObject({ environmentIds: [env.id] });
+    expect(sent).toHaveLength(1);
+  });
+
   it("refuses an unknown environment, one whose probes did not fail, and a budget of 0", async () => {
     const { project, env } = await brokenLibrary({ failedProbe: false });
     const requests = fake.chatRequests().length;
