@@ -27,18 +27,11 @@ const LIMIT = 200;
 const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
 const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 
-export async function findReviewQueue(
-  db: Db,
-  projectId: string,
-  filter: QueueFilter,
-  me: { id: string | null },
-  now = new Date(),
-): Promise<ReviewQueue> {
-  const claims = await db.reviewClaim.findMany({
-    where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) },
-    select: { targetId: true },
-  });
-  const taken = claims.map((c) => c.targetId);
+/**
+ * The filter as a where clause per kind, and which kinds it can match at all: the queue page and
+ * the bulk decisions' "every item matching the filter" read the same rows.
+ */
+export async function queueWhere(db: Db, projectId: string, filter: QueueFilter) {
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
   const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
   const scenarioSearch: Prisma.ScenarioWhereInput = q
@@ -67,7 +60,7 @@ export async function findReviewQueue(
         ? (filter.status as "DRAFT")
         : { in: [...SCENARIO_WAITING] },
   };
-  const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
+  const tw: Prisma.TrajectoryWhereInput = {
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
     id: { notIn: await decidedTrajectoryIds(db, projectId) },
     scenario: {
@@ -75,7 +68,7 @@ export async function findReviewQueue(
       environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) },
     },
     ...(filter.runId ? { runId: filter.runId } : {}),
-  });
+  };
   const statusFilterFor = (k: ReviewKind) =>
     !filter.status ||
     (k === "environment"
@@ -83,9 +76,30 @@ export async function findReviewQueue(
       : k === "scenario"
         ? (SCENARIO_WAITING as readonly string[]).includes(filter.status)
         : false);
-  const tw = await trajWhere();
+  const wants = {
+    environment: want("environment") && statusFilterFor("environment") && !filter.flagReason,
+    scenario: want("scenario") && statusFilterFor("scenario") && !filter.flagReason,
+    trajectory: want("trajectory") && (!filter.status || filter.status === "FLAGGED"),
+    repair: want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason && !q,
+  };
+  return { envWhere, scenarioWhere, tw, wants, q, repairWhere: repairQueueWhere(projectId, filter) };
+}
+
+export async function findReviewQueue(
+  db: Db,
+  projectId: string,
+  filter: QueueFilter,
+  me: { id: string | null },
+  now = new Date(),
+): Promise<ReviewQueue> {
+  const claims = await db.reviewClaim.findMany({
+    where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) },
+    select: { targetId: true },
+  });
+  const taken = claims.map((c) => c.targetId);
+  const { envWhere, scenarioWhere, tw, wants, q, repairWhere } = await queueWhere(db, projectId, filter);
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
-    want("environment") && statusFilterFor("environment") && !filter.flagReason
+    wants.environment
       ? db.environment.findMany({
           where: { ...envWhere, id: { notIn: taken } },
           orderBy: { updatedAt: "asc" },
@@ -93,7 +107,7 @@ export async function findReviewQueue(
           include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } },
         })
       : [],
-    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
+    wants.scenario
       ? db.scenario.findMany({
           where: { ...scenarioWhere, id: { notIn: taken } },
           orderBy: { createdAt: "asc" },
@@ -110,7 +124,7 @@ export async function findReviewQueue(
           },
         })
       : [],
-    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
+    wants.trajectory
       ? db.trajectory.findMany({
           where: { ...tw, id: { notIn: taken } },
           orderBy: { createdAt: "asc" },
@@ -130,9 +144,7 @@ export async function findReviewQueue(
     db.scenario.count({ where: scenarioWhere }),
     db.trajectory.count({ where: tw }),
   ]);
-  const wantRepairs =
-    want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason && !q;
-  const repairWhere = repairQueueWhere(projectId, filter);
+  const wantRepairs = wants.repair;
   const [repairs, repairCount, repairsHeld] = await Promise.all([
     wantRepairs
       ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain, runId: filter.runId })
@@ -143,15 +155,9 @@ export async function findReviewQueue(
   const envFacts = await environmentFacts(db, envs);
   // Held by others *within this view*: the counter sits beside the filtered queue's own counts.
   const heldHere = await Promise.all([
-    want("environment") && statusFilterFor("environment") && !filter.flagReason
-      ? db.environment.count({ where: { ...envWhere, id: { in: taken } } })
-      : 0,
-    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
-      ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } })
-      : 0,
-    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
-      ? db.trajectory.count({ where: { ...tw, id: { in: taken } } })
-      : 0,
+    wants.environment ? db.environment.count({ where: { ...envWhere, id: { in: taken } } }) : 0,
+    wants.scenario ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } }) : 0,
+    wants.trajectory ? db.trajectory.count({ where: { ...tw, id: { in: taken } } }) : 0,
   ]);
   // Environments that share a name show their env_id in this list.
   const clash = collidingNames([
