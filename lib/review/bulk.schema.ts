@@ -76,13 +76,3 @@ export const BulkReplySchema = z.object({
   dataset: z.object({ id: z.string(), name: z.string(), version: z.number().int() }).nullable().optional(),
 });
 export type BulkReply = z.infer<typeof BulkReplySchema>;
-
-/** "12 accepted, 3 skipped" and the reasons grouped, for the queue's message line. */
-export function bulkSummary(reply: BulkReply, verb: string): string {
-  const head = `${reply.decided} of ${reply.selected} ${verb}`;
-  if (!reply.skipped.length) return `${head}.`;
-  const reasons = new Map<string, number>();
-  for (const s of reply.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
-  const why = [...reasons].map(([r, n]) => `${n} × ${r}`).join(" · ");
-  return `${head}; ${reply.skipped.length} skipped: ${why}`;
-}

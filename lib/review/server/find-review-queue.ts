@@ -18,6 +18,8 @@ export type { QueueItem } from "../review.schema";
 export type ReviewQueue = {
   items: QueueItem[];
   counts: Record<ReviewKind, number>;
+  /** Items matching the whole filter (kind and status included), loaded or not. */
+  matching: number;
   claimedByOthers: number;
   decidedToday: { mine: number; all: number };
   facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
@@ -225,6 +227,11 @@ export async function findReviewQueue(
   return {
     items,
     counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount, repair: repairCount },
+    matching:
+      (wants.environment ? envCount : 0) +
+      (wants.scenario ? scenarioCount : 0) +
+      (wants.trajectory ? trajCount : 0) +
+      (wantRepairs ? repairCount : 0),
     claimedByOthers: heldHere.reduce((a, b) => a + b, repairsHeld),
     decidedToday: await decidedToday(db, projectId, me.id, now),
     facets: await facets(db, projectId),
