@@ -95,7 +95,7 @@ test("a 500-item queue: search, filter, sort, columns, select all matching and b
   expect(desc).toEqual([...asc].reverse());
 
   // Choose columns: hide Detail and Run; the choice survives a reload.
-  await page.getByTestId("queue-columns").getByText("Columns").click();
+  await page.getByTestId("queue-columns").getByText("Columns", { exact: true }).click();
   await page.getByTestId("queue-columns").getByLabel("Detail").uncheck();
   await page.getByTestId("queue-columns").getByLabel("Run").uncheck();
   await expect(page.getByTestId("cell-detail")).toHaveCount(0);

@@ -67,12 +67,16 @@ export function ReviewQueue({
   const router = useRouter();
   const [items, setItems] = useState(initial);
   const [counts, setCounts] = useState(initialCounts);
-  // The server's rows after a refresh (a bulk decision) replace the local ones.
+  // Decisions made on this page, so the progress line stays live without a reload.
+  const [decidedHere, setDecidedHere] = useState(0);
+  // The server's rows after a refresh (a bulk decision) replace the local ones, and its counts
+  // include the decisions made here.
   const [source, setSource] = useState(initial);
   if (source !== initial) {
     setSource(initial);
     setItems(initial);
     setCounts(initialCounts);
+    setDecidedHere(0);
   }
   const [index, setIndex] = useState(0);
   const [sort, setSort] = useState<QueueSort>({ by: "queue", dir: "asc" });
@@ -86,8 +90,6 @@ export function ReviewQueue({
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   // The last decided item and where it was, so an undo puts it back in place.
   const [lastDecided, setLastDecided] = useState<{ item: QueueItem; at: number } | null>(null);
-  // Decisions made on this page, so the progress line stays live without a reload.
-  const [decidedHere, setDecidedHere] = useState(0);
   const current = rows[index];
   const claim = useItemClaim(current, canDecide);
   const client = useQueryClient();
@@ -109,8 +111,12 @@ export function ReviewQueue({
     },
   });
   const pending = decision.isPending || undoing.isPending || bulk.isPending;
-  const selectedCount = selectionSize(selection, matching);
   const key = (i: QueueItem) => keyOf(i);
+  // The server's count less what this page decided since (the server counts again on a bulk decision).
+  const matchingNow = Math.max(0, matching - decidedHere);
+  const selectedCount = selection.allMatching
+    ? selectionSize(selection, matchingNow)
+    : items.filter((i) => isSelected(selection, key(i))).length;
   /** Ticked rows name the versions shown; "all matching" is resolved on the server. */
   function bulkSelection(): BulkSelection {
     if (selection.allMatching) return { mode: "filter", filter, asOf: loadedAt, except: [...selection.keys] };
@@ -249,7 +255,7 @@ export function ReviewQueue({
         <BulkBar
           size={selectedCount}
           allMatching={selection.allMatching}
-          matching={matching}
+          matching={matchingNow}
           loaded={items.length}
           datasets={datasets}
           pending={pending}
