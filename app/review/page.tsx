@@ -35,7 +35,8 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
       <ReviewQueue
-        key={JSON.stringify(filter.data)}
+        // A new sort keeps the page (and the selection); a new filter starts afresh.
+        key={JSON.stringify({ ...filter.data, sort: undefined, dir: undefined })}
         items={queue.items}
         counts={queue.counts}
         matching={queue.matching}

@@ -9,10 +9,11 @@ import {
   type QueueSelection,
   type QueueSort,
   isSelected,
-  nextSort,
+  queueHref,
   rangeBetween,
   selectionSize,
   setSelected,
+  sortChange,
   sortQueue,
 } from "@/lib/review/queue-table";
 import { fetchApi } from "@/lib/api/fetch-api";
@@ -69,7 +70,11 @@ export function ReviewQueue({
   const [counts, setCounts] = useState(initialCounts);
   // Decisions made on this page, so the progress line stays live without a reload.
   const [decidedHere, setDecidedHere] = useState(0);
-  // The server's rows after a refresh (a bulk decision) replace the local ones, and its counts
+  const [index, setIndex] = useState(0);
+  const [columns, setColumns] = useQueueColumns();
+  const [selection, setSelection] = useState<QueueSelection>(EMPTY_SELECTION);
+  const [anchor, setAnchor] = useState<number | null>(null);
+  // The server's rows after a refresh (a bulk decision, a new sort) replace the local ones, and its counts
   // include the decisions made here.
   const [source, setSource] = useState(initial);
   if (source !== initial) {
@@ -77,13 +82,11 @@ export function ReviewQueue({
     setItems(initial);
     setCounts(initialCounts);
     setDecidedHere(0);
+    setAnchor(null);
+    setIndex(0);
   }
-  const [index, setIndex] = useState(0);
-  const [sort, setSort] = useState<QueueSort>({ by: "queue", dir: "asc" });
-  const [columns, setColumns] = useQueueColumns();
-  const [selection, setSelection] = useState<QueueSelection>(EMPTY_SELECTION);
-  const [anchor, setAnchor] = useState<number | null>(null);
   const [bulkResult, setBulkResult] = useState<{ verb: string; reply: BulkReply } | null>(null);
+  const sort: QueueSort = { by: filter.sort ?? "queue", dir: filter.dir ?? "asc" };
   const rows = sortQueue(items, sort);
   // The inline reason prompt: a rejection, or an accept whose risks need a written override.
   const [asking, setAsking] = useState<"reject" | "accept" | null>(null);
@@ -296,7 +299,7 @@ export function ReviewQueue({
           onSelect={setIndex}
           columns={columns}
           sort={sort}
-          onSort={(by) => setSort((s) => nextSort(s, by))}
+          onSort={(by) => router.push(queueHref(filter, sortChange(sort, by)))}
           runName={(id) => (id ? (runNames.get(id) ?? "") : "")}
           selection={
             canDecide

@@ -4,10 +4,12 @@ import {
   isSelected,
   nextSort,
   QUEUE_COLUMNS,
+  queueHref,
   rangeBetween,
   readColumns,
   selectionSize,
   setSelected,
+  sortChange,
   sortQueue,
 } from "./queue-table";
 import type { QueueItem } from "./review.schema";
@@ -59,5 +61,17 @@ describe("the queue table", () => {
     expect(isSelected(all, "z")).toBe(true);
     expect(selectionSize(all, 500)).toBe(499);
     expect(selectionSize(setSelected(all, ["a"], true), 500)).toBe(500);
+  });
+
+  it("puts the sort in the queue's URL beside the filter, leaving the defaults out", () => {
+    const filter = { kind: "environment" as const, domain: "retail" };
+    expect(queueHref(filter, sortChange({ by: "queue", dir: "asc" }, "title"))).toBe(
+      "/review?kind=environment&domain=retail&sort=title",
+    );
+    expect(queueHref({ ...filter, sort: "title" }, sortChange({ by: "title", dir: "asc" }, "title"))).toBe(
+      "/review?kind=environment&domain=retail&sort=title&dir=desc",
+    );
+    expect(queueHref({ sort: "title", dir: "desc" }, { q: "x" })).toBe("/review?sort=title&dir=desc&q=x");
+    expect(queueHref({ q: "x" }, { q: "" })).toBe("/review");
   });
 });

@@ -3,7 +3,7 @@
  * how rows sort, and the selection a shift-click makes. Pure: the components call these.
  */
 import { z } from "zod";
-import type { QueueItem } from "./review.schema";
+import type { QueueFilter, QueueItem } from "./review.schema";
 
 /** Optional columns; the item's title (with why it is here) is always shown. */
 export const QUEUE_COLUMNS = ["kind", "status", "domain", "detail", "run"] as const;
@@ -28,8 +28,12 @@ export function readColumns(stored: string | null): QueueColumn[] {
   }
 }
 
-/** "queue": the order the server gives (oldest first per kind). */
-export const SORT_KEYS = ["queue", "title", "kind", "status", "domain", "risks"] as const;
+/**
+ * "queue": the order the server gives (oldest first per kind). The others go in the URL and are
+ * applied on the server too (find-review-queue.ts), so the loaded rows are the first in that order;
+ * the page sorts the loaded rows the same way to interleave the kinds.
+ */
+export const SORT_KEYS = ["queue", "title", "kind", "status", "domain"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type QueueSort = { by: SortKey; dir: "asc" | "desc" };
 
@@ -40,7 +44,6 @@ const compareBy: Record<Exclude<SortKey, "queue">, (a: QueueItem, b: QueueItem) 
   kind: (a, b) => text(a.kind, b.kind),
   status: (a, b) => text(a.status, b.status),
   domain: (a, b) => text(a.domain, b.domain),
-  risks: (a, b) => a.risks.length - b.risks.length,
 };
 
 /** A stable sort: equal rows keep the queue's order. */
@@ -88,3 +91,17 @@ export function setSelected(s: QueueSelection, keys: string[], on: boolean): Que
 /** How many items the selection holds (for all matching: the server's count minus the exceptions). */
 export const selectionSize = (s: QueueSelection, matching: number) =>
   s.allMatching ? Math.max(0, matching - s.keys.size) : s.keys.size;
+
+/** The queue's URL with some filter fields changed (an empty value removes one). */
+export function queueHref(filter: QueueFilter, changes: Partial<Record<keyof QueueFilter, string>>): string {
+  const next = new URLSearchParams(
+    Object.entries({ ...filter, ...changes }).filter((e): e is [string, string] => !!e[1]),
+  );
+  return `/review${next.size ? `?${next.toString()}` : ""}`;
+}
+
+/** The sort a header click asks for, as the URL's `sort` and `dir` (the defaults left out). */
+export function sortChange(sort: QueueSort, by: SortKey): { sort: string; dir: string } {
+  const next = nextSort(sort, by);
+  return { sort: next.by === "queue" ? "" : next.by, dir: next.dir === "asc" ? "" : next.dir };
+}

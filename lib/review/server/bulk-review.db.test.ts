@@ -17,6 +17,7 @@ import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-versi
 import { BULK_CAP } from "../bulk.schema";
 import { BULK_BATCH, bulkAccept, bulkAddToDataset, bulkProve, bulkReject } from "./bulk-review";
 import { claimItem } from "./claims";
+import { findReviewQueue } from "./find-review-queue";
 
 const t = useTestDatabase();
 type Role = "ADMIN" | "REVIEWER" | "VIEWER";
@@ -404,5 +405,20 @@ describe("bulk decisions on the review queue", () => {
     );
     expect(none).toMatchObject({ decided: 0, dataset: null });
     expect(await t.db.datasetVersion.count({ where: { datasetId: v1.datasetId } })).toBe(2);
+  });
+
+  it("sorts the queue on the server, so the loaded rows are the first in that order", async () => {
+    const project = await createTestProject(t.db);
+    for (const [name, domain] of [
+      ["beta", "x"],
+      ["alpha", "z"],
+      ["gamma", "y"],
+    ])
+      await createEnvironment(t.db, project.id, { status: "IN_REVIEW", name, domain });
+    const titles = async (sort: "title" | "domain", dir: "asc" | "desc") =>
+      (await findReviewQueue(t.db, project.id, { sort, dir }, { id: null })).items.map((i) => i.title);
+    expect(await titles("title", "asc")).toEqual(["alpha", "beta", "gamma"]);
+    expect(await titles("title", "desc")).toEqual(["gamma", "beta", "alpha"]);
+    expect(await titles("domain", "asc")).toEqual(["beta", "gamma", "alpha"]);
   });
 });

@@ -87,6 +87,34 @@ export async function queueWhere(db: Db, projectId: string, filter: QueueFilter)
   return { envWhere, scenarioWhere, tw, wants, q, repairWhere: repairQueueWhere(projectId, filter) };
 }
 
+/**
+ * Each kind's order for the table's sort, ties broken by the queue's order (oldest first). Repair
+ * proposals keep their own order; "kind" only interleaves the loaded rows (the page sorts them).
+ */
+function queueOrder(filter: QueueFilter) {
+  const dir = filter.dir ?? "asc";
+  const by = filter.sort;
+  const environment: Prisma.EnvironmentOrderByWithRelationInput[] = [
+    ...(by === "title" ? [{ name: dir }] : by === "domain" ? [{ domain: dir }] : []),
+    ...(by === "status" ? [{ status: dir }] : []),
+    { updatedAt: "asc" },
+  ];
+  const scenario: Prisma.ScenarioOrderByWithRelationInput[] = [
+    ...(by === "title" ? [{ task: dir }] : by === "domain" ? [{ environment: { domain: dir } }] : []),
+    ...(by === "status" ? [{ status: dir }] : []),
+    { createdAt: "asc" },
+  ];
+  const trajectory: Prisma.TrajectoryOrderByWithRelationInput[] = [
+    ...(by === "title"
+      ? [{ scenario: { environment: { name: dir } } }, { scenario: { externalId: dir } }]
+      : by === "domain"
+        ? [{ scenario: { environment: { domain: dir } } }]
+        : []),
+    { createdAt: "asc" },
+  ];
+  return { environment, scenario, trajectory };
+}
+
 export async function findReviewQueue(
   db: Db,
   projectId: string,
@@ -100,11 +128,12 @@ export async function findReviewQueue(
   });
   const taken = claims.map((c) => c.targetId);
   const { envWhere, scenarioWhere, tw, wants, q, repairWhere } = await queueWhere(db, projectId, filter);
+  const order = queueOrder(filter);
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
     wants.environment
       ? db.environment.findMany({
           where: { ...envWhere, id: { notIn: taken } },
-          orderBy: { updatedAt: "asc" },
+          orderBy: order.environment,
           take: LIMIT,
           include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } },
         })
@@ -112,7 +141,7 @@ export async function findReviewQueue(
     wants.scenario
       ? db.scenario.findMany({
           where: { ...scenarioWhere, id: { notIn: taken } },
-          orderBy: { createdAt: "asc" },
+          orderBy: order.scenario,
           take: LIMIT,
           include: {
             environment: {
@@ -129,7 +158,7 @@ export async function findReviewQueue(
     wants.trajectory
       ? db.trajectory.findMany({
           where: { ...tw, id: { notIn: taken } },
-          orderBy: { createdAt: "asc" },
+          orderBy: order.trajectory,
           take: LIMIT,
           include: {
             scenario: {
