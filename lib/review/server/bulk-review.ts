@@ -2,12 +2,12 @@ import "server-only";
 /**
  * Bulk decisions on the review queue: accept, reject (one reason), prove, add to a dataset. Each
  * item is decided exactly as a single decision is (decideItemInTx: version-bound, claims honoured,
- * override reasons required, one audit row per item), in bounded batches: BATCH items per
+ * override reasons required, one audit row per item), in bounded batches: BULK_BATCH items per
  * transaction, each item under a savepoint so a refused item rolls back alone and is reported as
  * skipped with the reason. Under the item's lock the bulk path also checks the item is still waiting
  * for review, so two bulk decisions over the same items never decide one twice (the second finds it
  * decided and skips it). A lock conflict between two concurrent bulks (a deadlock Postgres broke)
- * retries that item alone after its batch.
+ * retries that item alone after its batch; a batch that does not commit is retried item by item.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
@@ -235,6 +235,7 @@ async function decideAll(
               await tx.$executeRawUnsafe("RELEASE SAVEPOINT bulk_item");
             } catch (e) {
               await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT bulk_item");
+              await tx.$executeRawUnsafe("RELEASE SAVEPOINT bulk_item");
               if (isLockConflict(e)) retry.push(item);
               else refused.push([item, e]);
             }
@@ -242,9 +243,9 @@ async function decideAll(
         },
         { timeout: 120_000, maxWait: 30_000 },
       );
-    } catch (e) {
-      // The batch did not commit: nothing in it was decided; each item is tried alone.
-      if (!isLockConflict(e)) throw e;
+    } catch {
+      // The batch did not commit (a lock conflict, a timeout): nothing in it was decided, so each
+      // item is tried alone and reported on its own.
       done.length = 0;
       refused.length = 0;
       retry.splice(0, retry.length, ...batch);
