@@ -1,6 +1,5 @@
 import { API } from "@/lib/api/routes";
 import { getDb } from "@/lib/db";
-
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { BulkAddToDatasetInputSchema } from "@/lib/review/bulk.schema";
 import { bulkAddToDataset } from "@/lib/review/server/bulk-review";
