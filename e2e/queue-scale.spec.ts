@@ -7,13 +7,17 @@
  */
 import { createQualityCheck } from "../prisma/seed/factories";
 import { E2E_ADMIN } from "../playwright.config";
-import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
+import { defaultProjectId, deleteDatasets, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
 
 const TOTAL = 500;
 const RISKY = 20; // items 000–019 have a failing quality check: accepting them needs an override reason
 const created: string[] = [];
-test.afterAll(() => deleteEnvironments(created));
+const datasets: string[] = [];
+test.afterAll(async () => {
+  await deleteDatasets(datasets);
+  await deleteEnvironments(created);
+});
 test.use({ viewport: { width: 1440, height: 900 } });
 
 const pad = (i: number) => String(i).padStart(3, "0");
@@ -56,6 +60,11 @@ test("a 500-item queue: search, filter, sort, columns, select all matching and b
   const domain = unique("scale-domain");
   await seedQueue(tag, domain);
   const db = e2eDb();
+  const datasetName = unique("queue-scale-set");
+  datasets.push(datasetName);
+  const dataset = await db.dataset.create({
+    data: { projectId: await defaultProjectId(), name: datasetName },
+  });
   const items = page.getByTestId("queue-item");
   const titles = page.getByTestId("queue-list").locator("tbody tr td:nth-child(2) > a");
 
@@ -188,4 +197,22 @@ test("a 500-item queue: search, filter, sort, columns, select all matching and b
     select: { reason: true },
   });
   expect(rejects.map((r) => r.reason)).toEqual(Array<string>(5).fill("seeded duplicates"));
+
+  // Prove and add to a dataset take scenarios: environments come back skipped with why, and no
+  // proof run or dataset version is made.
+  await boxes.nth(0).click();
+  await boxes.nth(1).click({ modifiers: ["Shift"] });
+  await bulkBar.getByRole("button", { name: "Prove selected" }).click();
+  await expect(result).toContainText("0 of 2 sent to proof");
+  await expect(page.getByTestId("bulk-skipped-list")).toContainText("only scenarios can be used here");
+  await expect(page.getByTestId("bulk-size")).toHaveText("0 selected");
+  await boxes.nth(0).click();
+  await boxes.nth(1).click({ modifiers: ["Shift"] });
+  await bulkBar.getByRole("button", { name: "Add to dataset…" }).click();
+  await bulkBar.getByLabel("Dataset", { exact: true }).selectOption({ label: datasetName });
+  await bulkBar.getByRole("button", { name: "Add 2 to the dataset" }).click();
+  await expect(result).toContainText("0 of 2 added");
+  await expect(page.getByTestId("bulk-skipped-list")).toContainText("only scenarios can be used here");
+  expect(await db.datasetVersion.count({ where: { datasetId: dataset.id } })).toBe(0);
+  await expect(items).toHaveCount(RISKY + 1 - 5);
 });
