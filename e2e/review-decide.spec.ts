@@ -86,7 +86,7 @@ test("review queue with the mouse only: the preview shows the environment, butto
   await expect(items).toHaveCount(2);
 
   // Pick gamma in the list with the mouse, reject it with a reason, then undo from the bar.
-  await items.filter({ hasText: "gamma" }).click();
+  await items.filter({ hasText: "gamma" }).getByTestId("cell-kind").click();
   await expect(items.nth(1)).toHaveAttribute("aria-current", "true");
   await expect(preview.getByTestId("preview-description")).toHaveText(
     "The gamma lending desk of a small library.",

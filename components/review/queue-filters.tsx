@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
+import { queueHref } from "@/lib/review/queue-table";
 import { ToggleButton } from "@/components/ui/toggle-button";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/inputs";
@@ -22,12 +23,7 @@ const STATUSES = ["IN_REVIEW", "DRAFT", "FLAGGED"];
 /** Filters live in the URL, so a filtered queue can be shared and survives a reload. */
 export function QueueFilters({ filter, counts, facets }: Props) {
   const router = useRouter();
-  const set = (key: keyof QueueFilter, value: string) => {
-    const next = new URLSearchParams(
-      Object.entries({ ...filter, [key]: value }).filter((e): e is [string, string] => !!e[1]),
-    );
-    router.push(`/review${next.size ? `?${next.toString()}` : ""}`);
-  };
+  const set = (key: keyof QueueFilter, value: string) => router.push(queueHref(filter, { [key]: value }));
   const select = (key: keyof QueueFilter, label: string, options: { value: string; label: string }[]) => (
     <Field label={label} className="flex items-center gap-1 text-sm" labelClassName="text-slate-500">
       {(control) => (

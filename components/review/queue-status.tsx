@@ -28,7 +28,8 @@ export function QueueKeyHelp() {
   return (
     <p className="text-xs text-slate-500">
       Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>a</kbd> accept · <kbd>r</kbd> reject with reason ·{" "}
-      <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision
+      <kbd>e</kbd> edit · <kbd>u</kbd> undo the last decision · <kbd>x</kbd> select for a bulk decision
+      (shift-click a box to select a range)
     </p>
   );
 }

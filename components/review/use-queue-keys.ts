@@ -8,9 +8,10 @@ export type QueueKeyHandlers = {
   reject: () => void;
   edit: () => void;
   undo: () => void;
+  select: () => void;
 };
 
-/** j/k move, a accepts, r starts a rejection, e opens the editor, u undoes. Ignored while typing in a field. */
+/** j/k move, a accepts, r starts a rejection, e opens the editor, u undoes, x ticks the row for a bulk decision. Ignored while typing in a field. */
 export function useQueueKeys(handlers: QueueKeyHandlers) {
   // The listener is added once; it calls whichever handlers the latest render passed.
   const run = useEffectEvent((action: keyof QueueKeyHandlers) => handlers[action]());
@@ -24,9 +25,9 @@ export function useQueueKeys(handlers: QueueKeyHandlers) {
         target?.closest("input, textarea, select, [contenteditable=true]")
       )
         return;
-      const action = ({ j: "next", k: "previous", a: "accept", r: "reject", e: "edit", u: "undo" } as const)[
-        e.key
-      ];
+      const action = (
+        { j: "next", k: "previous", a: "accept", r: "reject", e: "edit", u: "undo", x: "select" } as const
+      )[e.key];
       if (!action) return;
       e.preventDefault();
       run(action);

@@ -21,6 +21,13 @@ import {
   ReleaseReplySchema,
   UndoReplySchema,
 } from "../review/review.schema";
+import {
+  type BulkAcceptInput,
+  type BulkAddToDatasetInput,
+  type BulkProveInput,
+  type BulkRejectInput,
+  BulkReplySchema,
+} from "../review/bulk.schema";
 import { defineRoute, queryString } from "./api-route";
 
 const segment = encodeURIComponent;
@@ -98,5 +105,30 @@ export const API = {
     send: "json",
     url: (_empty: Record<string, never>) => "/api/review/undo",
     response: UndoReplySchema,
+  }),
+  /** Bulk decisions on the review queue (docs/review.md#bulk-decisions). */
+  reviewBulkAccept: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_input: BulkAcceptInput) => "/api/review/bulk/accept",
+    response: BulkReplySchema,
+  }),
+  reviewBulkReject: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_input: BulkRejectInput) => "/api/review/bulk/reject",
+    response: BulkReplySchema,
+  }),
+  reviewBulkProve: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_input: BulkProveInput) => "/api/review/bulk/prove",
+    response: BulkReplySchema,
+  }),
+  reviewBulkDataset: defineRoute({
+    method: "POST",
+    send: "json",
+    url: (_input: BulkAddToDatasetInput) => "/api/review/bulk/dataset",
+    response: BulkReplySchema,
   }),
 };

@@ -123,6 +123,12 @@ export const QueueFilterSchema = z.object({
   domain: z.string().max(100).optional(),
   flagReason: z.string().max(200).optional(),
   runId: z.string().max(100).optional(),
+  /**
+   * The table's order, applied on the server so the loaded rows are the first of the whole queue in
+   * it (absent: the queue's order, oldest first per kind).
+   */
+  sort: z.enum(["title", "kind", "status", "domain"]).optional(),
+  dir: z.enum(["asc", "desc"]).optional(),
 });
 export type QueueFilter = z.infer<typeof QueueFilterSchema>;
 

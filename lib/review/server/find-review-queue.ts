@@ -18,6 +18,8 @@ export type { QueueItem } from "../review.schema";
 export type ReviewQueue = {
   items: QueueItem[];
   counts: Record<ReviewKind, number>;
+  /** Items matching the whole filter (kind and status included), loaded or not. */
+  matching: number;
   claimedByOthers: number;
   decidedToday: { mine: number; all: number };
   facets: { domains: string[]; flagReasons: string[]; runs: { id: string; name: string }[] };
@@ -27,18 +29,11 @@ const LIMIT = 200;
 const SCENARIO_WAITING = ["DRAFT", "IN_REVIEW"] as const;
 const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []);
 
-export async function findReviewQueue(
-  db: Db,
-  projectId: string,
-  filter: QueueFilter,
-  me: { id: string | null },
-  now = new Date(),
-): Promise<ReviewQueue> {
-  const claims = await db.reviewClaim.findMany({
-    where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) },
-    select: { targetId: true },
-  });
-  const taken = claims.map((c) => c.targetId);
+/**
+ * The filter as a where clause per kind, and which kinds it can match at all: the queue page and
+ * the bulk decisions' "every item matching the filter" read the same rows.
+ */
+export async function queueWhere(db: Db, projectId: string, filter: QueueFilter) {
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
   const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
   const scenarioSearch: Prisma.ScenarioWhereInput = q
@@ -67,7 +62,7 @@ export async function findReviewQueue(
         ? (filter.status as "DRAFT")
         : { in: [...SCENARIO_WAITING] },
   };
-  const trajWhere = async (): Promise<Prisma.TrajectoryWhereInput> => ({
+  const tw: Prisma.TrajectoryWhereInput = {
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
     id: { notIn: await decidedTrajectoryIds(db, projectId) },
     scenario: {
@@ -75,7 +70,7 @@ export async function findReviewQueue(
       environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) },
     },
     ...(filter.runId ? { runId: filter.runId } : {}),
-  });
+  };
   const statusFilterFor = (k: ReviewKind) =>
     !filter.status ||
     (k === "environment"
@@ -83,20 +78,70 @@ export async function findReviewQueue(
       : k === "scenario"
         ? (SCENARIO_WAITING as readonly string[]).includes(filter.status)
         : false);
-  const tw = await trajWhere();
+  const wants = {
+    environment: want("environment") && statusFilterFor("environment") && !filter.flagReason,
+    scenario: want("scenario") && statusFilterFor("scenario") && !filter.flagReason,
+    trajectory: want("trajectory") && (!filter.status || filter.status === "FLAGGED"),
+    repair: want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason && !q,
+  };
+  return { envWhere, scenarioWhere, tw, wants, q, repairWhere: repairQueueWhere(projectId, filter) };
+}
+
+/**
+ * Each kind's order for the table's sort, ties broken by the queue's order (oldest first). Repair
+ * proposals keep their own order; "kind" only interleaves the loaded rows (the page sorts them).
+ */
+function queueOrder(filter: QueueFilter) {
+  const dir = filter.dir ?? "asc";
+  const by = filter.sort;
+  const environment: Prisma.EnvironmentOrderByWithRelationInput[] = [
+    ...(by === "title" ? [{ name: dir }] : by === "domain" ? [{ domain: dir }] : []),
+    ...(by === "status" ? [{ status: dir }] : []),
+    { updatedAt: "asc" },
+  ];
+  const scenario: Prisma.ScenarioOrderByWithRelationInput[] = [
+    ...(by === "title" ? [{ task: dir }] : by === "domain" ? [{ environment: { domain: dir } }] : []),
+    ...(by === "status" ? [{ status: dir }] : []),
+    { createdAt: "asc" },
+  ];
+  const trajectory: Prisma.TrajectoryOrderByWithRelationInput[] = [
+    ...(by === "title"
+      ? [{ scenario: { environment: { name: dir } } }, { scenario: { externalId: dir } }]
+      : by === "domain"
+        ? [{ scenario: { environment: { domain: dir } } }]
+        : []),
+    { createdAt: "asc" },
+  ];
+  return { environment, scenario, trajectory };
+}
+
+export async function findReviewQueue(
+  db: Db,
+  projectId: string,
+  filter: QueueFilter,
+  me: { id: string | null },
+  now = new Date(),
+): Promise<ReviewQueue> {
+  const claims = await db.reviewClaim.findMany({
+    where: { expiresAt: { gt: now }, ...(me.id ? { userId: { not: me.id } } : {}) },
+    select: { targetId: true },
+  });
+  const taken = claims.map((c) => c.targetId);
+  const { envWhere, scenarioWhere, tw, wants, q, repairWhere } = await queueWhere(db, projectId, filter);
+  const order = queueOrder(filter);
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
-    want("environment") && statusFilterFor("environment") && !filter.flagReason
+    wants.environment
       ? db.environment.findMany({
           where: { ...envWhere, id: { notIn: taken } },
-          orderBy: { updatedAt: "asc" },
+          orderBy: order.environment,
           take: LIMIT,
           include: { run: { select: { name: true } }, currentVersion: { select: { version: true } } },
         })
       : [],
-    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
+    wants.scenario
       ? db.scenario.findMany({
           where: { ...scenarioWhere, id: { notIn: taken } },
-          orderBy: { createdAt: "asc" },
+          orderBy: order.scenario,
           take: LIMIT,
           include: {
             environment: {
@@ -110,10 +155,10 @@ export async function findReviewQueue(
           },
         })
       : [],
-    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
+    wants.trajectory
       ? db.trajectory.findMany({
           where: { ...tw, id: { notIn: taken } },
-          orderBy: { createdAt: "asc" },
+          orderBy: order.trajectory,
           take: LIMIT,
           include: {
             scenario: {
@@ -130,9 +175,7 @@ export async function findReviewQueue(
     db.scenario.count({ where: scenarioWhere }),
     db.trajectory.count({ where: tw }),
   ]);
-  const wantRepairs =
-    want("repair") && (!filter.status || filter.status === "PROVEN") && !filter.flagReason && !q;
-  const repairWhere = repairQueueWhere(projectId, filter);
+  const wantRepairs = wants.repair;
   const [repairs, repairCount, repairsHeld] = await Promise.all([
     wantRepairs
       ? findRepairQueueItems(db, projectId, { taken, domain: filter.domain, runId: filter.runId })
@@ -143,15 +186,9 @@ export async function findReviewQueue(
   const envFacts = await environmentFacts(db, envs);
   // Held by others *within this view*: the counter sits beside the filtered queue's own counts.
   const heldHere = await Promise.all([
-    want("environment") && statusFilterFor("environment") && !filter.flagReason
-      ? db.environment.count({ where: { ...envWhere, id: { in: taken } } })
-      : 0,
-    want("scenario") && statusFilterFor("scenario") && !filter.flagReason
-      ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } })
-      : 0,
-    want("trajectory") && (!filter.status || filter.status === "FLAGGED")
-      ? db.trajectory.count({ where: { ...tw, id: { in: taken } } })
-      : 0,
+    wants.environment ? db.environment.count({ where: { ...envWhere, id: { in: taken } } }) : 0,
+    wants.scenario ? db.scenario.count({ where: { ...scenarioWhere, id: { in: taken } } }) : 0,
+    wants.trajectory ? db.trajectory.count({ where: { ...tw, id: { in: taken } } }) : 0,
   ]);
   // Environments that share a name show their env_id in this list.
   const clash = collidingNames([
@@ -219,6 +256,11 @@ export async function findReviewQueue(
   return {
     items,
     counts: { environment: envCount, scenario: scenarioCount, trajectory: trajCount, repair: repairCount },
+    matching:
+      (wants.environment ? envCount : 0) +
+      (wants.scenario ? scenarioCount : 0) +
+      (wants.trajectory ? trajCount : 0) +
+      (wantRepairs ? repairCount : 0),
     claimedByOthers: heldHere.reduce((a, b) => a + b, repairsHeld),
     decidedToday: await decidedToday(db, projectId, me.id, now),
     facets: await facets(db, projectId),
