@@ -7,7 +7,9 @@ import { findScenarios } from "@/lib/scenarios/server/get-scenario";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/inputs";
+import { Checkbox, Input } from "@/components/ui/inputs";
+import { SCENARIO_BULK_FORM, ScenarioBulkBar } from "@/components/scenarios/scenario-bulk-bar";
+import { addScenariosToDatasetAction } from "./actions";
 import { collidingNames, distinctName } from "@/lib/environments/name-collisions";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +35,11 @@ export default async function ScenariosPage({
     q: query.q || undefined,
   });
   const clash = collidingNames(scenarios.map((s) => s.environment));
+  const datasets = await db.dataset.findMany({
+    where: { projectId: project.id },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true },
+  });
   const withQuery = (proof?: string) => {
     const p = new URLSearchParams();
     if (proof) p.set("proof", proof);
@@ -77,44 +84,58 @@ export default async function ScenariosPage({
             : "Generate scenarios from an environment page."}
         </EmptyState>
       ) : (
-        <table className="w-full text-left text-sm" data-testid="scenario-table">
-          <thead className="text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="py-2">Scenario</th>
-              <th>Environment</th>
-              <th>Status</th>
-              <th>Proof</th>
-              <th>Checks</th>
-              <th>Rollouts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {scenarios.map((s) => (
-              <tr key={s.id} className="border-t border-slate-100 align-top">
-                <td className="py-2 pr-4">
-                  <Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline">
-                    <code>{s.externalId}</code>
-                  </Link>
-                  <p className="line-clamp-2 text-slate-600">{s.task}</p>
-                </td>
-                <td className="pr-4">{distinctName(s.environment, clash)}</td>
-                <td>
-                  <StatusBadge status={s.status} />
-                </td>
-                <td>
-                  <StatusBadge status={s.proofStatus} />
-                  <div className="text-xs text-rose-700">
-                    {Reasons.parse(s.proofReasons)
-                      .map((r) => r.code)
-                      .join(", ")}
-                  </div>
-                </td>
-                <td>{s._count.validators}</td>
-                <td>{s._count.trajectories}</td>
+        <>
+          <ScenarioBulkBar datasets={datasets} action={addScenariosToDatasetAction} />
+          <table className="w-full text-left text-sm" data-testid="scenario-table">
+            <thead className="text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th className="w-8 py-2">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th className="py-2">Scenario</th>
+                <th>Environment</th>
+                <th>Status</th>
+                <th>Proof</th>
+                <th>Checks</th>
+                <th>Rollouts</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {scenarios.map((s) => (
+                <tr key={s.id} className="border-t border-slate-100 align-top">
+                  <td className="py-2 pr-2">
+                    <Checkbox
+                      form={SCENARIO_BULK_FORM}
+                      name="scenarioId"
+                      value={s.id}
+                      label={<span className="sr-only">Select {s.externalId}</span>}
+                    />
+                  </td>
+                  <td className="py-2 pr-4">
+                    <Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline">
+                      <code>{s.externalId}</code>
+                    </Link>
+                    <p className="line-clamp-2 text-slate-600">{s.task}</p>
+                  </td>
+                  <td className="pr-4">{distinctName(s.environment, clash)}</td>
+                  <td>
+                    <StatusBadge status={s.status} />
+                  </td>
+                  <td>
+                    <StatusBadge status={s.proofStatus} />
+                    <div className="text-xs text-rose-700">
+                      {Reasons.parse(s.proofReasons)
+                        .map((r) => r.code)
+                        .join(", ")}
+                    </div>
+                  </td>
+                  <td>{s._count.validators}</td>
+                  <td>{s._count.trajectories}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
     </div>
   );

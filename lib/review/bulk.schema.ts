@@ -55,6 +55,14 @@ export const BulkRejectInputSchema = z.object({
 });
 export const BulkProveInputSchema = z.object({ selection: BulkSelectionSchema });
 export const BulkAddToDatasetInputSchema = z.object({ selection: BulkSelectionSchema, datasetId: id });
+/** From the Scenarios list: the ticked scenarios, added to a dataset's next version. */
+export const AddScenariosToDatasetInputSchema = z.object({
+  datasetId: id,
+  scenarioIds: z
+    .array(id)
+    .min(1, "select at least one scenario")
+    .max(BULK_CAP, `at most ${BULK_CAP} scenarios at once`),
+});
 export type BulkAcceptInput = z.input<typeof BulkAcceptInputSchema>;
 export type BulkRejectInput = z.input<typeof BulkRejectInputSchema>;
 export type BulkProveInput = z.input<typeof BulkProveInputSchema>;

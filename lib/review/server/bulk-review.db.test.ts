@@ -15,7 +15,14 @@ import {
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { BULK_CAP } from "../bulk.schema";
-import { BULK_BATCH, bulkAccept, bulkAddToDataset, bulkProve, bulkReject } from "./bulk-review";
+import {
+  BULK_BATCH,
+  addScenariosToDataset,
+  bulkAccept,
+  bulkAddToDataset,
+  bulkProve,
+  bulkReject,
+} from "./bulk-review";
 import { claimItem } from "./claims";
 import { findReviewQueue } from "./find-review-queue";
 
@@ -405,6 +412,49 @@ describe("bulk decisions on the review queue", () => {
     );
     expect(none).toMatchObject({ decided: 0, dataset: null });
     expect(await t.db.datasetVersion.count({ where: { datasetId: v1.datasetId } })).toBe(2);
+  });
+
+  it("adds scenarios ticked on the Scenarios list by the same rules, and refuses bad input", async () => {
+    const project = await createTestProject(t.db);
+    const alice = actorOf(await createUser(t.db));
+    const viewer = actorOf(await createUser(t.db, { role: "VIEWER" }));
+    const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW" });
+    const first = await createScenario(t.db, env.id);
+    await acceptAndProveScenarios(t.db, project.id);
+    const v1 = await createDatasetVersion(t.db, { projectId: project.id, name: "from-list", isNew: true });
+    const later = await createScenario(t.db, env.id);
+    const draft = await createScenario(t.db, env.id);
+    const pins = await proveScenario(t.db, later.id);
+    await t.db.scenario.update({
+      where: { id: later.id },
+      data: { status: "ACCEPTED", acceptedValidatorVersionIds: pins },
+    });
+    const reply = await addScenariosToDataset(
+      t.db,
+      project.id,
+      { datasetId: v1.datasetId, scenarioIds: [later.id, draft.id, "no-such-scenario", later.id] },
+      alice,
+    );
+    expect(reply).toMatchObject({ selected: 3, decided: 1, dataset: { version: 2 } });
+    expect(reply.skipped.map((x) => x.id).sort()).toEqual([draft.id, "no-such-scenario"].sort());
+    expect(reply.skipped.find((x) => x.id === "no-such-scenario")?.reason).toBe("not found");
+    const v2 = await t.db.datasetVersion.findFirstOrThrow({
+      where: { datasetId: v1.datasetId, version: 2 },
+      include: { items: true },
+    });
+    expect(v2.items.map((i) => i.scenarioId).sort()).toEqual([first.id, later.id].sort());
+
+    const versions = await t.db.datasetVersion.count();
+    await expect(
+      addScenariosToDataset(t.db, project.id, { datasetId: v1.datasetId, scenarioIds: [later.id] }, viewer),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      addScenariosToDataset(t.db, project.id, { datasetId: v1.datasetId, scenarioIds: [] }, alice),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(
+      addScenariosToDataset(t.db, project.id, { datasetId: "nope", scenarioIds: [later.id] }, alice),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await t.db.datasetVersion.count()).toBe(versions);
   });
 
   it("sorts the queue on the server, so the loaded rows are the first in that order", async () => {

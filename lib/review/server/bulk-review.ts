@@ -26,6 +26,7 @@ import {
   type BulkReply,
   type BulkSkipped,
   BulkAcceptInputSchema,
+  AddScenariosToDatasetInputSchema,
   BulkAddToDatasetInputSchema,
   BulkProveInputSchema,
   BulkRejectInputSchema,
@@ -362,6 +363,39 @@ export async function bulkAddToDataset(
   if (!dataset) throw new AppError("NOT_FOUND", "That dataset was not found.");
   const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
   const scenarios = await selectedScenarios(db, projectId, targets, skipped);
+  return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected }, actor);
+}
+
+/**
+ * Scenarios ticked on the Scenarios list, added to a dataset's next version by the same rules as
+ * from the queue (accepted, proven on the version's pins; the rest reported with the reason).
+ */
+export async function addScenariosToDataset(
+  db: Db,
+  projectId: string,
+  raw: unknown,
+  actor: SessionUser,
+): Promise<BulkReply> {
+  requireReviewer(actor);
+  const input = parseInput(AddScenariosToDatasetInputSchema, raw);
+  const dataset = await db.dataset.findFirst({ where: { id: input.datasetId, projectId } });
+  if (!dataset) throw new AppError("NOT_FOUND", "That dataset was not found.");
+  const wanted = [...new Set(input.scenarioIds)];
+  const targets = wanted.map((id) => ({ kind: "scenario" as const, id }) as BulkItem);
+  const skipped: BulkSkipped[] = [];
+  const scenarios = await selectedScenarios(db, projectId, targets, skipped);
+  return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected: wanted.length }, actor);
+}
+
+/** The dataset's next version: its latest version's items and pins, plus `scenarios`. */
+async function addToNextVersion(
+  db: Db,
+  projectId: string,
+  dataset: { id: string; name: string },
+  picked: { scenarios: { id: string; environmentId: string }[]; skipped: BulkSkipped[]; selected: number },
+  actor: SessionUser,
+): Promise<BulkReply> {
+  const { scenarios, skipped, selected } = picked;
   if (!scenarios.length) return { selected, decided: 0, skipped, dataset: null };
   const latest = await db.datasetVersion.findFirst({
     where: { datasetId: dataset.id },
