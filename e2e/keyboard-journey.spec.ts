@@ -7,8 +7,12 @@ import { readFileSync } from "node:fs";
 import { loadSamples } from "../prisma/seed/load-samples";
 import { defaultProjectId, e2eDb } from "./db";
 import { expect, test } from "./fixtures";
-import { expectFocusRing, tabTo } from "./keyboard";
+import { expectFocusRing, focusProblems, tabTo } from "./keyboard";
 import { untar } from "./untar";
+
+test.beforeEach(() => {
+  focusProblems.length = 0;
+});
 
 test("fresh start → proven samples → dataset preview → create dataset → row panel → export, by keyboard", async ({
   page,
@@ -113,4 +117,6 @@ test("fresh start → proven samples → dataset preview → create dataset → 
   );
   expect(scenarios).toHaveLength(previewed);
   expect(scenarios.map((s) => s.task_id)).toContain(taskId);
+  // Every element focus passed on the way showed where it was.
+  expect(focusProblems).toEqual([]);
 });
