@@ -1,26 +1,21 @@
 // Check repair: the evidence, the splice, re-asks with the refusal, and the proof before anyone sees it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAi, lastUserText, startFakeOpenAi, systemText } from "@/tests/fake-openai/server";
+import { describe, expect, it } from "vitest";
+import { lastUserText, systemText } from "@/tests/fake-openai/server";
 import { createTestLlm } from "@/tests/fake-openai/test-llm";
+import { answerInTurn, latestAsks, useRepairHarness } from "@/tests/repair/repair-harness";
 import { CHECK_DEFECTS, GARBAGE, TRIVIAL_FIX, answerWith, defectSubject } from "@/tests/repair/defect-corpus";
 import { repairInputFor } from "@/tests/repair/repair-input";
-import { createSandboxRunner } from "../sandbox";
 import { proveValidators } from "../scenarios/proof";
 import { repairScenarioChecks } from "./repair-checks";
 
-const sandbox = createSandboxRunner();
-let fake: FakeOpenAi;
-beforeAll(async () => void (fake = await startFakeOpenAi()));
-afterAll(async () => {
-  await fake.close();
-  await sandbox.close();
-});
+const h = useRepairHarness();
+const { sandbox } = h;
 
 const defect = CHECK_DEFECTS[0]!;
 const { right } = defectSubject(defect);
 const repair = (maxReasks?: number) =>
   repairScenarioChecks(repairInputFor(defect), {
-    llm: createTestLlm(fake.url).llm,
+    llm: createTestLlm(h.fake.url).llm,
     model: "m",
     sandbox,
     maxReasks,
@@ -28,11 +23,11 @@ const repair = (maxReasks?: number) =>
 
 describe("repairScenarioChecks", () => {
   it("asks with the exact evidence and proves the right fix", async () => {
-    fake.setScript(() => ({ content: answerWith(right, "It read `state`, which copies do not have.") }));
+    h.fake.setScript(() => ({ content: answerWith(right, "It read `state`, which copies do not have.") }));
     const result = await repair();
     if (!result.ok) throw new Error(result.error.message);
-    const prompt = lastUserText(fake.chatRequests()[0]!.body as never);
-    expect(systemText(fake.chatRequests()[0]!.body as never)).toContain("[stage:repair_check]");
+    const prompt = lastUserText(h.fake.chatRequests()[0]!.body as never);
+    expect(systemText(h.fake.chatRequests()[0]!.body as never)).toContain("[stage:repair_check]");
     expect(prompt).toContain(defect.broken.trimEnd());
     expect(prompt).toContain("FAILS_ON_GOLD");
     expect(prompt).toContain("on the gold final state the check returned False");
@@ -48,7 +43,7 @@ describe("repairScenarioChecks", () => {
   });
 
   it("refuses a trivially-true fix: it fails the no-op part and is kept as FAILED", async () => {
-    fake.setScript(() => ({ content: answerWith(TRIVIAL_FIX) }));
+    h.fake.setScript(() => ({ content: answerWith(TRIVIAL_FIX) }));
     const result = await repair();
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.outcome.status).toBe("FAILED");
@@ -62,38 +57,34 @@ describe("repairScenarioChecks", () => {
       answerWith("def check_copy(final_state):\n    return False\n"),
       answerWith(right),
     ];
-    let n = 0;
-    fake.setScript(() => ({ content: answers[n++] ?? GARBAGE }));
+    answerInTurn(h.fake, answers);
     const result = await repair();
     if (!result.ok) throw new Error(result.error.message);
-    const asks = fake
-      .chatRequests()
-      .slice(-3)
-      .map((r) => lastUserText(r.body as never));
+    const asks = latestAsks(h.fake, 3);
     expect(asks[1]).toContain("no ```python fenced code block");
     expect(asks[2]).toContain("`check_copy` is not defined in the item");
     expect(result.value.outcome.status).toBe("PROVEN");
   });
 
   it("keeps a reply that never becomes usable as a FAILED proposal after the re-ask limit", async () => {
-    const before = fake.chatRequests().length;
-    fake.setScript(() => ({ content: GARBAGE }));
+    const before = h.fake.chatRequests().length;
+    h.fake.setScript(() => ({ content: GARBAGE }));
     const result = await repair(1);
     if (!result.ok) throw new Error(result.error.message);
-    expect(fake.chatRequests().length - before).toBe(2);
+    expect(h.fake.chatRequests().length - before).toBe(2);
     expect(result.value.outcome).toMatchObject({ status: "FAILED", after: null });
     expect(result.value.outcome.reasons[0]).toContain("did not parse after 2 tries");
   });
 
   it("refuses a scenario whose proof passes, before any LLM request", async () => {
-    const before = fake.chatRequests().length;
+    const before = h.fake.chatRequests().length;
     const result = await repairScenarioChecks(repairInputFor(defect, right), {
-      llm: createTestLlm(fake.url).llm,
+      llm: createTestLlm(h.fake.url).llm,
       model: "m",
       sandbox,
     });
     expect(!result.ok && result.error.code).toBe("NOT_FAILING");
-    expect(fake.chatRequests().length).toBe(before);
+    expect(h.fake.chatRequests().length).toBe(before);
   });
 });
 

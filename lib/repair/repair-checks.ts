@@ -158,6 +158,24 @@ export type CheckRepair = {
   summary: string;
 };
 
+const refusal = (code: string, message: string): StepError => ({ code, message, retryable: false });
+
+/**
+ * The proof a repair starts from: the caller's, or one run now. Err when it cannot be run or when
+ * `refuse` says this repair does not apply to it (nothing to repair, or the other kind of repair).
+ */
+async function startingProof(
+  input: CheckRepairInput,
+  deps: RepairDeps,
+  proven: ProofOutcome | undefined,
+  refuse: (proof: ProofOutcome) => StepError | null,
+): Promise<Result<ProofOutcome, StepError>> {
+  const before = proven ? ok(proven) : await proveValidators(input, deps);
+  if (!before.ok) return err(before.error);
+  const refused = refuse(before.value);
+  return refused ? err(refused) : before;
+}
+
 /**
  * Repairs every condemned check of one scenario as one proposal. Err only when the work could
  * not be done (sandbox down, endpoint failing, nothing to repair); a proposal that does not prove,
@@ -168,22 +186,19 @@ export async function repairScenarioChecks(
   deps: RepairDeps,
   proven?: ProofOutcome,
 ): Promise<Result<CheckRepair, StepError>> {
-  const before = proven ? ok(proven) : await proveValidators(input, deps);
+  const before = await startingProof(input, deps, proven, (p) =>
+    p.status === "VERIFIED" ? refusal("NOT_FAILING", "the scenario's proof passes: nothing to repair") : null,
+  );
   if (!before.ok) return err(before.error);
-  if (before.value.status === "VERIFIED")
-    return err({
-      code: "NOT_FAILING",
-      message: "the scenario's proof passes: nothing to repair",
-      retryable: false,
-    });
   const evidence = await gatherValidatorEvidence(input, before.value, deps);
   if (!evidence.ok) return err(evidence.error);
   if (evidence.value.failing.length === 0)
-    return err({
-      code: "NOT_REPAIRABLE",
-      message: `no check is at fault: ${before.value.reasons.map((r) => r.message).join("; ")}`,
-      retryable: false,
-    });
+    return err(
+      refusal(
+        "NOT_REPAIRABLE",
+        `no check is at fault: ${before.value.reasons.map((r) => r.message).join("; ")}`,
+      ),
+    );
   const changes: CheckChange[] = [];
   const refusals: string[] = [];
   for (const failing of evidence.value.failing) {
@@ -300,21 +315,15 @@ export async function repairWeakValidator(
   deps: RepairDeps,
   proven?: ProofOutcome,
 ): Promise<Result<CheckRepair, StepError>> {
-  const before = proven ? ok(proven) : await proveValidators(input, deps);
+  const before = await startingProof(input, deps, proven, (p) =>
+    p.status !== "VERIFIED"
+      ? refusal("NOT_WEAK", "the scenario's proof fails: it is repaired as a failed proof")
+      : passedNearMisses(p, input).length === 0
+        ? refusal("NOT_FAILING", "the scenario's checks reject every near-miss: nothing to repair")
+        : null,
+  );
   if (!before.ok) return err(before.error);
-  if (before.value.status !== "VERIFIED")
-    return err({
-      code: "NOT_WEAK",
-      message: "the scenario's proof fails: it is repaired as a failed proof",
-      retryable: false,
-    });
   const passed = passedNearMisses(before.value, input);
-  if (passed.length === 0)
-    return err({
-      code: "NOT_FAILING",
-      message: "the scenario's checks reject every near-miss: nothing to repair",
-      retryable: false,
-    });
   const evidence = await gatherWeakEvidence(input, before.value, passed, deps);
   if (!evidence.ok) return evidence;
   const patch = await proposeWeakCheckPatch(evidence.value, input.checks, deps);

@@ -1,10 +1,10 @@
 // Weak-validator repair: a verified checklist that accepts a near-miss gets one check strengthened,
 // proven only when the proof still holds and no near-miss earns full reward any more.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAi, lastUserText, startFakeOpenAi, systemText } from "@/tests/fake-openai/server";
+import { describe, expect, it } from "vitest";
+import { lastUserText, systemText } from "@/tests/fake-openai/server";
 import { createTestLlm } from "@/tests/fake-openai/test-llm";
+import { answerInTurn, latestAsks, useRepairHarness } from "@/tests/repair/repair-harness";
 import { GARBAGE, TRIVIAL_FIX } from "@/tests/repair/defect-corpus";
-import { createSandboxRunner } from "../sandbox";
 import { type CheckRepairInput, repairScenario, repairWeakValidator } from "./repair-checks";
 import {
   BOTH_CHANGES as BOTH,
@@ -13,13 +13,8 @@ import {
   TWO_CHANGE_COUNTER as SOURCE,
 } from "@/tests/two-change-counter";
 
-const sandbox = createSandboxRunner();
-let fake: FakeOpenAi;
-beforeAll(async () => void (fake = await startFakeOpenAi()));
-afterAll(async () => {
-  await fake.close();
-  await sandbox.close();
-});
+const h = useRepairHarness();
+const { sandbox } = h;
 
 const fn = (body: string) => `def check_func(final_state):\n    ${body}\n`;
 // Looser, not stronger: still accepts the near-miss that skips the tag.
@@ -51,14 +46,14 @@ function input(codes: string[]): CheckRepairInput {
 
 const answer = (code: string, check: number | null = 1) =>
   `# Diagnosis\nThe check never looks at the tag.\n${check === null ? "" : `# Check ${check}\n`}# Fix\n\`\`\`python\n${code}\`\`\`\n`;
-const deps = (maxReasks?: number) => ({ llm: createTestLlm(fake.url).llm, model: "m", sandbox, maxReasks });
+const deps = (maxReasks?: number) => ({ llm: createTestLlm(h.fake.url).llm, model: "m", sandbox, maxReasks });
 
 describe("repairWeakValidator", () => {
   it("asks with the near-misses that passed and their final states, and proves a check that rejects them", async () => {
-    fake.setScript(() => ({ content: answer(BOTH) }));
+    h.fake.setScript(() => ({ content: answer(BOTH) }));
     const result = await repairScenario(input([COUNT_IS_2]), deps());
     if (!result.ok) throw new Error(result.error.message);
-    const body = fake.chatRequests().at(-1)!.body as never;
+    const body = h.fake.chatRequests().at(-1)!.body as never;
     expect(systemText(body)).toContain("[stage:repair_weak_check]");
     const prompt = lastUserText(body);
     expect(prompt).toContain("skips call 3 (tag)");
@@ -77,7 +72,7 @@ describe("repairWeakValidator", () => {
   });
 
   it("fails a fix that proves but still accepts a near-miss, naming it", async () => {
-    fake.setScript(() => ({ content: answer(WRONG) }));
+    h.fake.setScript(() => ({ content: answer(WRONG) }));
     const result = await repairWeakValidator(input([COUNT_IS_2]), deps());
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.outcome.after?.status).toBe("VERIFIED");
@@ -88,7 +83,7 @@ describe("repairWeakValidator", () => {
   });
 
   it("fails a trivially-true fix on the no-op part", async () => {
-    fake.setScript(() => ({ content: answer(TRIVIAL_FIX) }));
+    h.fake.setScript(() => ({ content: answer(TRIVIAL_FIX) }));
     const result = await repairWeakValidator(input([COUNT_IS_2]), deps());
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.outcome.status).toBe("FAILED");
@@ -99,20 +94,16 @@ describe("repairWeakValidator", () => {
     // Two checks, both blind to the tag's exact value: the near-miss with an altered label passes.
     const weakPair = [COUNT_IS_2, fn("return len(final_state['tags']) == 1")];
     const answers = [answer(BOTH, null), answer(BOTH, 7), answer(BOTH, 2)];
-    let n = 0;
-    fake.setScript(() => ({ content: answers[n++] ?? GARBAGE }));
+    answerInTurn(h.fake, answers);
     const result = await repairWeakValidator(input(weakPair), deps());
     if (!result.ok) throw new Error(result.error.message);
-    const asks = fake
-      .chatRequests()
-      .slice(-3)
-      .map((r) => lastUserText(r.body as never));
+    const asks = latestAsks(h.fake, 3);
     expect(asks[1]).toContain("it does not say which check it changes");
     expect(asks[2]).toContain("it names check 7, but the checks are 1, 2");
     expect(result.value.changes[0]).toMatchObject({ position: 1, after: BOTH });
     expect(result.value.outcome.status).toBe("PROVEN");
 
-    fake.setScript(() => ({ content: GARBAGE }));
+    h.fake.setScript(() => ({ content: GARBAGE }));
     const garbage = await repairWeakValidator(input([COUNT_IS_2]), deps(0));
     if (!garbage.ok) throw new Error(garbage.error.message);
     expect(garbage.value.outcome).toMatchObject({ status: "FAILED", after: null });
@@ -120,11 +111,11 @@ describe("repairWeakValidator", () => {
   });
 
   it("refuses a strong checklist and a failed proof before any LLM request", async () => {
-    const before = fake.chatRequests().length;
+    const before = h.fake.chatRequests().length;
     const strong = await repairWeakValidator(input([COUNT_IS_2, TAGGED_DONE]), deps());
     expect(!strong.ok && strong.error.code).toBe("NOT_FAILING");
     const failing = await repairWeakValidator(input([fn("return final_state['count'] == 3")]), deps());
     expect(!failing.ok && failing.error.code).toBe("NOT_WEAK");
-    expect(fake.chatRequests().length).toBe(before);
+    expect(h.fake.chatRequests().length).toBe(before);
   });
 });

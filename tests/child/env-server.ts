@@ -4,18 +4,11 @@
  * Usage: tsx tests/child/env-server.ts
  */
 import { startEnvServer } from "@/lib/envserver/start-server";
-import { counterCatalog } from "@/lib/envserver/tests/harness";
+import { counterCatalog, loopbackOptions } from "@/lib/envserver/tests/harness";
 import { createSandboxRunner } from "@/lib/sandbox";
 
 const sandbox = createSandboxRunner({ poolSize: 2 });
-const server = await startEnvServer(counterCatalog(), sandbox, {
-  port: 0,
-  host: "127.0.0.1",
-  maxSessions: 8,
-  sandboxWorkers: 2,
-  maxSteps: 40,
-  idleMs: 600_000,
-});
+const server = await startEnvServer(counterCatalog(), sandbox, loopbackOptions());
 console.log(JSON.stringify({ port: server.port }));
 process.once(
   "SIGTERM",

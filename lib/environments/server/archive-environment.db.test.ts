@@ -9,22 +9,16 @@ import { findEnvironments } from "./find-environments";
 
 const t = useTestDatabase();
 const query = (q: Record<string, unknown> = {}) => ListEnvironmentsQuerySchema.parse(q);
+const inReview = (projectId: string, name: string, slug: string) =>
+  createEnvironment(t.db, projectId, { name, slug, status: "IN_REVIEW" });
 
 describe("archiving an environment", () => {
   it("hides it from the list and the queue unless asked, audits both ways, and deletes nothing", async () => {
     const project = await createTestProject(t.db);
     const user = await createUser(t.db);
     const actor = actorOf(user);
-    const kept = await createEnvironment(t.db, project.id, {
-      name: "Kept desk",
-      slug: "kept",
-      status: "IN_REVIEW",
-    });
-    const failed = await createEnvironment(t.db, project.id, {
-      name: "Failed desk",
-      slug: "failed",
-      status: "IN_REVIEW",
-    });
+    const kept = await inReview(project.id, "Kept desk", "kept");
+    const failed = await inReview(project.id, "Failed desk", "failed");
 
     await archiveEnvironment(
       t.db,
@@ -82,17 +76,9 @@ describe("searching the review queue", () => {
   it("matches environment names and env_ids, and names a shared name's env_id", async () => {
     const project = await createTestProject(t.db, "search");
     const user = await createUser(t.db);
-    const a = await createEnvironment(t.db, project.id, {
-      name: "Twin desk",
-      slug: "twin-a",
-      status: "IN_REVIEW",
-    });
-    const b = await createEnvironment(t.db, project.id, {
-      name: "Twin desk",
-      slug: "twin-b",
-      status: "IN_REVIEW",
-    });
-    await createEnvironment(t.db, project.id, { name: "Other", slug: "other", status: "IN_REVIEW" });
+    const a = await inReview(project.id, "Twin desk", "twin-a");
+    const b = await inReview(project.id, "Twin desk", "twin-b");
+    await inReview(project.id, "Other", "other");
     const byName = await findReviewQueue(t.db, project.id, { kind: "environment", q: "twin D" }, user);
     expect(byName.items.map((i) => i.title).sort()).toEqual(["Twin desk (twin-a)", "Twin desk (twin-b)"]);
     const byId = await findReviewQueue(t.db, project.id, { q: "twin-b" }, user);

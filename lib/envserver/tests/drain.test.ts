@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import type { Catalog } from "../catalog";
 import { startEnvServer } from "../start-server";
-import { wsSession } from "./harness";
+import { loopbackOptions, wsSession } from "./harness";
 
 const SOURCE = `
 import time
@@ -48,14 +48,7 @@ beforeAll(async () => {
       },
     ],
   };
-  server = await startEnvServer(catalog, sandbox, {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 8,
-    sandboxWorkers: 4,
-    maxSteps: 10,
-    idleMs: 600_000,
-  });
+  server = await startEnvServer(catalog, sandbox, loopbackOptions({ sandboxWorkers: 4, maxSteps: 10 }));
 }, 120_000);
 
 afterAll(async () => {

@@ -7,6 +7,18 @@ import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import { COUNTER_ENV, COUNTER_SOURCE } from "@/lib/export/testing/fixture";
 import type { Catalog } from "../catalog";
+import type { ServeOptions } from "../start-server";
+
+/** A loopback server's options as most tests want them; each test overrides what it is about. */
+export const loopbackOptions = (overrides: Partial<ServeOptions> = {}): ServeOptions => ({
+  port: 0,
+  host: "127.0.0.1",
+  maxSessions: 8,
+  sandboxWorkers: 2,
+  maxSteps: 40,
+  idleMs: 600_000,
+  ...overrides,
+});
 
 export const COUNTER_INIT = { count: 0, log: [] };
 export const counterCatalog = (): Catalog => ({

@@ -14,7 +14,7 @@ import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import type { Catalog } from "../catalog";
 import { ENDED_MESSAGE } from "../sessions";
 import { startEnvServer } from "../start-server";
-import { EXPLODING_SOURCE, counterCatalog } from "./harness";
+import { EXPLODING_SOURCE, counterCatalog, loopbackOptions } from "./harness";
 
 let sandbox: SandboxRunner;
 let open: Awaited<ReturnType<typeof startEnvServer>>;
@@ -45,14 +45,7 @@ beforeAll(async () => {
       },
     ],
   };
-  const opts = {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 8,
-    sandboxWorkers: 3,
-    maxSteps: 40,
-    idleMs: IDLE_MS,
-  };
+  const opts = loopbackOptions({ sandboxWorkers: 3, idleMs: IDLE_MS });
   open = await startEnvServer(catalog, sandbox, { ...opts, now: () => clock });
   guarded = await startEnvServer(catalog, sandbox, { ...opts, token: TOKEN });
 }, 120_000);

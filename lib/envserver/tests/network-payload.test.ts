@@ -14,7 +14,7 @@ import {
 } from "@/tests/network-canary";
 import type { Catalog } from "../catalog";
 import { startEnvServer } from "../start-server";
-import { wsSession } from "./harness";
+import { loopbackOptions, wsSession } from "./harness";
 
 const canary = useCanary();
 const sandbox = useUnjailedProductSandbox();
@@ -44,14 +44,11 @@ async function payloadCatalog(port: number): Promise<Catalog> {
 }
 
 beforeAll(async () => {
-  server = await startEnvServer(await payloadCatalog(canary.port), sandbox(), {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 4,
-    sandboxWorkers: 2,
-    maxSteps: 40,
-    idleMs: 60_000,
-  });
+  server = await startEnvServer(
+    await payloadCatalog(canary.port),
+    sandbox(),
+    loopbackOptions({ maxSessions: 4, idleMs: 60_000 }),
+  );
 });
 afterAll(() => server?.stop());
 

@@ -22,7 +22,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { startEnvServer } from "../start-server";
-import { counterCatalog, wsSession } from "./harness";
+import { counterCatalog, loopbackOptions, wsSession } from "./harness";
 
 let sandbox: SandboxRunner;
 let server: Awaited<ReturnType<typeof startEnvServer>>;
@@ -30,14 +30,7 @@ let nextId = 0;
 
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 2 });
-  server = await startEnvServer(counterCatalog(), sandbox, {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 4,
-    sandboxWorkers: 2,
-    maxSteps: 40,
-    idleMs: 600_000,
-  });
+  server = await startEnvServer(counterCatalog(), sandbox, loopbackOptions({ maxSessions: 4 }));
 });
 afterAll(async () => {
   await server?.stop();

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { accessPolicy } from "../auth";
 import { startEnvServer } from "../start-server";
-import { counterCatalog, wsSession } from "./harness";
+import { counterCatalog, loopbackOptions, wsSession } from "./harness";
 
 let sandbox: SandboxRunner;
 let open: Awaited<ReturnType<typeof startEnvServer>>;
@@ -33,14 +33,7 @@ const ADD_1 = { tool_name: "add", arguments: { amount: 1 }, metadata: {} }; // E
 
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 3 });
-  const opts = {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 8,
-    sandboxWorkers: 3,
-    maxSteps: 40,
-    idleMs: 600_000,
-  };
+  const opts = loopbackOptions({ sandboxWorkers: 3 });
   open = await startEnvServer(counterCatalog(), sandbox, opts);
   guarded = await startEnvServer(counterCatalog(), sandbox, { ...opts, token: TOKEN });
 });

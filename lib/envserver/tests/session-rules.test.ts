@@ -15,7 +15,7 @@ import {
   startEnvServer,
 } from "../start-server";
 import { WS_CLOSE_IDLE } from "../ws-handler";
-import { counterCatalog, wsSession } from "./harness";
+import { counterCatalog, loopbackOptions, wsSession } from "./harness";
 
 const WORKERS = 2;
 let sandbox: SandboxRunner;
@@ -29,15 +29,16 @@ beforeAll(async () => {
   // A lease that waits (nearly) forever: a reset beyond the workers that queued for one, as the
   // server used to, would hang this test instead of getting its answer.
   sandbox = createSandboxRunner({ poolSize: WORKERS, leaseTimeoutMs: 3_600_000 });
-  server = await startEnvServer(counterCatalog(), sandbox, {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 64,
-    sandboxWorkers: WORKERS,
-    maxSteps: 40,
-    idleMs: IDLE_MS,
-    now: () => clock,
-  });
+  server = await startEnvServer(
+    counterCatalog(),
+    sandbox,
+    loopbackOptions({
+      maxSessions: 64,
+      sandboxWorkers: WORKERS,
+      idleMs: IDLE_MS,
+      now: () => clock,
+    }),
+  );
 });
 afterAll(async () => {
   await server?.stop();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import type { Catalog } from "../catalog";
 import { startEnvServer } from "../start-server";
-import { counterCatalog } from "./harness";
+import { counterCatalog, loopbackOptions } from "./harness";
 
 const MAX_STEPS = 6;
 let sandbox: SandboxRunner;
@@ -28,14 +28,11 @@ function tenAddsCatalog(): Catalog {
 
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 2 });
-  server = await startEnvServer(tenAddsCatalog(), sandbox, {
-    port: 0,
-    host: "127.0.0.1",
-    maxSessions: 8,
-    sandboxWorkers: 2,
-    maxSteps: MAX_STEPS,
-    idleMs: 60_000,
-  });
+  server = await startEnvServer(
+    tenAddsCatalog(),
+    sandbox,
+    loopbackOptions({ maxSteps: MAX_STEPS, idleMs: 60_000 }),
+  );
 });
 afterAll(async () => {
   await server?.stop();

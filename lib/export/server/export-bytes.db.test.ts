@@ -4,7 +4,7 @@
  * the old version again gives byte-identical files in every format — also after more rollouts of
  * its scenarios are stored (its difficulty figures were frozen when it was made).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,23 +21,11 @@ import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { analyzeOk } from "@/tests/analyze-ok";
 import { useTestDatabase } from "@/tests/db";
-import { EXPORT_FORMATS } from "../formats/registry";
-import { writeDatasetExport } from "./run-export";
+import { exportEveryFormat } from "@/tests/export-tree";
 
 const t = useTestDatabase();
 const work = mkdtempSync(path.join(tmpdir(), "export-bytes-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** Every file under `dir` by relative path, as bytes. */
-function readTree(dir: string, prefix = ""): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const e of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, e.name);
-    if (e.isDirectory()) for (const [k, v] of readTree(dir, rel)) files.set(k, v);
-    else files.set(rel, readFileSync(path.join(dir, rel)));
-  }
-  return files;
-}
 
 describe("re-exporting an old dataset version", () => {
   it("gives byte-identical files after its checks' text and code are edited and more rollouts are stored", async () => {
@@ -52,11 +40,7 @@ describe("re-exporting an old dataset version", () => {
     await createTrajectory(t.db, scenario.id);
     const name = "frozen";
     const v1 = await createDatasetVersion(t.db, { projectId, name, description: "as first made" });
-    const before = new Map<string, Map<string, Buffer>>();
-    for (const format of EXPORT_FORMATS) {
-      await writeDatasetExport(t.db, v1.id, format, path.join(work, "before", format));
-      before.set(format, readTree(path.join(work, "before", format)));
-    }
+    const before = await exportEveryFormat(t.db, v1.id, path.join(work, "before"));
 
     const user = await createUser(t.db, { role: "REVIEWER" });
     const check = scenario.validators[0]!;
@@ -76,9 +60,7 @@ describe("re-exporting an old dataset version", () => {
     for (const reward of [0, 0, 1]) await createTrajectory(t.db, scenario.id, { reward, sftPass: false });
     await createDatasetVersion(t.db, { projectId, name, description: "described differently later" });
 
-    for (const format of EXPORT_FORMATS) {
-      await writeDatasetExport(t.db, v1.id, format, path.join(work, "after", format));
-      const after = readTree(path.join(work, "after", format));
+    for (const [format, after] of await exportEveryFormat(t.db, v1.id, path.join(work, "after"))) {
       const expected = before.get(format)!;
       expect([...after.keys()].sort(), format).toEqual([...expected.keys()].sort());
       for (const [file, bytes] of after)

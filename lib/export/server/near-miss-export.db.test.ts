@@ -4,7 +4,7 @@
  * `near_miss_strength`, a later proof of the same pins changes none of the version's bytes, and a
  * version made before strength was recorded exports without the key.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,8 +19,7 @@ import {
   createTrajectory,
 } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
-import { EXPORT_FORMATS } from "../formats/registry";
-import { writeDatasetExport } from "./run-export";
+import { exportEveryFormat } from "@/tests/export-tree";
 import { TWO_CHANGE_COUNTER as SOURCE, TWO_CHANGE_GOLD as GOLD } from "@/tests/two-change-counter";
 
 const t = useTestDatabase();
@@ -31,25 +30,8 @@ afterAll(async () => {
   await runner.close();
 });
 
-function readTree(dir: string, prefix = ""): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const e of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, e.name);
-    if (e.isDirectory()) for (const [k, v] of readTree(dir, rel)) files.set(k, v);
-    else files.set(rel, readFileSync(path.join(dir, rel)));
-  }
-  return files;
-}
-
-async function exportAll(versionId: string, label: string) {
-  const out = new Map<string, Map<string, Buffer>>();
-  for (const format of EXPORT_FORMATS) {
-    const dir = path.join(work, label, format);
-    await writeDatasetExport(t.db, versionId, format, dir);
-    out.set(format, readTree(dir));
-  }
-  return out;
-}
+const exportAll = (versionId: string, label: string) =>
+  exportEveryFormat(t.db, versionId, path.join(work, label));
 
 /** A weak scenario (its check looks at the count only), proven for real and accepted on those pins. */
 async function seedWeakAccepted() {
