@@ -130,7 +130,7 @@ export function VersionRowsBrowser({
             </EmptyState>
           ) : (
             <>
-              <div className="overflow-x-auto">
+              <div className="relative overflow-x-auto">
                 <table
                   className={`w-full text-left text-xs ${rows.isPlaceholderData ? "opacity-60" : ""}`}
                   data-testid="version-items"

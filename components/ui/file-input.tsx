@@ -41,7 +41,7 @@ export function FileInput({
   }, []);
   const isFolder = "webkitdirectory" in props;
   return (
-    <div className={join("flex flex-wrap items-center gap-2 text-sm", className)} data-file-input>
+    <div className={join("relative flex flex-wrap items-center gap-2 text-sm", className)} data-file-input>
       <input
         type="file"
         id={inputId}
