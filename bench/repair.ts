@@ -27,6 +27,7 @@ import {
 } from "@/tests/repair/defect-corpus";
 import { repairInputFor } from "@/tests/repair/repair-input";
 import { percentile, round, writeResult } from "./bench-util";
+import { type EnvRow, environmentLane } from "./repair-environment-lane";
 
 type Answer = "right" | "wrong" | "trivial" | "garbage";
 const ANSWERS: Answer[] = ["right", "wrong", "trivial", "garbage"];
@@ -58,6 +59,7 @@ export async function main() {
   const sandbox = createSandboxRunner();
   const fake = await startFakeOpenAi();
   const rows: Row[] = [];
+  let envRows: EnvRow[] = [];
   try {
     for (const defect of CHECK_DEFECTS) {
       for (const answer of ANSWERS) {
@@ -85,6 +87,7 @@ export async function main() {
         );
       }
     }
+    envRows = await environmentLane(sandbox, fake);
   } finally {
     await fake.close();
     await sandbox.close();
@@ -114,14 +117,46 @@ export async function main() {
     garbage_proven: rows.filter((r) => r.answer === "garbage" && r.proven).length,
     ms_per_item_mean: round(times.reduce((a, b) => a + b, 0) / times.length, 0),
     ms_per_item_p95: round(percentile(times, 95), 0),
+    ...environmentMetrics(envRows),
   };
   console.log(
     `precision ${metrics.precision} vs baseline ${metrics.baseline_precision} (×${metrics.precision_ratio}); ` +
       `wrong fixes caught ${metrics.wrong_fixes_caught} vs baseline ${metrics.baseline_wrong_fixes_caught}`,
   );
+  console.log(
+    `environment code: precision ${metrics.env_precision} vs baseline ${metrics.env_baseline_precision}; ` +
+      `wrong fixes caught ${metrics.env_wrong_fixes_caught} vs baseline ${metrics.env_baseline_wrong_fixes_caught}`,
+  );
   writeResult("repair", metrics, {
+    env_right_fixes_proven: "1",
+    env_wrong_fixes_caught: "1 (a fix that breaks a sibling or still fails its probe is never offered)",
     right_fixes_proven: "1 (every right fix proves)",
     trivial_fixes_caught: "1 (no trivially-true check is offered as proven)",
     garbage_proven: "0",
   });
+}
+
+/** The environment lane's figures, named as the check lane's with an `env_` prefix. */
+function environmentMetrics(rows: EnvRow[]) {
+  const proven = rows.filter((r) => r.proven);
+  const offered = rows.filter((r) => r.baselineAccepts);
+  const bad = rows.filter((r) => r.answer === "breaks_sibling" || r.answer === "judge_fails");
+  const rights = rows.filter((r) => r.answer === "right");
+  const times = rows.map((r) => r.ms).sort((a, b) => a - b);
+  return {
+    env_defects: rights.length,
+    env_repairs: rows.length,
+    env_proven: proven.length,
+    env_precision: round(proven.filter((r) => r.right).length / Math.max(proven.length, 1), 3),
+    env_baseline_precision: round(offered.filter((r) => r.right).length / Math.max(offered.length, 1), 3),
+    env_right_fixes_proven: round(rights.filter((r) => r.proven).length / Math.max(rights.length, 1), 3),
+    env_wrong_fixes_caught: round(bad.filter((r) => !r.proven).length / Math.max(bad.length, 1), 3),
+    env_baseline_wrong_fixes_caught: round(
+      bad.filter((r) => !r.baselineAccepts).length / Math.max(bad.length, 1),
+      3,
+    ),
+    env_garbage_proven: rows.filter((r) => r.answer === "garbage" && r.proven).length,
+    env_ms_per_item_mean: round(times.reduce((a, b) => a + b, 0) / Math.max(times.length, 1), 0),
+    env_ms_per_item_p95: round(percentile(times, 95), 0),
+  };
 }

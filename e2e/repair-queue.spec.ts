@@ -3,7 +3,9 @@
  * (tests/fake-openai/serve.ts answers a check marked for this spec with its fix): a scenario whose
  * check expects the wrong count fails its proof; "Repair failing items" on its environment's page
  * makes a proven proposal; /review shows it with the current → proposed diff and both proofs side by
- * side; accepting it with the mouse saves the model's check as a new version, logged.
+ * side; accepting it with the mouse saves the model's check as a new version, logged. An environment
+ * whose quality probe failed gets a proven code repair from its quality page, shown with the source
+ * diff and the probe before and after; accepting it saves a new environment version.
  */
 import { createEnvironment, createScenario } from "../prisma/seed/factories";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
@@ -93,4 +95,86 @@ test("a failing check gets a proven repair from its environment's page, accepted
   const proposal = await db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
   expect(proposal.status).toBe("ACCEPTED");
   expect(await db.reviewDecision.count({ where: { targetId: proposal.id, decision: "ACCEPT" } })).toBe(1);
+});
+
+const ADDS_TWICE = `class Counter:
+    def __init__(self, init_config=None):
+        self.count = 0
+
+    def add(self, amount: int) -> dict:
+        """Add to the counter."""
+        self.count += amount * 2  # e2e: adds twice
+        return {"success": True, "data": self.count}
+`;
+
+test("an environment whose quality probe failed gets a proven code repair from its quality page, accepted in the queue with the mouse", async ({
+  page,
+}) => {
+  const db = e2eDb();
+  const domain = unique("repair-env");
+  const env = await createEnvironment(db, await defaultProjectId(), {
+    name: `${domain} counter`,
+    domain,
+    source: ADDS_TWICE,
+    status: "FAILED",
+  });
+  created.push(env.id);
+  await db.qualityCheck.create({
+    data: {
+      environmentVersionId: env.currentVersionId!,
+      testState: { count: 0 },
+      rounds: 1,
+      probes: {
+        create: [
+          {
+            index: 0,
+            kind: "positive",
+            toolName: "add",
+            arguments: { amount: 2 },
+            observation: { success: true, data: 4 },
+            stateDiff: { added: [], removed: [], changed: [{ path: ["count"], old: 0, new: 4 }] },
+            verdict: "FAIL",
+            rationale: "Adding 2 to 0 left the counter at 4.",
+          },
+        ],
+      },
+    },
+  });
+
+  await page.goto(`/environments/${env.id}/quality`);
+  const repair = page.getByTestId("repair-launcher");
+  await repair.getByRole("button", { name: "Repair the tools of 1 failed probe(s)" }).click();
+  await expect(repair.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
+    timeout: 240_000,
+  });
+
+  await page.goto(`/review?domain=${domain}&kind=repair`);
+  const items = page.getByTestId("queue-item");
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText("add added the amount twice.");
+  const preview = page.getByTestId("queue-preview");
+  await expect(preview.getByTestId("preview-diff-label")).toContainText("environment code v1 → proposed");
+  await expect(preview.getByTestId("proof-before")).toContainText("Failed quality probes");
+  await expect(preview.getByTestId("proof-before")).toContainText("Adding 2 to 0 left the counter at 4.");
+  await expect(preview.getByTestId("proof-after")).toContainText("Re-run on the proposed code");
+  await expect(preview.getByTestId("proof-after")).toContainText("judge: PASS");
+
+  await page
+    .getByTestId("queue-actions")
+    .getByRole("button", { name: /^Accept/ })
+    .click();
+  await expect(page.getByTestId("queue-message")).toContainText("Accepted");
+  await expect(items).toHaveCount(0);
+
+  await page.goto(`/environments/${env.id}/quality`);
+  await expect(page.getByText("Head is version 2.")).toBeVisible();
+  const head = await db.environment.findUniqueOrThrow({
+    where: { id: env.id },
+    include: { currentVersion: true },
+  });
+  expect(head.status).toBe("IN_REVIEW");
+  expect(head.currentVersion).toMatchObject({ version: 2, authorId: null });
+  expect(head.currentVersion?.producedBy).toMatch(/^repair:/);
+  expect(head.currentVersion?.message).toMatch(/^Repair by .+: add added the amount twice\.$/);
+  expect(head.currentVersion?.source).not.toContain("e2e: adds twice");
 });

@@ -76,6 +76,8 @@ export const EnvSchema = z.object({
   ENVSTUDIO_SERVE_IDLE_MS: number(300_000, { min: 1000 }),
   // On SIGTERM/SIGINT: how long calls in flight may take to answer before the server closes anyway.
   ENVSTUDIO_SERVE_DRAIN_MS: number(30_000, { min: 0 }),
+  // 1: record every episode's calls in the database, so another replica can take it over.
+  ENVSTUDIO_SERVE_JOURNAL: z.enum(["0", "1"]).default("0"),
   // "shared": sessions of a source share interpreters (fast); "episode": each episode gets its own.
   ENVSTUDIO_SERVE_ISOLATION: z.enum(["shared", "episode"]).default("shared"),
   // Comma-separated addresses users reach the studio at (lib/auth/request-guard.ts).

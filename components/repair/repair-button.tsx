@@ -10,13 +10,16 @@ import { Button } from "@/components/ui/button";
 type Props = {
   target: LaunchRepair["target"];
   action: (input: unknown) => Promise<ActionResult<{ runId: string }>>;
+  /** The button's text (default "Repair failing items"). */
+  label?: string;
 };
 
 /**
- * "Repair failing items": a REPAIR run over the failing items of this page's subject; its progress
+ * "Repair failing items": a REPAIR run over the failing items of this page's subject (failing and
+ * weak scenarios, and an environment's code when its quality probes failed); its progress
  * polls until it ends, and proven proposals wait in the review queue (/review, kind "repair").
  */
-export function RepairButton({ target, action }: Props) {
+export function RepairButton({ target, action, label = "Repair failing items" }: Props) {
   const [runId, setRunId] = useState<string | null>(null);
   const launch = useMutation({
     mutationFn: () => unwrapAction(action({ target })),
@@ -26,7 +29,7 @@ export function RepairButton({ target, action }: Props) {
     <div className="space-y-2" data-testid="repair-launcher">
       <div className="flex items-center gap-2">
         <Button type="button" size="md" disabled={launch.isPending} onClick={() => launch.mutate()}>
-          Repair failing items
+          {label}
         </Button>
         <span className="text-xs text-slate-500">
           The model proposes fixes; only proven ones reach the{" "}

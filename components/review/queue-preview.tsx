@@ -50,7 +50,8 @@ export function QueuePreview({ item }: { item: QueueItem }) {
                     data-testid={`proof-${side}`}
                   >
                     <p className="flex items-center gap-2 text-xs font-medium text-slate-600">
-                      {side === "before" ? "Current checks" : "Proposed checks"}
+                      {query.data.comparison?.labels?.[side] ??
+                        (side === "before" ? "Current checks" : "Proposed checks")}
                       {proof ? <StatusBadge status={proof.status} /> : "not proven"}
                     </p>
                     {proof?.reasons.length ? (

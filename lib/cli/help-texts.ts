@@ -81,22 +81,26 @@ export const REPAIR_HELP = `usage:
                    [--max-cost USD] [--model M] [--concurrency N]
 
   Asks the model for a fix of every failing item (a scenario whose validator proof failed on its
-  checks), proves each proposal in the sandbox (no-op 0, gold 1, every check flips) and keeps it
-  for review: proven ones wait in the review queue, the others are kept as failed evidence.
+  checks, or whose checks give full reward to a near-miss; an environment whose current code
+  failed quality probes), proves each proposal in the sandbox (checks: no-op 0, gold 1, every
+  check flips; code: the failed probes re-run and re-judged, the verified scenarios re-proven) and
+  keeps it for review: proven ones wait in the review queue, the others are kept as failed evidence.
   Nothing is applied until a reviewer accepts it. Waits for the run and prints the summary last:
   items tried, proposals proven, proposals failed, cost.
 
   --dataset NAME     the failing scenarios of this dataset's environments (excluded for a failed
-                     proof, or held by override)
+                     proof, or held by override), and those environments whose probes failed
   --version N        the dataset version (default: the latest)
-  --env ENV_ID       the failing scenarios of this environment (its env_id)
+  --env ENV_ID       the failing scenarios of this environment (its env_id), and its code when
+                     a quality probe of its current version failed
   --scenario ID      one scenario; refused unless its proof failed
   --max-cost USD     stop once the run's LLM cost reaches this (more than 0)
   --model M          the model asked for fixes (default: LLM_MODEL)
   --concurrency N    items repaired at once (default 2)
 
-  Exit 0 when the run ran, whatever it found; 1 for an unknown dataset, environment or scenario,
-  an item that is not failing, or no endpoint; 2 for a usage mistake (e.g. --max-cost 0).`;
+  Exit 0 when the run ran, whatever it found (or a dataset had nothing failing); 1 for an unknown
+  dataset, environment or scenario, a scenario or environment with nothing to repair, or no
+  endpoint; 2 for a usage mistake (e.g. --max-cost 0).`;
 
 export const EXPORT_HELP = (formats: readonly string[]) => `usage:
   envstudio export --dataset NAME [--version N] --format F --out PATH[.tar]

@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
 import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
+import { createEnvironment } from "@/prisma/seed/factories";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
-import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { type FakeOpenAi, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { CHECKOUT_RIGHT } from "@/tests/repair/environment-defects";
 import { CHECK_DEFECTS, answerWith, defectSubject } from "@/tests/repair/defect-corpus";
 import { main } from "./main";
 
@@ -79,6 +81,13 @@ describe("envstudio repair", () => {
       code: 1,
       err: expect.stringContaining("its proof passes: nothing to repair") as unknown,
     });
+    await createEnvironment(t.db, (await getDefaultProject(t.db)).id, { slug: "nothing-failing" });
+    expect(await cli("repair", "--env", "nothing-failing")).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(
+        "nothing to repair: no item of environment nothing-failing is failing or a weak validator, and no quality probe of its code failed",
+      ) as unknown,
+    });
     expect(await nothingSpent()).toEqual(before);
   });
 
@@ -91,5 +100,48 @@ describe("envstudio repair", () => {
     );
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId } });
     expect(proposal).toMatchObject({ status: "PROVEN", model: "m-repair" });
+  });
+
+  it("also repairs the code of an environment whose quality probe failed, and counts it", async () => {
+    const env = await t.db.environment.findFirstOrThrow({ where: { slug: "library-lending" } });
+    await t.db.qualityCheck.create({
+      data: {
+        environmentVersionId: env.currentVersionId!,
+        testState: sample.scenarios[0]!.init_config as never,
+        rounds: 1,
+        probes: {
+          create: [
+            {
+              index: 0,
+              kind: "positive",
+              toolName: "checkout_copy",
+              arguments: { member_id: "M002", copy_id: "C001-1" },
+              verdict: "FAIL",
+              rationale: "The docstring does not say how long a loan lasts.",
+            },
+          ],
+        },
+      },
+    });
+    const documented = CHECKOUT_RIGHT.replace(
+      "Lend a copy to a member for 21 days.",
+      "Lend a copy to a member for 21 days (LOAN_DAYS).",
+    );
+    fake.setScript((body) => {
+      const stage = stageOf(body);
+      if (stage === "judge_call")
+        return { content: JSON.stringify({ analysis: "ok", verdict: "PASS", error_reason: "" }) };
+      return { content: answerWith(stage === "repair_environment" ? documented : right) };
+    });
+    const result = await cli("repair", "--env", "library-lending", "--model", "m-repair");
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toContain(
+      "repairing 2 item(s) (the code of 1 environment(s)) of environment library-lending",
+    );
+    expect(result.out.at(-1)).toMatch(
+      /^repair succeeded: 2 item\(s\) tried \(1 environment\(s\)\), 2 proposal\(s\) proven, 0 proposal\(s\) failed/,
+    );
+    const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { kind: "ENVIRONMENT" } });
+    expect(proposal).toMatchObject({ status: "PROVEN", environmentVersionId: env.currentVersionId });
   });
 });

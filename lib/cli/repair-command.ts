@@ -1,6 +1,6 @@
 /**
  * `envstudio repair`: a REPAIR run over the failing items of a dataset version, an environment or
- * one scenario. Everything that could be bad input (flags, an unknown dataset/env/scenario, an item
+ * one scenario (failing and weak scenarios, and environments whose code failed quality probes). Everything that could be bad input (flags, an unknown dataset/env/scenario, an item
  * that is not failing, a budget of 0, no endpoint) is refused before the run is written or any LLM
  * request sent. The run is the same as the studio's button makes; the command executes it in this
  * process (like `import` proves what it imported), waits for it and prints the summary last.
@@ -60,21 +60,32 @@ export async function runRepairCommand(argv: string[], io: CliIo): Promise<numbe
   ]);
   try {
     const picked = await selection.selectRepairItems(db, projectId, target);
-    if (picked.scenarioIds.length === 0) {
-      io.out(`nothing to repair: no item of ${picked.label} is failing or a weak validator`);
+    const items = picked.scenarioIds.length + picked.environmentIds.length;
+    if (items === 0) {
+      // One named environment with nothing to repair is a mistake like a scenario that is not
+      // failing; a dataset version with nothing failing is a finding.
+      if (target.kind === "environment") {
+        io.err(`envstudio repair: nothing to repair: ${selection.nothingFailing(picked.label)}`);
+        return 1;
+      }
+      io.out(`nothing to repair: ${selection.nothingFailing(picked.label)}`);
       return 0;
     }
     // No queue: this process executes the run itself, as `import` proves what it imported.
     const row = await run.enqueueRepairRun(db, () => Promise.resolve(null), {
       projectId,
       scenarioIds: picked.scenarioIds,
+      environmentIds: picked.environmentIds,
       environmentId: picked.environmentId,
       datasetVersionId: picked.datasetVersionId,
       config: { model, ...(concurrency ? { concurrency } : {}) },
       maxCostUsd: maxCostUsd ?? null,
       label: picked.label,
     });
-    io.out(`run ${row.id}: repairing ${picked.scenarioIds.length} item(s) of ${picked.label} with ${model}`);
+    const envs = picked.environmentIds.length
+      ? ` (the code of ${picked.environmentIds.length} environment(s))`
+      : "";
+    io.out(`run ${row.id}: repairing ${items} item(s)${envs} of ${picked.label} with ${model}`);
     const sandbox = createSandboxRunner();
     try {
       await run.executeRepairRun(
@@ -89,7 +100,7 @@ export async function runRepairCommand(argv: string[], io: CliIo): Promise<numbe
     const s = await run.summarizeRepairRun(db, row.id);
     if (s.errorMessage) io.err(`run ${s.status.toLowerCase()}: ${s.errorMessage}`);
     io.out(
-      `repair ${s.status.toLowerCase()}: ${s.itemsTried} item(s) tried, ${s.proven} proposal(s) proven, ${s.failed} proposal(s) failed` +
+      `repair ${s.status.toLowerCase()}: ${s.itemsTried} item(s) tried${s.environmentsTried ? ` (${s.environmentsTried} environment(s))` : ""}, ${s.proven} proposal(s) proven, ${s.failed} proposal(s) failed` +
         `${s.stepsFailed ? `, ${s.stepsFailed} item(s) without a proposal` : ""}, cost ${formatUsd(s.costUsd)}` +
         `${s.proven ? "; review the proven ones in the queue (/review?kind=repair)" : ""}`,
     );

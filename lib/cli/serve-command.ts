@@ -10,6 +10,7 @@ import {
   stringFlag,
 } from "./cli-flags";
 import type { CliIo } from "./cli-io";
+import { readEnv } from "../env";
 import { loadServedCatalog, openProject } from "./open-project";
 
 export const SERVE_FLAGS = { strings: ["dataset", "version", "port", "host"] } as const satisfies FlagSpec;
@@ -29,6 +30,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   ] = await Promise.all([import("../envserver/start-server"), import("../sandbox")]);
   const opts = serveOptionsFromEnv();
   const catalog = await loadServedCatalog(dataset, version);
+  // Replicas behind a load balancer record their episodes, so that one can take over another's.
+  const journalDb = readEnv("ENVSTUDIO_SERVE_JOURNAL") === "1" ? await openProject() : null;
+  const journal = journalDb
+    ? (await import("../envserver/server/pg-episode-journal")).createPgEpisodeJournal(journalDb.db)
+    : undefined;
   // Workers booted as sessions come; when workers are not shared (SANDBOX_WORKERS_PER_SOURCE=0)
   // the pool is the session ceiling, so resets beyond it are refused instead of waiting.
   const sandboxOptions = resolveOptions(serveSandboxOptions(opts.maxSessions));
@@ -39,6 +45,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     sandboxWorkers: sandboxSessionCeiling(sandboxOptions, opts.maxSessions),
     port,
     host,
+    journal,
   });
   io.out(
     `serving ${catalog.name} (${catalog.scenarios.length} scenarios, up to ${server.sessions.capacity} live sessions) on http://${host}:${server.port} (HTTP /reset /step /state /mcp, WebSocket /ws)`,
@@ -56,6 +63,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   if (!drained) io.err(`calls still in flight after ${opts.drainMs} ms: closing anyway`);
   await server.stop();
   await sandbox.close();
+  await journalDb?.close();
   return 0;
 }
 

@@ -7,7 +7,11 @@ import { type Result, err, ok } from "../core/result";
 import type { SandboxRunner } from "../sandbox";
 import { type Catalog, type ServedScenario, pickScenario } from "./catalog";
 import { type ResetBody, type StepReply, observedTools } from "./envserver.schema";
+import { hashSessionKey } from "./episode-journal";
 import type { Owner, ServeError, SessionTable } from "./session-table";
+
+export const JOURNAL_DOWN =
+  "the episode journal (the database) cannot be reached: nothing was started, try again";
 
 export async function resetSession(
   table: SessionTable,
@@ -57,7 +61,32 @@ export async function resetSession(
     done: false,
     reward: null,
     finalSnapshot: null,
+    recorded: 0,
+    journalChain: Promise.resolve(),
   });
+  const journal = table.opts.journal;
+  if (journal) {
+    // Recorded before the client hears of it: an episode another replica could not rebuild is
+    // not started.
+    const begun = await journal
+      .begin({
+        id,
+        keyHash: hashSessionKey(owner.key),
+        catalog: catalog.name,
+        scenarioId: scenario.id,
+        seed,
+        diffs: body.diff === true,
+      })
+      .catch((e: Error) => (console.error(`[serve] journal begin ${id}:`, e.message), null));
+    if (begun !== true) {
+      await table.close(id, undefined, false);
+      return err(
+        begun === null
+          ? { code: "CAPACITY", message: JOURNAL_DOWN }
+          : { code: "FORBIDDEN", message: `episode ${id} belongs to another client` },
+      );
+    }
+  }
   return ok({
     id,
     scenario,

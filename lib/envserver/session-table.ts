@@ -9,6 +9,7 @@
 import { type Result, err, ok } from "../core/result";
 import type { Episode } from "../sandbox";
 import type { ServedScenario } from "./catalog";
+import type { EpisodeJournal } from "./episode-journal";
 
 export type ServeError = {
   code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID";
@@ -35,6 +36,9 @@ export type Session = {
   /** The environment's state when the episode ended (the worker is gone by then). */
   finalSnapshot: Record<string, unknown> | null;
   snapshotError?: string;
+  /** Calls recorded in the episode journal, and the recording in progress (kept in call order). */
+  recorded: number;
+  journalChain: Promise<unknown>;
 };
 
 export type SessionOptions = {
@@ -45,6 +49,8 @@ export type SessionOptions = {
   maxSteps: number;
   idleMs: number;
   now?: () => number;
+  /** Records episodes for takeover by another replica (episode-journal.ts); none: not recorded. */
+  journal?: EpisodeJournal;
 };
 
 export type SessionTable = ReturnType<typeof createSessionTable>;
@@ -55,12 +61,21 @@ export function createSessionTable(opts: SessionOptions) {
   const capacity = Math.min(opts.maxSessions, opts.sandboxWorkers);
   let held = 0;
 
-  /** Ends the session's episode: keeps its final state, returns its worker. */
-  async function end(session: Session) {
+  /**
+   * Ends the session's episode: keeps its final state, returns its worker. `final: false` (the
+   * server stopping) leaves it open in the journal, for another replica to take over.
+   */
+  async function end(session: Session, final = true) {
     const episode = session.episode;
     if (!episode) return;
     session.episode = null;
     session.done = true;
+    if (final && opts.journal) {
+      const journal = opts.journal;
+      await session.journalChain.then(() =>
+        journal.end(session.id).catch((e: Error) => console.error(`[serve] journal end ${session.id}:`, e.message)),
+      );
+    }
     try {
       const snapshot = await episode.state();
       if (snapshot.ok) session.finalSnapshot = snapshot.value;
@@ -105,11 +120,11 @@ export function createSessionTable(opts: SessionOptions) {
   }
 
   /** Closes a session (its owner, or the server when `ownerKey` is undefined). */
-  async function close(id: string, ownerKey?: string): Promise<Result<void, ServeError>> {
+  async function close(id: string, ownerKey?: string, final = true): Promise<Result<void, ServeError>> {
     const found = owned(id, ownerKey);
     if (!found.ok) return found;
     sessions.delete(id);
-    await end(found.value);
+    await end(found.value, final);
     return ok(undefined);
   }
 
@@ -141,6 +156,7 @@ export function createSessionTable(opts: SessionOptions) {
     reap,
     size: () => sessions.size,
     live: () => held,
-    closeAll: () => Promise.all([...sessions.keys()].map((id) => close(id))),
+    /** The server stops: every session closes here, and stays open in the journal. */
+    closeAll: () => Promise.all([...sessions.keys()].map((id) => close(id, undefined, false))),
   };
 }

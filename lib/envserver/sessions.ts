@@ -8,11 +8,13 @@
  * any number when sessions share workers): a reset beyond that is refused at once instead of waiting
  * for a worker that will not come.
  */
+import { type Result, ok } from "../core/result";
 import type { SandboxRunner } from "../sandbox";
+import { adoptSession } from "./adopt-session";
 import type { Catalog } from "./catalog";
 import type { Action, ResetBody } from "./envserver.schema";
 import { resetSession } from "./reset-session";
-import { type Owner, type SessionOptions, createSessionTable } from "./session-table";
+import { type Owner, type ServeError, type SessionOptions, createSessionTable } from "./session-table";
 import { sessionState } from "./session-state";
 import { stepSession } from "./step-session";
 
@@ -21,10 +23,34 @@ export { ENDED_MESSAGE } from "./step-session";
 
 export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: SessionOptions) {
   const table = createSessionTable(opts);
+  const adopting = new Map<string, Promise<Result<void, ServeError>>>();
+
+  /** With a journal, an episode this replica does not hold may be taken over (adopt-session.ts);
+   * concurrent requests for one episode wait for one takeover. */
+  function here(id: string, ownerKey: string): Promise<Result<void, ServeError>> {
+    const journal = opts.journal;
+    if (!journal || table.has(id)) return Promise.resolve(ok(undefined));
+    const key = `${id}\0${ownerKey}`;
+    let adoption = adopting.get(key);
+    if (!adoption) {
+      adoption = adoptSession(table, catalog, sandbox, journal, id, ownerKey).finally(() =>
+        adopting.delete(key),
+      );
+      adopting.set(key, adoption);
+    }
+    return adoption;
+  }
+
   return {
     reset: (body: ResetBody, owner: Owner) => resetSession(table, catalog, sandbox, body, owner),
-    step: (id: string, action: Action, ownerKey: string) => stepSession(table, id, action, ownerKey),
-    state: (id: string, ownerKey: string) => sessionState(table, id, ownerKey),
+    step: async (id: string, action: Action, ownerKey: string) => {
+      const adopted = await here(id, ownerKey);
+      return adopted.ok ? stepSession(table, id, action, ownerKey) : adopted;
+    },
+    state: async (id: string, ownerKey: string) => {
+      const adopted = await here(id, ownerKey);
+      return adopted.ok ? sessionState(table, id, ownerKey) : adopted;
+    },
     close: table.close,
     /** Whether `key` may act on the live session `id`. */
     owns: (id: string, key: string) => table.owned(id, key).ok,

@@ -6,6 +6,7 @@ import { EnvSchema } from "../env";
 import type { SandboxRunner } from "../sandbox";
 import { accessPolicy } from "./auth";
 import type { Catalog } from "./catalog";
+import type { EpisodeJournal } from "./episode-journal";
 import { createEnvServer } from "./http-server";
 import { createLifecycle } from "./lifecycle";
 import { createSessions } from "./sessions";
@@ -25,6 +26,8 @@ export type ServeOptions = {
   drainMs?: number;
   /** Clock for idle reaping (tests). */
   now?: () => number;
+  /** Records episodes so that another replica can take them over (episode-journal.ts). */
+  journal?: EpisodeJournal;
 };
 
 const ServeEnvSchema = EnvSchema.pick({

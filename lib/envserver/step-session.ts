@@ -5,9 +5,12 @@
  */
 import { type Result, ok } from "../core/result";
 import { type Action, SUBMIT_TOOL, type StepReply, observedTools } from "./envserver.schema";
+import type { JournalCall } from "./episode-journal";
 import type { ServeError, Session, SessionTable } from "./session-table";
 
 export const ENDED_MESSAGE = "the episode is over: reset to start another";
+export const NOT_RECORDED =
+  "the episode journal could not record this call (the database is unreachable, or another replica took the episode over): the episode ends here, reset to start another";
 
 export async function stepSession(
   table: SessionTable,
@@ -66,6 +69,17 @@ export async function stepSession(
       done: true,
     });
   }
+  if (!(await recordCall(table, session, { tool: action.tool_name, arguments: action.arguments }))) {
+    await table.end(session);
+    return ok({
+      observation: {
+        content: { success: false, error: NOT_RECORDED },
+        metadata: { episode_id: id, step_count: stepNumber, is_error: true },
+      },
+      reward: null,
+      done: true,
+    });
+  }
   const truncated = stepNumber >= maxSteps;
   if (truncated) {
     session.reward = 0;
@@ -84,6 +98,36 @@ export async function stepSession(
     reward: truncated ? 0 : null,
     done: truncated,
   });
+}
+
+const RECORD_BACKOFF_MS = [100, 500, 2000];
+
+/**
+ * Records a call that ran, in call order, before its answer leaves (episode-journal.ts). False
+ * when the journal refused it (the episode moved to another replica, or an earlier call of it was
+ * not recorded) or could not be reached after a few tries.
+ */
+function recordCall(table: SessionTable, session: Session, call: JournalCall): Promise<boolean> {
+  const journal = table.opts.journal;
+  if (!journal) return Promise.resolve(true);
+  const before = session.recorded;
+  session.recorded += 1;
+  const attempt = async (): Promise<boolean> => {
+    for (let i = 0; ; i++) {
+      try {
+        return await journal.record(session.id, before, call);
+      } catch (e) {
+        if (i >= RECORD_BACKOFF_MS.length) {
+          console.error(`[serve] journal record ${session.id}:`, (e as Error).message);
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, RECORD_BACKOFF_MS[i]));
+      }
+    }
+  };
+  const recording = session.journalChain.then(attempt);
+  session.journalChain = recording;
+  return recording;
 }
 
 /** The submit: runs the scenario's checks and ends the episode with their reward. */

@@ -64,6 +64,12 @@ describe("repairEnvironment", () => {
         replaced: ["checkout_copy"],
         source: LIBRARY.source,
       });
+      // The evidence after: the probe re-run and re-judged, every sibling re-proven, the new tools.
+      expect(result.value.after?.probes).toMatchObject([{ toolName: "checkout_copy", verdict: "PASS" }]);
+      expect(result.value.after?.siblings.map((s) => s.status)).toEqual(
+        LIBRARY_SIBLINGS.map(() => "VERIFIED"),
+      );
+      expect(result.value.tools.map((t) => t.function.name)).toContain("checkout_copy");
     },
   );
 

@@ -11,19 +11,14 @@ import { type Result, err, ok } from "../core/result";
 import type { StepError } from "../core/run";
 import { chatParsed, DEFAULT_MAX_REASKS, extractPythonBlock } from "../llm";
 import { judgeCall } from "../pipeline/stages/quality-agents";
-import type { JsonObject, SandboxRunner } from "../sandbox";
+import { analysisMarkers } from "../environments/markers";
+import type { JsonObject, SandboxRunner, Tool } from "../sandbox";
 import { type ProofInput, proveValidators } from "../scenarios/proof";
 import { clip, diagnosisOf, repairTag } from "./check-prompt";
 import type { RepairDeps } from "./repair-checks";
+import type { EnvironmentProof, FailingProbe, RerunProbe, SiblingProof } from "./repair.schema";
 
-export type FailingProbe = {
-  toolName: string;
-  kind: string;
-  arguments: JsonObject;
-  observation: unknown;
-  stateDiff: unknown;
-  rationale: string;
-};
+export type { FailingProbe } from "./repair.schema";
 
 export type EnvironmentRepairInput = {
   source: string;
@@ -39,9 +34,13 @@ export type EnvironmentRepairInput = {
 export type EnvironmentRepair = {
   source: string;
   replaced: string[];
+  /** The tools of the changed code (empty when no usable patch came). */
+  tools: Tool[];
   summary: string;
   status: "PROVEN" | "FAILED";
   reasons: string[];
+  /** The failing probes re-run and re-judged, and the siblings re-proven; null without a usable patch. */
+  after: EnvironmentProof | null;
 };
 
 const ENV_SYSTEM = `${repairTag("repair_environment")}
@@ -82,13 +81,13 @@ function environmentMessages(input: EnvironmentRepairInput) {
   ];
 }
 
-type EnvDeps = RepairDeps & {
+export type EnvironmentRepairDeps = RepairDeps & {
   sandbox: RepairDeps["sandbox"] & Pick<SandboxRunner, "analyze">;
   /** The quality check's judge, grading the re-run probes. */
   judgeModel: string;
 };
 
-async function proposeEnvironmentPatch(input: EnvironmentRepairInput, deps: EnvDeps) {
+async function proposeEnvironmentPatch(input: EnvironmentRepairInput, deps: EnvironmentRepairDeps) {
   const allowed = [...new Set(input.probes.map((p) => p.toolName))];
   const reply = await chatParsed(
     deps.llm,
@@ -110,21 +109,37 @@ async function proposeEnvironmentPatch(input: EnvironmentRepairInput, deps: EnvD
       });
       if (!spliced.ok) throw new Error(`the sandbox could not read the patch: ${spliced.error.message}`);
       if (!spliced.value.ok) return err(spliced.value.refusal);
+      // The changed code must be saveable as a version: it parses, defines the class, imports
+      // nothing the sandbox forbids; its tools are what the new version will list.
+      const analysis = await deps.sandbox.analyze({
+        source: spliced.value.source,
+        className: input.className,
+      });
+      if (!analysis.ok)
+        throw new Error(`the sandbox could not analyse the patched code: ${analysis.error.message}`);
+      const blocking = analysisMarkers(analysis.value, input.className).filter((m) => m.severity === "error");
+      if (blocking.length > 0)
+        return err(`the patched code cannot be saved: ${blocking.map((m) => m.message).join("; ")}`);
       const summary = diagnosisOf(r.content, `repaired ${spliced.value.replaced.join(", ")}`);
-      return ok({ source: spliced.value.source, replaced: spliced.value.replaced, summary });
+      return ok({
+        source: spliced.value.source,
+        replaced: spliced.value.replaced,
+        tools: analysis.value.tools,
+        summary,
+      });
     },
     deps.maxReasks ?? DEFAULT_MAX_REASKS,
   );
   return reply.ok ? ok(reply.value.value) : reply;
 }
 
-/** Each failing probe's call again, on the changed code, graded by the judge: the reasons it still fails. */
+/** Each failing probe's call again, on the changed code, graded by the judge: what it did now. */
 async function rerunProbes(
   input: EnvironmentRepairInput,
   source: string,
-  deps: EnvDeps,
-): Promise<Result<string[], StepError>> {
-  const reasons: string[] = [];
+  deps: EnvironmentRepairDeps,
+): Promise<Result<{ probes: RerunProbe[]; loadError: string | null }, StepError>> {
+  const probes: RerunProbe[] = [];
   for (const probe of input.probes) {
     const loaded = await deps.sandbox.load({
       source,
@@ -134,12 +149,19 @@ async function rerunProbes(
     if (!loaded.ok)
       return loaded.error.code === "SANDBOX_UNAVAILABLE"
         ? err(loaded.error)
-        : ok([`the changed code does not load: ${loaded.error.message}`]);
+        : ok({ probes, loadError: `the changed code does not load: ${loaded.error.message}` });
     const episode = loaded.value;
+    const rerun = { toolName: probe.toolName, kind: probe.kind, arguments: probe.arguments };
     try {
       const step = await episode.step(probe.toolName, probe.arguments);
       if (!step.ok) {
-        reasons.push(`${probe.toolName} crashed: ${step.error.message}`);
+        probes.push({
+          ...rerun,
+          observation: null,
+          stateDiff: null,
+          verdict: "CRASHED",
+          rationale: step.error.message,
+        });
         continue;
       }
       const judged = await judgeCall(
@@ -173,18 +195,31 @@ async function rerunProbes(
         },
       );
       if (!judged.ok) return err(judged.error);
-      if (judged.value.verdict === "FAIL")
-        reasons.push(`the probe ${probe.toolName} still fails: ${judged.value.rationale}`);
+      probes.push({
+        ...rerun,
+        observation: step.value.observation,
+        stateDiff: step.value.diff,
+        verdict: judged.value.verdict,
+        rationale: judged.value.rationale,
+      });
     } finally {
       await episode.close();
     }
   }
-  return ok(reasons);
+  return ok({ probes, loadError: null });
 }
+
+/** Why a re-run probe still condemns the code, or null. */
+const probeFailure = (p: RerunProbe) =>
+  p.verdict === "CRASHED"
+    ? `${p.toolName} crashed: ${p.rationale}`
+    : p.verdict === "FAIL"
+      ? `the probe ${p.toolName} still fails: ${p.rationale}`
+      : null;
 
 export async function repairEnvironment(
   input: EnvironmentRepairInput,
-  deps: EnvDeps,
+  deps: EnvironmentRepairDeps,
 ): Promise<Result<EnvironmentRepair, StepError>> {
   if (input.probes.length === 0)
     return err({
@@ -198,24 +233,32 @@ export async function repairEnvironment(
     return ok({
       source: input.source,
       replaced: [],
+      tools: [],
       summary: "no usable patch",
       status: "FAILED",
       reasons: [patch.error.message],
+      after: null,
     });
   }
-  const probes = await rerunProbes(input, patch.value.source, deps);
-  if (!probes.ok) return probes;
-  const reasons = [...probes.value];
+  const rerun = await rerunProbes(input, patch.value.source, deps);
+  if (!rerun.ok) return rerun;
+  const reasons = rerun.value.probes.flatMap((p) => probeFailure(p) ?? []);
+  if (rerun.value.loadError) reasons.push(rerun.value.loadError);
+  const siblings: SiblingProof[] = [];
   for (const sibling of input.siblings) {
     const proof = await proveValidators(
       { ...sibling, source: patch.value.source, className: input.className },
       deps,
     );
     if (!proof.ok) return err(proof.error);
-    if (proof.value.status !== "VERIFIED")
-      reasons.push(
-        `breaks scenario ${sibling.name}: ${proof.value.reasons.map((r) => r.message).join("; ")}`,
-      );
+    const why = proof.value.reasons.map((r) => r.message);
+    siblings.push({ name: sibling.name, status: proof.value.status, reasons: why });
+    if (proof.value.status !== "VERIFIED") reasons.push(`breaks scenario ${sibling.name}: ${why.join("; ")}`);
   }
-  return ok({ ...patch.value, status: reasons.length ? "FAILED" : "PROVEN", reasons });
+  return ok({
+    ...patch.value,
+    status: reasons.length ? "FAILED" : "PROVEN",
+    reasons,
+    after: { probes: rerun.value.probes, siblings },
+  });
 }

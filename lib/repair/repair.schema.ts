@@ -4,7 +4,7 @@
  * back by the review queue, so they are schemas, not ad-hoc objects.
  */
 import { z } from "zod";
-import { CheckResultSchema, JsonObjectSchema, StateDiffSchema } from "../sandbox/sandbox.schema";
+import { CheckResultSchema, JsonObjectSchema, StateDiffSchema, ToolSchema } from "../sandbox/sandbox.schema";
 import { GoldCallSchema, ProofOutcomeSchema, ProofReasonSchema } from "../scenarios/scenario.schema";
 
 /** One gold call as replayed for the evidence: what the environment answered. */
@@ -74,3 +74,73 @@ export const CHECK_REASON_CODES = [
   "FAILS_ON_GOLD",
   "NOT_SENSITIVE",
 ] as const;
+
+/** A quality probe the judge (or a reviewer) failed: the call, what it did, and why it is wrong. */
+export const FailingProbeSchema = z.object({
+  /** The stored probe (null when the probe was not stored, e.g. in a unit test). */
+  probeId: z.string().nullable().default(null),
+  toolName: z.string(),
+  kind: z.string(),
+  arguments: JsonObjectSchema,
+  observation: z.unknown(),
+  stateDiff: z.unknown(),
+  rationale: z.string(),
+});
+export type FailingProbe = z.input<typeof FailingProbeSchema>;
+
+/** What an environment repair's model was shown: the condemned probes, on the quality check's test state. */
+export const EnvironmentEvidenceSchema = z.object({
+  qualityCheckId: z.string(),
+  introduction: z.string(),
+  rules: z.array(z.string()),
+  testState: JsonObjectSchema,
+  probes: z.array(FailingProbeSchema),
+  /** The scenarios verified on the current code, re-proven against the changed code. */
+  siblings: z.array(z.object({ scenarioId: z.string(), name: z.string() })),
+});
+export type EnvironmentEvidence = z.infer<typeof EnvironmentEvidenceSchema>;
+
+/** The environment's code a proposal replaces and the code (with its tools) it puts in its place. */
+export const EnvironmentChangeSchema = z.object({
+  baseVersionId: z.string(),
+  className: z.string(),
+  before: z.string(),
+  after: z.string(),
+  /** The methods the patch replaced (python/splice.py). */
+  replaced: z.array(z.string()),
+  /** The tools of the changed code, as the sandbox extracted them. */
+  tools: z.array(ToolSchema),
+  summary: z.string(),
+});
+export type EnvironmentChange = z.infer<typeof EnvironmentChangeSchema>;
+
+/** A failing probe's call re-run on the changed code and graded again (CRASHED: the call raised). */
+export const RerunProbeSchema = z.object({
+  toolName: z.string(),
+  kind: z.string(),
+  arguments: JsonObjectSchema,
+  observation: z.unknown(),
+  stateDiff: z.unknown(),
+  verdict: z.enum(["PASS", "WARNING", "FAIL", "CRASHED"]),
+  rationale: z.string(),
+});
+export type RerunProbe = z.infer<typeof RerunProbeSchema>;
+
+/** A sibling scenario's proof against the changed code. */
+export const SiblingProofSchema = z.object({
+  name: z.string(),
+  status: z.enum(["VERIFIED", "FAILED"]),
+  reasons: z.array(z.string()),
+});
+export type SiblingProof = z.infer<typeof SiblingProofSchema>;
+
+/**
+ * An environment repair's proof, stored as proofBefore (the failing probes as the quality check
+ * recorded them; no siblings) and proofAfter (the probes re-run and re-judged on the changed code,
+ * and the sibling scenarios re-proven; null when no usable patch came).
+ */
+export const EnvironmentProofSchema = z.object({
+  probes: z.array(RerunProbeSchema),
+  siblings: z.array(SiblingProofSchema),
+});
+export type EnvironmentProof = z.infer<typeof EnvironmentProofSchema>;

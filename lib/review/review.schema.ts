@@ -90,7 +90,9 @@ const ProofViewSchema = z.object({ status: z.string(), reasons: z.array(z.string
 
 /**
  * GET /api/review/preview: the queue's preview pane for one item. For a repair proposal `diff` is
- * current → proposed code and `comparison` the proofs of both, run with the same gold. `description`, `tools` and
+ * current → proposed code and `comparison` the proofs of both, run with the same gold (for an
+ * environment-code repair: the failed quality probes, and those probes re-run and re-judged on the
+ * proposed code with the sibling scenarios re-proven). `description`, `tools` and
  * `code` say what the item is, so a reviewer can judge an item that has no earlier version to diff
  * against (a fresh environment: its description, tool schemas and source; a scenario: its task and checks).
  */
@@ -99,7 +101,12 @@ export const QueuePreviewSchema = z.object({
   quality: z.string().nullable(),
   diff: z.object({ label: z.string(), original: z.string(), modified: z.string() }).nullable(),
   comparison: z
-    .object({ before: ProofViewSchema, after: ProofViewSchema.nullable() })
+    .object({
+      /** What the two sides are (default: the current and the proposed checks). */
+      labels: z.object({ before: z.string(), after: z.string() }).optional(),
+      before: ProofViewSchema,
+      after: ProofViewSchema.nullable(),
+    })
     .nullable()
     .default(null),
   description: z.string().nullable(),

@@ -7,7 +7,8 @@ import "server-only";
  * those, else CONFLICT and nothing changes. It then saves each changed check as a new validator
  * version (author: the model; message: what it fixed) exactly as an edit does — the proof goes
  * STALE, an ACCEPTED scenario goes back to review — so the repaired scenario enters a dataset only
- * once a proof VERIFIES its new pins and a reviewer accepts it. Rejecting records why.
+ * once a proof VERIFIES its new pins and a reviewer accepts it. An environment-code repair saves a
+ * new environment version the same way (apply-environment-repair.ts). Rejecting records why.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Prisma } from "@/lib/db";
@@ -18,6 +19,7 @@ import { isSamePins } from "@/lib/scenarios/proof-status";
 import { lockScenarioPins } from "@/lib/scenarios/server/lock-scenario-pins";
 import { markScenarioEdited } from "@/lib/scenarios/server/save-validator-version";
 import { type CheckChange, CheckChangesSchema } from "../repair.schema";
+import { applyEnvironmentRepair } from "./apply-environment-repair";
 
 type Tx = Prisma.TransactionClient;
 type RepairDecision = { id: string; decision: "ACCEPT" | "REJECT"; reason: string };
@@ -94,6 +96,26 @@ export async function decideRepair(tx: Tx, input: RepairDecision, actor: Session
       "INVALID_INPUT",
       "This repair did not prove; it is kept as evidence and cannot be applied.",
     );
+  if (proposal.kind === "ENVIRONMENT") {
+    const applied = await applyEnvironmentRepair(tx, proposal, actor);
+    await tx.repairProposal.update({
+      where: { id: proposal.id },
+      data: { status: "ACCEPTED", appliedVersionIds: [applied.versionId], ...decided },
+    });
+    return {
+      projectId: proposal.projectId,
+      targetId: proposal.id,
+      risks: [],
+      before,
+      after: {
+        status: "ACCEPTED",
+        environmentId: proposal.environmentId,
+        appliedVersionIds: [applied.versionId],
+        version: applied.version,
+      },
+      reprove: proposal.environmentId,
+    };
+  }
   if (!proposal.scenarioId) throw new AppError("INVALID_INPUT", "This proposal names no scenario.");
   const pins = await lockScenarioPins(tx, proposal.scenarioId);
   const proposed = {

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * What the "Repair failing items" buttons do (environment, dataset version, run pages): pick the
+ * What the "Repair failing items" buttons do (environment, its quality page, dataset version, run pages): pick the
  * failing items of the page's subject and enqueue a REPAIR run for them, or refuse (nothing
  * failing, no endpoint, a bad budget) before anything is written.
  */
@@ -9,8 +9,9 @@ import type { Db } from "@/lib/db";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { readLlmConfig } from "@/lib/llm";
 import type { LaunchRepair } from "../repair-launch.schema";
+import { failingQualityEnvironments } from "./propose-environment-repair";
 import { enqueueRepairRun } from "./repair-run";
-import { type RepairSelection, selectRepairItems } from "./select-repair-items";
+import { type RepairSelection, nothingFailing, selectRepairItems } from "./select-repair-items";
 
 async function selectionOf(
   db: Db,
@@ -51,7 +52,9 @@ async function selectionOf(
     const picked = await selectRepairItems(db, projectId, { kind: "scenario", scenarioId }).catch(() => null);
     if (picked) failing.push(scenarioId);
   }
-  return { label: `run ${target.id}`, scenarioIds: failing };
+  // A generation run's environments whose quality probes failed get their code repaired.
+  const environmentIds = await failingQualityEnvironments(db, { runId: target.id, projectId });
+  return { label: `run ${target.id}`, scenarioIds: failing, environmentIds };
 }
 
 export async function launchRepair(
@@ -68,14 +71,12 @@ export async function launchRepair(
       "No LLM endpoint is configured (OPENAI_BASE_URL): a repair needs a model.",
     );
   const picked = await selectionOf(db, projectId, input.target);
-  if (picked.scenarioIds.length === 0)
-    throw new AppError(
-      "CONFLICT",
-      `Nothing to repair: no item of ${picked.label} is failing or a weak validator.`,
-    );
+  if (picked.scenarioIds.length + picked.environmentIds.length === 0)
+    throw new AppError("CONFLICT", `Nothing to repair: ${nothingFailing(picked.label)}.`);
   const run = await enqueueRepairRun(db, send, {
     projectId,
     scenarioIds: picked.scenarioIds,
+    environmentIds: picked.environmentIds,
     environmentId: picked.environmentId,
     datasetVersionId: picked.datasetVersionId,
     config: { model: input.model ?? llm.defaultModel },

@@ -20,7 +20,9 @@ import { type RepairDeps, repairScenario } from "../repair-checks";
 
 export const ProposalSummarySchema = z.object({
   proposalId: z.string(),
-  scenarioId: z.string(),
+  /** Null for an environment-code repair (then `environmentId` names the environment). */
+  scenarioId: z.string().nullable(),
+  environmentId: z.string().optional(),
   status: z.enum(["PROVEN", "FAILED"]),
   summary: z.string(),
 });

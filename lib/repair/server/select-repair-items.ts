@@ -4,14 +4,16 @@ import "server-only";
  * env_id slug, as `dataset create --env` takes it), or the failing scenarios of a dataset
  * version's environments (those it excluded for a failed proof, and any it holds by override) and
  * the weak validators the version holds. Failing means: the proof of exactly its current versions
- * FAILED; weak: that proof VERIFIED but a near-miss earned full reward. Nothing here spends anything,
- * so bad input is refused before any LLM request.
+ * FAILED; weak: that proof VERIFIED but a near-miss earned full reward. An environment (and each
+ * environment of a dataset version) whose current code failed quality probes is an item too: its
+ * code is repaired. Nothing here spends anything, so bad input is refused before any LLM request.
  */
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { getDatasetVersionOrThrow } from "@/lib/datasets/server/find-datasets";
 import { pinnedProofStatus, proofRowOf } from "@/lib/scenarios/proof-status";
 import { findWeakValidators } from "@/lib/scenarios/server/find-weak-validators";
+import { failingQualityEnvironments } from "./propose-environment-repair";
 import { repairRefusal } from "./propose-repair";
 
 export type RepairTarget =
@@ -22,6 +24,8 @@ export type RepairTarget =
 export type RepairSelection = {
   label: string;
   scenarioIds: string[];
+  /** Environments whose current code failed quality probes (a code repair each). */
+  environmentIds: string[];
   environmentId?: string;
   datasetVersionId?: string;
 };
@@ -52,6 +56,10 @@ async function failingScenarios(db: Db, where: Prisma.ScenarioWhereInput): Promi
     .map((s) => s.id);
 }
 
+/** What an empty selection says (the CLI prints it, the button refuses with it). */
+export const nothingFailing = (label: string) =>
+  `no item of ${label} is failing or a weak validator, and no quality probe of its code failed`;
+
 /** Failing first, then the weak ones, each once. */
 const union = (failing: string[], weak: string[]) => [...new Set([...failing, ...weak])];
 
@@ -73,6 +81,7 @@ export async function selectRepairItems(
     return {
       label: `scenario ${scenario.externalId}`,
       scenarioIds: [scenario.id],
+      environmentIds: [],
       environmentId: scenario.environmentId,
     };
   }
@@ -89,6 +98,7 @@ export async function selectRepairItems(
         await failingScenarios(db, { environmentId: env.id }),
         weak.map((w) => w.scenarioId),
       ),
+      environmentIds: await failingQualityEnvironments(db, { id: env.id }),
       environmentId: env.id,
     };
   }
@@ -112,6 +122,7 @@ export async function selectRepairItems(
       await failingScenarios(db, { environmentId: { in: environmentIds } }),
       weak.map((w) => w.scenarioId),
     ),
+    environmentIds: await failingQualityEnvironments(db, { id: { in: environmentIds } }),
     datasetVersionId: version.id,
   };
 }

@@ -78,13 +78,13 @@ const restoreTrajectory = (_tx: Tx, d: Undone) =>
 
 /**
  * A rejected repair proposal goes back to the queue; an accepted one saved versions that others may
- * have built on, so it is not undone (edit the check, or reject the scenario, instead).
+ * have built on, so it is not undone (edit the check or the code, or reject the item, instead).
  */
 async function restoreRepair(tx: Tx, d: Undone) {
   if (d.decision !== "REJECT")
     throw new AppError(
       "CONFLICT",
-      "An accepted repair saved new versions and cannot be undone; edit the check or reject the scenario instead.",
+      "An accepted repair saved new versions and cannot be undone; edit the check or the code, or reject the item, instead.",
     );
   const { count } = await tx.repairProposal.updateMany({
     where: { id: d.targetId, status: "REJECTED" },

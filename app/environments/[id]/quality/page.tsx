@@ -10,6 +10,8 @@ import { DecisionPanel } from "@/components/review/decision-panel";
 import { ProbeTable } from "@/components/review/probe-table";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, EmptyState } from "@/components/ui/states";
+import { RepairButton } from "@/components/repair/repair-button";
+import { launchRepairAction } from "@/app/review/actions";
 import { loadEnvironmentHead } from "../../load-environment";
 import { firstParam, type SearchValue } from "@/app/search-param";
 
@@ -34,6 +36,12 @@ export default async function QualityPage({
   );
   const canReview = roleAtLeast(user.role, "REVIEWER");
   const [latest, ...older] = checks;
+  // A probe failed (the reviewer's verdict over the judge's) on the head's newest check: the
+  // model can be asked to repair the tools, proven before anyone sees it.
+  const failedProbes =
+    versionId === env.currentVersion.id && latest
+      ? latest.probes.filter((p) => (p.reviewerVerdict ?? p.verdict) === "FAIL").length
+      : 0;
   return (
     <div className="space-y-4">
       <div>
@@ -68,6 +76,15 @@ export default async function QualityPage({
           }
         >
           <ProbeTable canReview={canReview} probes={latest.probes} />
+          {canReview && failedProbes > 0 && env.status !== "REJECTED" ? (
+            <div className="mt-3">
+              <RepairButton
+                target={{ kind: "environment", id: env.id }}
+                action={launchRepairAction}
+                label={`Repair the tools of ${failedProbes} failed probe(s)`}
+              />
+            </div>
+          ) : null}
           {older.length ? (
             <p className="mt-2 text-xs text-slate-500">
               {older.length} earlier check(s) on this version are kept in the database.
