@@ -38,7 +38,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               LLM is called. Restart with OPENAI_BASE_URL set (without --demo) for real work.
             </p>
           ) : null}
-          <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+          <main className="mx-auto max-w-7xl px-4 py-6 md:px-6">{children}</main>
         </Providers>
       </body>
     </html>

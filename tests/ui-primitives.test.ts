@@ -34,6 +34,17 @@ describe("UI primitives", () => {
     expect(rendering(tag)).toEqual([]);
   });
 
+  it("every file picker is FileInput: a visible button and the chosen names, not the browser's raw control", () => {
+    const fileInputs = [...tsxUnder("app"), ...tsxUnder("components")].filter((file) =>
+      /type=["{]+["']?file\b/.test(readFileSync(path.join(ROOT, file), "utf8")),
+    );
+    expect(fileInputs).toEqual(["components/ui/file-input.tsx"]);
+    // Pages reach it through inputs.tsx like every other control.
+    expect(readFileSync(path.join(ROOT, "components/ui/inputs.tsx"), "utf8")).toContain(
+      'export { FileInput } from "./file-input";',
+    );
+  });
+
   it("the check sees a raw control (it is not vacuous)", () => {
     // components/ui itself renders the raw elements, so the same pattern finds them there.
     const ui = tsxUnder("components/ui").map((file) => readFileSync(path.join(ROOT, file), "utf8"));

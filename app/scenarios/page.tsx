@@ -20,6 +20,9 @@ const Query = z.object({
   proof: z.enum(FILTERS).optional().catch(undefined),
   q: z.string().trim().max(200).optional().catch(undefined),
 });
+/** Header and body cells share their padding, so each column name sits over its column. */
+const HEAD = "border-b border-slate-200 px-3 py-2 font-medium whitespace-nowrap";
+const CELL = "border-b border-slate-100 px-3 py-2";
 const Reasons = z.array(z.object({ code: z.string() })).catch([]);
 
 export default async function ScenariosPage({
@@ -86,55 +89,74 @@ export default async function ScenariosPage({
       ) : (
         <>
           <ScenarioBulkBar datasets={datasets} action={addScenariosToDatasetAction} />
-          <table className="w-full text-left text-sm" data-testid="scenario-table">
-            <thead className="text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="w-8 py-2">
-                  <span className="sr-only">Select</span>
-                </th>
-                <th className="py-2">Scenario</th>
-                <th>Environment</th>
-                <th>Status</th>
-                <th>Proof</th>
-                <th>Checks</th>
-                <th>Rollouts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {scenarios.map((s) => (
-                <tr key={s.id} className="border-t border-slate-100 align-top">
-                  <td className="py-2 pr-2">
-                    <Checkbox
-                      form={SCENARIO_BULK_FORM}
-                      name="scenarioId"
-                      value={s.id}
-                      label={<span className="sr-only">Select {s.externalId}</span>}
-                    />
-                  </td>
-                  <td className="py-2 pr-4">
-                    <Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline">
-                      <code>{s.externalId}</code>
-                    </Link>
-                    <p className="line-clamp-2 text-slate-600">{s.task}</p>
-                  </td>
-                  <td className="pr-4">{distinctName(s.environment, clash)}</td>
-                  <td>
-                    <StatusBadge status={s.status} />
-                  </td>
-                  <td>
-                    <StatusBadge status={s.proofStatus} />
-                    <div className="text-xs text-rose-700">
-                      {Reasons.parse(s.proofReasons)
-                        .map((r) => r.code)
-                        .join(", ")}
-                    </div>
-                  </td>
-                  <td>{s._count.validators}</td>
-                  <td>{s._count.trajectories}</td>
+          {/* The table scrolls in its own box (sideways on a phone), so its header can stick to the
+            box's top while the rows scroll under it; the header's colours are theme variables. */}
+          <div className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white">
+            <table
+              className="w-full border-separate border-spacing-0 text-left text-sm"
+              data-testid="scenario-table"
+            >
+              <thead className="sticky top-0 z-10 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className={`${HEAD} w-8`}>
+                    <span className="sr-only">Select</span>
+                  </th>
+                  <th scope="col" className={`${HEAD} min-w-64`}>
+                    Scenario
+                  </th>
+                  <th scope="col" className={HEAD}>
+                    Environment
+                  </th>
+                  <th scope="col" className={HEAD}>
+                    Status
+                  </th>
+                  <th scope="col" className={HEAD}>
+                    Proof
+                  </th>
+                  <th scope="col" className={`${HEAD} text-right`}>
+                    Checks
+                  </th>
+                  <th scope="col" className={`${HEAD} text-right`}>
+                    Rollouts
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="[&>tr:last-child>td]:border-b-0">
+                {scenarios.map((s) => (
+                  <tr key={s.id} className="align-top">
+                    <td className={CELL}>
+                      <Checkbox
+                        form={SCENARIO_BULK_FORM}
+                        name="scenarioId"
+                        value={s.id}
+                        label={<span className="sr-only">Select {s.externalId}</span>}
+                      />
+                    </td>
+                    <td className={CELL}>
+                      <Link href={`/scenarios/${s.id}`} className="text-indigo-700 hover:underline">
+                        <code>{s.externalId}</code>
+                      </Link>
+                      <p className="line-clamp-2 text-slate-600">{s.task}</p>
+                    </td>
+                    <td className={CELL}>{distinctName(s.environment, clash)}</td>
+                    <td className={CELL}>
+                      <StatusBadge status={s.status} />
+                    </td>
+                    <td className={CELL}>
+                      <StatusBadge status={s.proofStatus} />
+                      <div className="text-xs text-rose-700">
+                        {Reasons.parse(s.proofReasons)
+                          .map((r) => r.code)
+                          .join(", ")}
+                      </div>
+                    </td>
+                    <td className={`${CELL} text-right tabular-nums`}>{s._count.validators}</td>
+                    <td className={`${CELL} text-right tabular-nums`}>{s._count.trajectories}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </div>

@@ -7,6 +7,7 @@ import { fetchApi } from "@/lib/api/fetch-api";
 import { API } from "@/lib/api/routes";
 import type { EnvironmentListFilters } from "@/lib/environments/environment.schema";
 import type { ClaimInput } from "@/lib/review/review.schema";
+import type { VersionRowsQuery } from "@/lib/datasets/version-rows.schema";
 import { queryKeys } from "./query-keys";
 
 export const queries = {
@@ -24,6 +25,16 @@ export const queries = {
     queryOptions({
       queryKey: queryKeys.exports.ofDataset(datasetId),
       queryFn: ({ signal }) => fetchApi(API.datasetExports, { datasetId }, { signal }),
+    }),
+  datasetVersionRows: (versionId: string, query: VersionRowsQuery) =>
+    queryOptions({
+      queryKey: queryKeys.datasetVersion.rows(versionId, query),
+      queryFn: ({ signal }) => fetchApi(API.datasetVersionRows, { versionId, ...query }, { signal }),
+    }),
+  datasetVersionRow: (versionId: string, scenarioId: string) =>
+    queryOptions({
+      queryKey: queryKeys.datasetVersion.row(versionId, scenarioId),
+      queryFn: ({ signal }) => fetchApi(API.datasetVersionRow, { versionId, scenarioId }, { signal }),
     }),
   environmentList: (filters: EnvironmentListFilters) =>
     queryOptions({

@@ -5,6 +5,7 @@
  */
 import { type EnvironmentListFilters, environmentListSearch } from "@/lib/environments/environment.schema";
 import type { ClaimInput } from "@/lib/review/review.schema";
+import { type VersionRowsQuery, versionRowsSearch } from "@/lib/datasets/version-rows.schema";
 
 export const queryKeys = {
   run: {
@@ -14,6 +15,13 @@ export const queryKeys = {
     all: (id: string) => ["run", id] as const,
     detail: (id: string) => ["run", id, "detail"] as const,
     summary: (id: string) => ["run", id, "summary"] as const,
+  },
+  datasetVersion: {
+    /** One searched page of a version's items; one item with its exported record. */
+    rows: (versionId: string, query: VersionRowsQuery) =>
+      ["dataset-version", versionId, "rows", versionRowsSearch(query)] as const,
+    row: (versionId: string, scenarioId: string) =>
+      ["dataset-version", versionId, "row", scenarioId] as const,
   },
   exports: {
     ofDataset: (datasetId: string) => ["exports", datasetId] as const,

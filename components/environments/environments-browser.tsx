@@ -13,7 +13,7 @@ import { Checkbox, Input, Select } from "@/components/ui/inputs";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
-import { Pagination } from "./pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { Button } from "@/components/ui/button";
 
 export function EnvironmentsBrowser(props: {

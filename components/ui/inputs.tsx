@@ -33,7 +33,7 @@ const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(" 
 const controlClassName = ({ controlSize = "sm", tone = "default" }: ControlLook, className?: string) =>
   join(CONTROL, SIZES[controlSize], TONES[tone], className);
 
-/** Text, number, search, email and password fields; files, checkboxes and radios have their own below. */
+/** Text, number, search, email and password fields; files (FileInput), checkboxes and radios have their own. */
 export function Input({
   className,
   controlSize,
@@ -61,19 +61,8 @@ export function Textarea({
   return <textarea className={controlClassName({ controlSize, tone }, className)} {...props} />;
 }
 
-/** A file picker whose button matches the studio's secondary buttons instead of the browser default. */
-export function FileInput({ className, ...props }: Omit<ComponentPropsWithRef<"input">, "type">) {
-  return (
-    <input
-      type="file"
-      className={join(
-        "block text-sm text-slate-600 file:mr-3 file:rounded file:border file:border-slate-300 file:bg-white file:px-3 file:py-1 file:text-sm file:text-slate-700 hover:file:bg-slate-50",
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+/** File pickers: a styled button and the chosen names over the native input (./file-input.tsx). */
+export { FileInput } from "./file-input";
 
 type ChoiceProps = Omit<ComponentPropsWithRef<"input">, "type" | "title"> & {
   /** The text beside the box; it is the control's accessible name. */

@@ -9,6 +9,12 @@ import {
   EnvironmentListPageSchema,
   environmentListSearch,
 } from "../environments/environment.schema";
+import {
+  type VersionRowsQuery,
+  VersionRowDetailSchema,
+  VersionRowsPageSchema,
+  versionRowsSearch,
+} from "../datasets/version-rows.schema";
 import { ExportViewSchema } from "../export/export-view";
 import { ImportReplySchema } from "../import/import-form.schema";
 import { RunSummarySchema, RunViewSchema } from "../pipeline/run-view.schema";
@@ -52,6 +58,24 @@ export const API = {
     send: "query",
     url: ({ datasetId }: { datasetId: string }) => `/api/datasets/${segment(datasetId)}/exports`,
     response: z.array(ExportViewSchema),
+  }),
+  /** The dataset page's row browser: one searched page of a version's items. */
+  datasetVersionRows: defineRoute({
+    method: "GET",
+    send: "query",
+    url: ({ versionId, ...query }: { versionId: string } & Partial<VersionRowsQuery>) => {
+      const search = versionRowsSearch(query);
+      return `/api/dataset-versions/${segment(versionId)}/rows${search ? `?${search}` : ""}`;
+    },
+    response: VersionRowsPageSchema,
+  }),
+  /** One item of a version and the scenario record its export writes. */
+  datasetVersionRow: defineRoute({
+    method: "GET",
+    send: "query",
+    url: ({ versionId, scenarioId }: { versionId: string; scenarioId: string }) =>
+      `/api/dataset-versions/${segment(versionId)}/rows/${segment(scenarioId)}`,
+    response: VersionRowDetailSchema,
   }),
   environmentList: defineRoute({
     method: "GET",

@@ -94,13 +94,3 @@ export const DatasetChangelogSchema = z.object({
   seedChanged: z.boolean(),
 });
 export type DatasetChangelog = z.infer<typeof DatasetChangelogSchema>;
-
-/** One item of a version as pages show it: pins as version numbers, overrides marked. */
-export type VersionItem = {
-  scenarioId: string;
-  key: string;
-  split: "TRAIN" | "TEST";
-  environmentVersion: number;
-  validatorVersions: number[];
-  overridden: boolean;
-};

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/core/errors";
 import { findEligibleEnvironments, getDatasetDetail } from "@/lib/datasets/server/get-dataset-detail";
-import { findVersionItems } from "@/lib/datasets/server/find-version-items";
+import { findVersionRows } from "@/lib/datasets/server/find-version-rows";
+import { VersionRowsQuerySchema } from "@/lib/datasets/version-rows.schema";
 import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";
@@ -14,7 +15,7 @@ import { ExportsPanel } from "@/components/datasets/exports-panel";
 import { FORMAT_CHOICES } from "@/lib/export/formats/registry";
 import { NewVersionForm } from "@/components/datasets/new-version-form";
 import { RolloutsLauncher } from "@/components/datasets/rollouts-launcher";
-import { VersionItems } from "@/components/datasets/version-items";
+import { VersionRowsBrowser } from "@/components/datasets/version-rows-browser";
 import { VersionList } from "@/components/datasets/version-list";
 import { Card, EmptyState } from "@/components/ui/states";
 import { RepairButton } from "@/components/repair/repair-button";
@@ -32,10 +33,10 @@ async function load(id: string, shownVersion: number | null) {
     const [environments, exports, items, readiness] = await Promise.all([
       findEligibleEnvironments(db, project.id),
       findDatasetExports(db, detail.dataset.id),
-      shown ? findVersionItems(db, shown.id) : [],
+      shown ? findVersionRows(db, shown.id, VersionRowsQuerySchema.parse({})) : null,
       findExportReadiness(db, detail.versions),
     ]);
-    return { ...detail, environments, exports, shown, items, readiness };
+    return { ...detail, environments, exports, shown, rows: items, readiness };
   } catch (e) {
     if (isAppError(e) && e.code === "NOT_FOUND") notFound();
     throw e;
@@ -51,7 +52,7 @@ export default async function DatasetPage({
 }) {
   const [{ id }, { v }, user] = await Promise.all([params, searchParams, currentUser()]);
   const canEdit = roleAtLeast(user.role, "REVIEWER");
-  const { dataset, versions, latestItems, environments, exports, shown, items, readiness } = await load(
+  const { dataset, versions, latestItems, environments, exports, shown, rows, readiness } = await load(
     id,
     v ? Number(v) : null,
   );
@@ -84,12 +85,16 @@ export default async function DatasetPage({
                 </>
               }
             >
-              <VersionItems
-                datasetId={dataset.id}
-                versions={versions.map((x) => x.version)}
-                shown={shown.version}
-                items={items}
-              />
+              {rows ? (
+                <VersionRowsBrowser
+                  key={shown.id}
+                  datasetId={dataset.id}
+                  versionId={shown.id}
+                  versions={versions.map((x) => x.version)}
+                  shown={shown.version}
+                  initialData={rows}
+                />
+              ) : null}
               {canEdit ? (
                 <RepairButton target={{ kind: "datasetVersion", id: shown.id }} action={launchRepairAction} />
               ) : null}

@@ -6,6 +6,7 @@ import "server-only";
  * always exports to the same bytes.
  */
 import { type Db, Prisma } from "@/lib/db";
+import { exportEnvIds } from "../env-id";
 import type { ExportDatasetInfo, ExportEnvironment, ExportScenario, OpenAiTool } from "../export.schema";
 import { toExportScenarios } from "./to-export-scenario";
 
@@ -24,17 +25,14 @@ export async function loadExportEnvironments(db: Db, datasetVersionId: string): 
     include: { environment: { select: { slug: true, name: true, description: true, domain: true } } },
   });
   // Two versions of one environment in a dataset keep distinct env ids (older ones get @vN).
-  const latest = new Map<string, number>();
-  for (const v of versions)
-    latest.set(v.environment.slug, Math.max(latest.get(v.environment.slug) ?? 0, v.version));
+  const envIds = exportEnvIds(
+    versions.map((v) => ({ id: v.id, slug: v.environment.slug, version: v.version })),
+  );
   return versions
     .map((v) => ({
       versionId: v.id,
       env: {
-        envId:
-          latest.get(v.environment.slug) === v.version
-            ? v.environment.slug
-            : `${v.environment.slug}@v${v.version}`,
+        envId: envIds.get(v.id) ?? v.environment.slug,
         name: v.environment.name,
         description: v.environment.description,
         domain: v.environment.domain,
