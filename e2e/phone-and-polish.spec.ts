@@ -110,9 +110,10 @@ for (const scheme of ["light", "dark"] as const)
     const table = page.getByTestId("scenario-table");
     await expect(table.locator("tbody tr").first()).toBeVisible();
     const headers = table.locator("thead th");
-    await expect(headers).toHaveText(["Scenario", "Environment", "Status", "Proof", "Checks", "Rollouts"], {
-      ignoreCase: true,
-    });
+    await expect(headers).toHaveText(
+      ["Select", "Scenario", "Environment", "Status", "Proof", "Checks", "Rollouts"],
+      { ignoreCase: true },
+    );
     const layout = () =>
       table.evaluate((t) => {
         const box = t.parentElement!;
