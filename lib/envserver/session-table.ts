@@ -73,7 +73,9 @@ export function createSessionTable(opts: SessionOptions) {
     if (final && opts.journal) {
       const journal = opts.journal;
       await session.journalChain.then(() =>
-        journal.end(session.id).catch((e: Error) => console.error(`[serve] journal end ${session.id}:`, e.message)),
+        journal
+          .end(session.id)
+          .catch((e: Error) => console.error(`[serve] journal end ${session.id}:`, e.message)),
       );
     }
     try {

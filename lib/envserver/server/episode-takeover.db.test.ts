@@ -167,7 +167,10 @@ describe("the journal's rules", () => {
     expect((await state(b.port, episode.id, "not-the-key-of-this-episode")).status).toBe(404);
     expect((await journalRow(episode.id)).holder).toBe(holder);
     // A reset naming the episode's id with another key does not overwrite its record.
-    const hijack = await post(b.port, "/reset", { episode_id: episode.id, session_key: "not-the-key-of-this-episode" });
+    const hijack = await post(b.port, "/reset", {
+      episode_id: episode.id,
+      session_key: "not-the-key-of-this-episode",
+    });
     expect(hijack.status).toBe(403);
     expect((await journalRow(episode.id)).calls).toHaveLength(1);
     expect((await add(a.port, episode, 0)).body.observation.content).toEqual({ success: true, data: 1 });
