@@ -29,7 +29,11 @@ const GLOBAL_LIMIT = 2;
 const EPISODES = 32;
 const children: ChildProcess[] = [];
 let fake: FakeOpenAi;
-const pipeline = createPipelineScript([loadSampleEnv("library-lending", { operations: ["get_member"] })]);
+const library = loadSampleEnv("library-lending", { operations: ["get_member"] });
+const clinic = loadSampleEnv("clinic-scheduling");
+const pipeline = createPipelineScript([library, clinic], {
+  pick: (text) => (/clinic/i.test(text) ? clinic : library),
+});
 
 beforeAll(async () => {
   fake = await startFakeOpenAi({
@@ -134,7 +138,7 @@ it("three workers and two replicas lose one of each and lose nothing", { timeout
   const queue = jobQueueOn(boss);
   const generation = await createRun(t.db, queue, {
     projectId: project.id,
-    input: { kind: "ideas", ideas: ["Library desk north", "Library desk south"] },
+    input: { kind: "ideas", ideas: ["A library lending desk", "A clinic scheduling desk"] },
     config: testRunConfig({ qualityRounds: 4 }),
   });
   const { run: rollouts } = await launchDatasetRollouts(
@@ -184,16 +188,19 @@ it("three workers and two replicas lose one of each and lose nothing", { timeout
   expect(gen.run.status).toBe("SUCCEEDED");
   expect(roll.run.status).toBe("SUCCEEDED");
   expect(await t.db.trajectory.count({ where: { runId: rollouts.id } })).toBe(items * 3);
-  // No answer paid twice, whichever worker sent it: per request (cache key; a rollout's k samples
-  // are salted apart) at most one answer was bought and used; a resumed step found the answers
-  // its killed worker had stored in the cache. Every request the endpoint saw is accounted for.
+  // No answer paid twice, whichever worker ran the step: per step and request (cache key; a
+  // rollout's k samples are salted apart) at most one answer was bought and used; a step resumed
+  // on another worker found the answers its killed worker had stored in the cache. Every request
+  // the endpoint saw is accounted for.
   const calls = await t.db.llmCall.findMany({
     where: { runId: { in: [generation.id, rollouts.id] }, cached: false },
-    select: { runId: true, cacheKey: true, status: true },
+    select: { runId: true, stepId: true, cacheKey: true, status: true },
   });
   const bought = new Map<string, number>();
-  for (const c of calls.filter((c) => c.status === "ACCEPTED"))
-    bought.set(c.cacheKey, (bought.get(c.cacheKey) ?? 0) + 1);
+  for (const c of calls.filter((c) => c.status === "ACCEPTED")) {
+    const key = `${c.stepId} ${c.cacheKey}`;
+    bought.set(key, (bought.get(key) ?? 0) + 1);
+  }
   expect([...bought].filter(([, n]) => n > 1)).toEqual([]);
   expect(calls.filter((c) => c.status === "PENDING")).toEqual([]);
   expect(calls).toHaveLength(fake.chatRequests().length);
