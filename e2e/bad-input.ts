@@ -73,6 +73,18 @@ const BAD_ID_SEGMENTS = ["a%00b", "%ED%A0%80", "%E0%A4%A", "x%00", UNKNOWN_ID];
 const byId = (template: string) =>
   BAD_ID_SEGMENTS.map((id) => ({ label: `id ${id}`, url: template.replace("[id]", id) }));
 
+/** Bulk decisions: bodies no bulk operation reads (an unknown item is a skipped item, not an error). */
+const ONE_ITEM = { mode: "items", items: [{ kind: "environment", id: UNKNOWN_ID, versionId: UNKNOWN_ID }] };
+const BULK_CASES: BadRequest[] = [
+  ...UNREADABLE,
+  ...NOT_AN_OBJECT,
+  json("an empty selection", JSON.stringify({ selection: { mode: "items", items: [] } })),
+  json("an unknown selection mode", JSON.stringify({ selection: { mode: "everything" } })),
+  json("a filter without its time", JSON.stringify({ selection: { mode: "filter", filter: {} } })),
+];
+const rowsOf = (version: string, scenario?: string) =>
+  `/api/dataset-versions/${version}/rows${scenario === undefined ? "" : `/${scenario}`}`;
+
 export const ROUTE_CASES: Record<string, BadRequest[]> = {
   "GET /api/health": [{ label: "a NUL in the query", url: "/api/health?x=%00" }],
   "GET /api/environments": [
@@ -119,6 +131,28 @@ export const ROUTE_CASES: Record<string, BadRequest[]> = {
   "POST /api/review/claims/release": CLAIM_CASES,
   // Undo takes exactly `{}`: anything else must not be read as a request to undo.
   "POST /api/review/undo": [...UNREADABLE, ...NOT_AN_OBJECT, json("a stray field", '{"kind":"environment"}')],
+  "POST /api/review/bulk/accept": BULK_CASES,
+  "POST /api/review/bulk/reject": [
+    ...BULK_CASES,
+    json("no reason", JSON.stringify({ selection: ONE_ITEM })),
+    json("a blank reason", JSON.stringify({ selection: ONE_ITEM, reason: "   " })),
+  ],
+  "POST /api/review/bulk/prove": BULK_CASES,
+  "POST /api/review/bulk/dataset": [
+    ...BULK_CASES,
+    json("no dataset", JSON.stringify({ selection: ONE_ITEM })),
+    json("an unknown dataset", JSON.stringify({ selection: ONE_ITEM, datasetId: UNKNOWN_ID })),
+  ],
+  "GET /api/dataset-versions/[id]/rows": [
+    ...BAD_ID_SEGMENTS.map((id) => ({ label: `version ${id}`, url: rowsOf(id) })),
+    { label: "page=0", url: `${rowsOf(UNKNOWN_ID)}?page=0` },
+    { label: "pageSize=101", url: `${rowsOf(UNKNOWN_ID)}?pageSize=101` },
+    { label: "a NUL in the search", url: `${rowsOf(UNKNOWN_ID)}?q=a%00b` },
+  ],
+  "GET /api/dataset-versions/[id]/rows/[scenarioId]": BAD_ID_SEGMENTS.flatMap((id) => [
+    { label: `version ${id}`, url: rowsOf(id, UNKNOWN_ID) },
+    { label: `scenario ${id}`, url: rowsOf(UNKNOWN_ID, id) },
+  ]),
   "POST /api/imports": [
     { label: "text/plain", headers: { "content-type": "text/plain" }, body: "x" },
     {
@@ -234,5 +268,9 @@ export const WELL_FORMED_CALLS: Record<string, WellFormedCall> = {
     refusedWith: "NOT_FOUND",
   },
   cancelRunAction: { args: { runId: UNKNOWN_ID }, refusedWith: "NOT_FOUND" },
+  addScenariosToDatasetAction: {
+    args: { datasetId: UNKNOWN_ID, scenarioIds: [UNKNOWN_ID] },
+    refusedWith: "NOT_FOUND",
+  },
   rerunStepAction: { args: { runId: UNKNOWN_ID, subjectKey: "s", stage: "judge" }, refusedWith: "NOT_FOUND" },
 };
