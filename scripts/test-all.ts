@@ -20,12 +20,16 @@ const vitestCounts = (json: unknown): Counts => {
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
-    numFailedTestSuites?: number;
+    testResults?: { status: string; assertionResults: { status: string }[] }[];
   };
-  // A file that fails to load has no failed *tests*; count it so the run cannot look green.
+  // A file that fails to load has no failed *tests*; count it so the run cannot look green. A file
+  // whose tests failed is already counted by them.
+  const unloaded = (j.testResults ?? []).filter(
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+  ).length;
   return {
     passed: j.numPassedTests,
-    failed: j.numFailedTests + (j.numFailedTestSuites ?? 0),
+    failed: j.numFailedTests + unloaded,
     skipped: j.numPendingTests + j.numTodoTests,
   };
 };
