@@ -7,7 +7,7 @@
  * for the third answer). Baseline over the same replies: a patch is offered when the changed code
  * loads ("the code runs").
  */
-import { type EnvironmentRepairInput, repairEnvironment } from "@/lib/repair/repair-environment";
+import { repairEnvironment } from "@/lib/repair/repair-environment";
 import type { SandboxRunner } from "@/lib/sandbox";
 import type { FakeOpenAi } from "@/tests/fake-openai/server";
 import { stageOf } from "@/tests/fake-openai/server";
@@ -19,7 +19,7 @@ import {
   ENVIRONMENT_DEFECTS,
   type EnvironmentDefect,
   LIBRARY,
-  LIBRARY_SIBLINGS,
+  environmentRepairInput,
 } from "@/tests/repair/environment-defects";
 
 type EnvAnswer = "right" | "breaks_sibling" | "judge_fails" | "garbage";
@@ -33,24 +33,7 @@ export type EnvRow = {
   ms: number;
 };
 
-const inputFor = (defect: EnvironmentDefect): EnvironmentRepairInput => ({
-  source: defect.broken,
-  className: LIBRARY.meta.env_class_name,
-  introduction: LIBRARY.meta.environment_introduction,
-  rules: LIBRARY.meta.constraints_rules,
-  testState: LIBRARY.scenarios[0]!.init_config,
-  probes: [
-    {
-      toolName: "checkout_copy",
-      kind: "positive",
-      arguments: { member_id: "M002", copy_id: "C001-1" },
-      observation: { success: true },
-      stateDiff: null,
-      rationale: defect.rationale,
-    },
-  ],
-  siblings: LIBRARY_SIBLINGS,
-});
+const inputFor = (defect: EnvironmentDefect) => environmentRepairInput(defect.broken, defect.rationale);
 
 const judge = (verdict: string) => ({
   content: JSON.stringify({ analysis: "ok", verdict, error_reason: "" }),

@@ -8,6 +8,7 @@ import {
   CHECKOUT_BREAKS_SIBLING,
   CHECKOUT_RIGHT,
   ENVIRONMENT_DEFECTS,
+  environmentRepairInput,
   LIBRARY,
   LIBRARY_SIBLINGS,
 } from "@/tests/repair/environment-defects";
@@ -26,24 +27,7 @@ const judge = (verdict: string) => ({
   content: JSON.stringify({ analysis: "ok", verdict, error_reason: "" }),
 });
 
-const inputFor = (broken: string, rationale: string): EnvironmentRepairInput => ({
-  source: broken,
-  className: LIBRARY.meta.env_class_name,
-  introduction: LIBRARY.meta.environment_introduction,
-  rules: LIBRARY.meta.constraints_rules,
-  testState: LIBRARY.scenarios[0]!.init_config,
-  probes: [
-    {
-      toolName: "checkout_copy",
-      kind: "positive",
-      arguments: { member_id: "M002", copy_id: "C001-1" },
-      observation: { success: true },
-      stateDiff: null,
-      rationale,
-    },
-  ],
-  siblings: LIBRARY_SIBLINGS,
-});
+const inputFor = environmentRepairInput;
 
 const repair = (input: EnvironmentRepairInput) =>
   repairEnvironment(input, { llm: createTestLlm(fake.url).llm, model: "m", judgeModel: "j", sandbox });

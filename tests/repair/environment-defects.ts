@@ -2,6 +2,7 @@
  * TEST ONLY. Seeded defects in a sample environment's tool code, each of a distinct kind, with the
  * probe the quality check would have failed and the sample's own method as the right fix.
  */
+import type { EnvironmentRepairInput } from "@/lib/repair/repair-environment";
 import { loadSamples } from "@/prisma/seed/load-samples";
 
 const sample = loadSamples().find((s) => s.slug === "library-lending")!;
@@ -56,3 +57,23 @@ export const LIBRARY_SIBLINGS = sample.scenarios.map((s) => ({
   checks: s.checklist_with_func.map((c, position) => ({ position, item: c.check_item, code: c.check_func })),
   gold: { source: "scenario" as const, calls: s.gold_calls },
 }));
+
+/** The repair input for a defect of the library sample: its failed checkout probe, its scenarios. */
+export const environmentRepairInput = (broken: string, rationale: string): EnvironmentRepairInput => ({
+  source: broken,
+  className: LIBRARY.meta.env_class_name,
+  introduction: LIBRARY.meta.environment_introduction,
+  rules: LIBRARY.meta.constraints_rules,
+  testState: LIBRARY.scenarios[0]!.init_config,
+  probes: [
+    {
+      toolName: "checkout_copy",
+      kind: "positive",
+      arguments: { member_id: "M002", copy_id: "C001-1" },
+      observation: { success: true },
+      stateDiff: null,
+      rationale,
+    },
+  ],
+  siblings: LIBRARY_SIBLINGS,
+});
