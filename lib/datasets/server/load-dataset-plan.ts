@@ -53,11 +53,14 @@ type ProofRowStored = { scenarioId: string; environmentVersionId: string; valida
 async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScenario[]> {
   const [rows, proofs, numbers] = await Promise.all([
     tx.$queryRaw<ScenarioRow[]>`
+      WITH s AS (SELECT * FROM "Scenario" WHERE "environmentId" = ANY(${environmentIds}::text[])),
+           current AS (
+             SELECT v."scenarioId", array_agg(v."currentVersionId" ORDER BY v."position") AS ids
+             FROM "Validator" v JOIN s ON s."id" = v."scenarioId"
+             WHERE v."currentVersionId" IS NOT NULL GROUP BY v."scenarioId")
       SELECT s."id", s."externalId", s."environmentId", s."status"::text AS "status", s."acceptedValidatorVersionIds",
-             COALESCE((SELECT array_agg(v."currentVersionId" ORDER BY v."position") FROM "Validator" v
-                       WHERE v."scenarioId" = s."id" AND v."currentVersionId" IS NOT NULL), '{}') AS "currentValidatorVersionIds"
-      FROM "Scenario" s JOIN "Environment" e ON e."id" = s."environmentId"
-      WHERE s."environmentId" = ANY(${environmentIds}::text[])
+             COALESCE(c.ids, '{}') AS "currentValidatorVersionIds"
+      FROM s JOIN "Environment" e ON e."id" = s."environmentId" LEFT JOIN current c ON c."scenarioId" = s."id"
       ORDER BY e."slug", s."externalId"`,
     tx.$queryRaw<ProofRowStored[]>`
       SELECT p."scenarioId", p."environmentVersionId", p."validatorVersionIds", p."status"::text AS "status"
