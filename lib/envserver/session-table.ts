@@ -12,12 +12,14 @@ import type { ServedScenario } from "./catalog";
 import type { EpisodeJournal } from "./episode-journal";
 
 export type ServeError = {
-  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID";
+  /** GONE: the episode ended and cannot be resumed. */
+  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID" | "GONE";
   message: string;
 };
 
-/** Who created a session; `onEvicted` hears when the server closes it (idle reaping). */
-export type Owner = { key: string; onEvicted?: (reason: string) => void };
+/** Who holds a session; `onEvicted` hears when the server closes it (idle reaping), `onReplaced`
+ * when another connection of the same owner resumed it (ws-handler.ts). */
+export type Owner = { key: string; onEvicted?: (reason: string) => void; onReplaced?: () => void };
 
 export type Session = {
   id: string;

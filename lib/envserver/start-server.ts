@@ -10,6 +10,7 @@ import type { EpisodeJournal } from "./episode-journal";
 import { createEnvServer } from "./http-server";
 import { createLifecycle } from "./lifecycle";
 import { createSessions } from "./sessions";
+import { journalRetentionMs, startJournalPruning } from "./prune-episode-journal";
 import { formatZodIssues } from "../core/zod-issues";
 
 export type ServeOptions = {
@@ -28,7 +29,12 @@ export type ServeOptions = {
   now?: () => number;
   /** Records episodes so that another replica can take them over (episode-journal.ts). */
   journal?: EpisodeJournal;
+  /** With a journal: episodes not written for this long are deleted (prune-episode-journal.ts). */
+  journalRetentionMs?: number;
 };
+
+/** ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS's default (lib/env.ts): a day. */
+const DEFAULT_JOURNAL_RETENTION_MS = 86_400_000;
 
 const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_TOKEN: true,
@@ -36,13 +42,14 @@ const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_MAX_STEPS: true,
   ENVSTUDIO_SERVE_IDLE_MS: true,
   ENVSTUDIO_SERVE_DRAIN_MS: true,
+  ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS: true,
 });
 const IsolationEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_ISOLATION: true });
 
 /** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
 export function serveOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
-): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs" | "drainMs"> {
+): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs" | "drainMs" | "journalRetentionMs"> {
   const parsed = ServeEnvSchema.safeParse(env);
   if (!parsed.success)
     throw new Error(
@@ -55,6 +62,7 @@ export function serveOptionsFromEnv(
     maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS,
     idleMs: v.ENVSTUDIO_SERVE_IDLE_MS,
     drainMs: v.ENVSTUDIO_SERVE_DRAIN_MS,
+    journalRetentionMs: v.ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS,
   };
 }
 
@@ -133,6 +141,12 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
   });
   const reaper = setInterval(() => void sessions.reap(), Math.max(1000, Math.min(opts.idleMs / 2, 30_000)));
   reaper.unref();
+  const stopPruning = opts.journal
+    ? startJournalPruning(
+        opts.journal,
+        journalRetentionMs(opts.journalRetentionMs ?? DEFAULT_JOURNAL_RETENTION_MS, opts.idleMs),
+      )
+    : () => undefined;
   return {
     /** null: open to loopback clients without a token. */
     token: policy.token,
@@ -143,6 +157,7 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
     drain: (timeoutMs: number) => lifecycle.drain(timeoutMs),
     stop: async () => {
       clearInterval(reaper);
+      stopPruning();
       closeSockets();
       await closeMcp();
       server.closeAllConnections();
