@@ -90,6 +90,8 @@ export function createRoutes(
   catalog: Catalog,
   sessions: Sessions,
   lifecycle: Lifecycle,
+  /** Open WebSocket connections (http-server.ts). */
+  websockets: () => number = () => 0,
 ): Record<string, Route> {
   const noEpisode = {
     content: {
@@ -104,7 +106,10 @@ export function createRoutes(
       Promise.resolve(
         lifecycle.draining()
           ? [503, { status: "draining", in_flight: lifecycle.inFlight() }]
-          : [200, { status: "ready", sessions: sessions.live(), capacity: sessions.capacity }],
+          : [
+              200,
+              { status: "ready", sessions: sessions.live(), capacity: sessions.capacity, websockets: websockets() },
+            ],
       ),
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),
     "GET /schema": () => Promise.resolve([200, SCHEMAS]),

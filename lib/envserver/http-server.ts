@@ -71,7 +71,7 @@ export function createEnvServer(
   policy: AccessPolicy,
   lifecycle: Lifecycle,
 ): { server: Server; closeSockets: () => void; closeMcp: () => Promise<unknown> } {
-  const table = createRoutes(catalog, sessions, lifecycle);
+  const table = createRoutes(catalog, sessions, lifecycle, () => wss.clients.size);
   const mcp = createMcpEndpoint(sessions, lifecycle);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");

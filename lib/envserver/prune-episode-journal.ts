@@ -28,14 +28,19 @@ export async function pruneEpisodeJournal(
   }
 }
 
-/** Prunes now and then every `min(retention / 4, 1 h)` in the background; returns the stopper. */
-export function startJournalPruning(journal: EpisodeJournal, retentionMs: number): () => void {
+/** Prunes now and then every `min(retention / 4, 1 h)` in the background. `first`: the first
+ * pass's count (-1 if the journal could not be reached). */
+export function startJournalPruning(
+  journal: EpisodeJournal,
+  retentionMs: number,
+): { stop: () => void; first: Promise<number> } {
   const run = () =>
-    void pruneEpisodeJournal(journal, retentionMs).catch((e: Error) =>
-      console.error("[serve] journal prune:", e.message),
-    );
-  run();
-  const timer = setInterval(run, Math.min(retentionMs / 4, 3_600_000));
+    pruneEpisodeJournal(journal, retentionMs).catch((e: Error) => {
+      console.error("[serve] journal prune:", e.message);
+      return -1;
+    });
+  const first = run();
+  const timer = setInterval(() => void run(), Math.min(retentionMs / 4, 3_600_000));
   timer.unref();
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), first };
 }

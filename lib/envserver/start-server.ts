@@ -141,23 +141,25 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
   });
   const reaper = setInterval(() => void sessions.reap(), Math.max(1000, Math.min(opts.idleMs / 2, 30_000)));
   reaper.unref();
-  const stopPruning = opts.journal
+  const pruning = opts.journal
     ? startJournalPruning(
         opts.journal,
         journalRetentionMs(opts.journalRetentionMs ?? DEFAULT_JOURNAL_RETENTION_MS, opts.idleMs),
       )
-    : () => undefined;
+    : { stop: () => undefined, first: Promise.resolve(0) };
   return {
     /** null: open to loopback clients without a token. */
     token: policy.token,
     port: (server.address() as AddressInfo).port,
     sessions,
+    /** Episodes the journal pruning deleted on start (prune-episode-journal.ts; -1: it failed). */
+    prunedOnStart: pruning.first,
     /** Refuses new sessions and episodes (GET /ready answers 503) and waits for the calls in
      * flight to answer, up to `timeoutMs`; true when they all did. Then `stop`. */
     drain: (timeoutMs: number) => lifecycle.drain(timeoutMs),
     stop: async () => {
       clearInterval(reaper);
-      stopPruning();
+      pruning.stop();
       closeSockets();
       await closeMcp();
       server.closeAllConnections();
