@@ -43,6 +43,8 @@ export type EpisodeJournal = {
   end(id: string): Promise<void>;
   /** The episode, moved to this replica, if it is in `catalog`, not ended, and the key matches. */
   adopt(id: string, catalog: string, keyHash: string): Promise<JournalEntry | null>;
+  /** Which of `ids` another replica holds now (taken over from this one). */
+  lost(ids: string[]): Promise<string[]>;
   /** What the journal knows of an episode (to say why it cannot be taken over), or null. */
   inspect(id: string): Promise<{ catalog: string; keyHash: string; ended: boolean } | null>;
   /** Deletes up to `limit` episodes not written since `before` (ended or abandoned); how many. */

@@ -65,6 +65,7 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     /** Whether `key` may act on the live session `id`. */
     owns: (id: string, key: string) => table.owned(id, key).ok,
     reap: table.reap,
+    releaseLost: table.releaseLost,
     capacity: table.capacity,
     size: table.size,
     live: table.live,

@@ -139,7 +139,10 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
     server.once("error", reject);
     server.listen(opts.port, opts.host, resolve);
   });
-  const reaper = setInterval(() => void sessions.reap(), Math.max(1000, Math.min(opts.idleMs / 2, 30_000)));
+  const reaper = setInterval(
+    () => void sessions.reap().then(() => sessions.releaseLost()),
+    Math.max(1000, Math.min(opts.idleMs / 2, 30_000)),
+  );
   reaper.unref();
   const pruning = opts.journal
     ? startJournalPruning(

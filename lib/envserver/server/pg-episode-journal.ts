@@ -51,6 +51,12 @@ export function createPgEpisodeJournal(
       const row = rows[0];
       return row ? { ...row, calls: row.calls, ended: row.endedAt !== null } : null;
     },
+    async lost(ids: string[]) {
+      if (ids.length === 0) return [];
+      const rows = await db.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "ServedEpisode" WHERE "id" = ANY(${ids}::text[]) AND "holder" <> ${holder}`;
+      return rows.map((r) => r.id);
+    },
     async inspect(id: string) {
       const rows = await db.$queryRaw<{ catalog: string; keyHash: string; endedAt: Date | null }[]>`
         SELECT "catalog", "keyHash", "endedAt" FROM "ServedEpisode" WHERE "id" = ${id}`;

@@ -168,6 +168,22 @@ describe("a WebSocket episode outlives its replica and its connection", () => {
     again.close();
   }, 60_000);
 
+  it("a resume on another replica moves the episode: the old replica lets it go and closes its connection", async () => {
+    const a = await replica();
+    const { ws, episode } = await begin(a.port);
+    await add(ws, 3);
+    const again = resume(b.port, episode);
+    expect(await add(again, -2)).toMatchObject({ observation: { content: { data: 1 } } });
+    expect(a.sessions.live()).toBe(1);
+    // a's reaper pass: the journal says b holds the episode now.
+    expect(await a.sessions.releaseLost()).toBe(1);
+    expect(await ws.closed).toMatchObject({ code: WS_CLOSE_REPLACED });
+    expect(a.sessions.live()).toBe(0);
+    expect((await journalRow(episode.id)).endedAt).toBeNull();
+    expect(await submit(again)).toMatchObject({ done: true, reward: 1 });
+    again.close();
+  }, 60_000);
+
   it("an explicit close ends the episode: it cannot be resumed", async () => {
     const { ws, episode } = await begin(b.port);
     await add(ws, 1);
