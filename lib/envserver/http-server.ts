@@ -33,7 +33,7 @@ function send(res: ServerResponse, status: number, body: unknown, episode?: stri
 
 /** `/episodes/<id>/step` (POST), `/episodes/<id>/state` (GET), `/episodes/<id>/close` (POST): the
  * episode in the path, where a balancer can hash on it; the same routes as /step, /state, /close. */
-function pathRoute(method: string | undefined, pathname: string): { key: string; episode: string } | null {
+export function pathRoute(method: string | undefined, pathname: string): { key: string; episode: string } | null {
   const m = /^\/episodes\/([^/]+)\/(step|state|close)$/.exec(pathname);
   if (!m?.[1] || !m[2]) return null;
   let episode: string;
