@@ -138,8 +138,12 @@ describe("deployment files", () => {
     expect(haproxy).toMatch(/^\s+balance source$/m);
     expect(haproxy).toMatch(/^\s+hash-type consistent$/m);
     expect(haproxy).toMatch(/^\s+option httpchk GET \/ready$/m);
-    const stored = [...haproxy.matchAll(/stick store-response res\.hdr\(([\w-]+)\)/g)].map((m) => m[1]!.toLowerCase());
-    const matched = [...haproxy.matchAll(/stick match req\.hdr\(([\w-]+)\)/g)].map((m) => m[1]!.toLowerCase());
+    const stored = [...haproxy.matchAll(/stick store-response res\.hdr\(([\w-]+)\)/g)].map((m) =>
+      m[1]!.toLowerCase(),
+    );
+    const matched = [...haproxy.matchAll(/stick match req\.hdr\(([\w-]+)\)/g)].map((m) =>
+      m[1]!.toLowerCase(),
+    );
     expect(stored).toContain(EPISODE_HEADER);
     expect(matched).toContain(EPISODE_HEADER);
     // field(3,/) of "/episodes/<id>/step" is <id> (fields count from 1; the first is empty).

@@ -108,7 +108,12 @@ export function createRoutes(
           ? [503, { status: "draining", in_flight: lifecycle.inFlight() }]
           : [
               200,
-              { status: "ready", sessions: sessions.live(), capacity: sessions.capacity, websockets: websockets() },
+              {
+                status: "ready",
+                sessions: sessions.live(),
+                capacity: sessions.capacity,
+                websockets: websockets(),
+              },
             ],
       ),
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),

@@ -33,7 +33,10 @@ function send(res: ServerResponse, status: number, body: unknown, episode?: stri
 
 /** `/episodes/<id>/step` (POST), `/episodes/<id>/state` (GET), `/episodes/<id>/close` (POST): the
  * episode in the path, where a balancer can hash on it; the same routes as /step, /state, /close. */
-export function pathRoute(method: string | undefined, pathname: string): { key: string; episode: string } | null {
+export function pathRoute(
+  method: string | undefined,
+  pathname: string,
+): { key: string; episode: string } | null {
   const m = /^\/episodes\/([^/]+)\/(step|state|close)$/.exec(pathname);
   if (!m?.[1] || !m[2]) return null;
   let episode: string;
@@ -153,7 +156,11 @@ export function createEnvServer(
     const key = Array.isArray(header) ? header[0] : header;
     if (!key)
       return {
-        refuse: [400, `resuming episode ${resume} needs its session_key in the X-Session-Key header`, "INVALID"],
+        refuse: [
+          400,
+          `resuming episode ${resume} needs its session_key in the X-Session-Key header`,
+          "INVALID",
+        ],
       };
     const r = await sessions.resume(resume, key);
     return r.ok

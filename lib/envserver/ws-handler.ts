@@ -30,9 +30,7 @@ export const WS_CLOSE_REPLACED = 4409;
  *   checked resumable here; the connection goes on as that one would have.
  */
 export type WsBinding =
-  | { kind: "new"; id: string }
-  | { kind: "attach"; id: string }
-  | { kind: "resume"; id: string; key: string };
+  { kind: "new"; id: string } | { kind: "attach"; id: string } | { kind: "resume"; id: string; key: string };
 
 export function attachWebSocket(ws: WebSocket, sessions: Sessions, lifecycle: Lifecycle, binding: WsBinding) {
   const sessionId = binding.id;

@@ -47,7 +47,9 @@ async function row(ageMs: number, ended: boolean): Promise<string> {
   return id;
 }
 const remaining = async (ids: string[]) =>
-  (await t.db.servedEpisode.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id).sort();
+  (await t.db.servedEpisode.findMany({ where: { id: { in: ids } }, select: { id: true } }))
+    .map((r) => r.id)
+    .sort();
 
 describe("journal pruning", () => {
   it("deletes ended and abandoned episodes older than the retention, batch by batch, and keeps recent ones", async () => {
@@ -81,8 +83,9 @@ describe("journal pruning", () => {
     servers.push(first);
     await first.prunedOnStart;
     const reset = await fetch(`http://127.0.0.1:${first.port}/reset`, { method: "POST", body: "{}" });
-    const meta = ((await reset.json()) as { observation: { metadata: { episode_id: string; session_key: string } } })
-      .observation.metadata;
+    const meta = (
+      (await reset.json()) as { observation: { metadata: { episode_id: string; session_key: string } } }
+    ).observation.metadata;
 
     // Another replica starting prunes again: the live episode, just written, is not touched.
     const second = await startEnvServer(

@@ -124,7 +124,10 @@ describe("a WebSocket episode outlives its replica and its connection", () => {
     expect((await again.upgraded)["x-envstudio-episode"]).toBe(episode.id);
     // The check wants count == 1: only 2 + 5 - 6 gives it, so the reward proves the replay.
     const next = await add(again, -6);
-    expect(next.observation).toMatchObject({ content: { success: true, data: 1 }, metadata: { step_count: 3 } });
+    expect(next.observation).toMatchObject({
+      content: { success: true, data: 1 },
+      metadata: { step_count: 3 },
+    });
     expect((await again.send({ type: "state" })).data).toMatchObject({
       episode_id: episode.id,
       step_count: 3,
@@ -150,10 +153,17 @@ describe("a WebSocket episode outlives its replica and its connection", () => {
     expect(c.sessions.size()).toBe(1);
 
     const again = resume(c.port, episode);
-    expect((await again.send({ type: "state" })).data).toMatchObject({ step_count: 1, snapshot: { count: 1 } });
+    expect((await again.send({ type: "state" })).data).toMatchObject({
+      step_count: 1,
+      snapshot: { count: 1 },
+    });
     await add(again, 5);
     // The budget of 3 counts the first connection's call: the third call truncates the episode.
-    expect(await add(again, -5)).toMatchObject({ done: true, reward: 0, observation: { metadata: { step_count: 3, truncated: true } } });
+    expect(await add(again, -5)).toMatchObject({
+      done: true,
+      reward: 0,
+      observation: { metadata: { step_count: 3, truncated: true } },
+    });
     expect((await journalRow(episode.id)).endedAt).not.toBeNull();
     again.close();
   }, 60_000);
@@ -220,17 +230,19 @@ describe("resumes that are refused", () => {
 
     const thief = await refusedResume(b.port, episode.id, { "x-session-key": "not-the-key-of-this-episode" });
     expect(thief).toMatchObject({ status: 403, error: { code: "FORBIDDEN" } });
-    expect(await refusedResume(a.port, episode.id, { "x-session-key": "not-the-key-of-this-episode" })).toMatchObject(
-      { status: 403 },
-    );
+    expect(
+      await refusedResume(a.port, episode.id, { "x-session-key": "not-the-key-of-this-episode" }),
+    ).toMatchObject({ status: 403 });
     expect((await journalRow(episode.id)).holder).toBe(holder);
     expect(await add(ws, 0)).toMatchObject({ observation: { content: { data: 1 } } });
 
     const noKey = await refusedResume(b.port, episode.id, {});
-    expect(noKey).toMatchObject({ status: 400, error: { message: expect.stringMatching(/X-Session-Key/) } });
+    expect(noKey.status).toBe(400);
+    expect(noKey.error.message).toMatch(/X-Session-Key/);
 
     const unknown = await refusedResume(b.port, "ws-no-such-episode", { "x-session-key": episode.key });
-    expect(unknown).toMatchObject({ status: 404, error: { code: "NOT_FOUND", message: expect.stringMatching(/journal/) } });
+    expect(unknown).toMatchObject({ status: 404, error: { code: "NOT_FOUND" } });
+    expect(unknown.error.message).toMatch(/journal/);
 
     expect(await submit(ws)).toMatchObject({ reward: 1 });
     expect(await refusedResume(b.port, episode.id, { "x-session-key": episode.key })).toMatchObject({
@@ -256,7 +268,10 @@ describe("without the journal", () => {
     // Closing returns the episode's worker once the sandbox let it go.
     while (solo.sessions.live() > 0) await new Promise((resolve) => setImmediate(resolve));
     expect(solo.sessions.size()).toBe(0);
-    const refused = await refusedResume(solo.port, String(meta.episode_id), { "x-session-key": "x".repeat(24) });
-    expect(refused).toMatchObject({ status: 404, error: { message: expect.stringMatching(/ENVSTUDIO_SERVE_JOURNAL/) } });
+    const refused = await refusedResume(solo.port, String(meta.episode_id), {
+      "x-session-key": "x".repeat(24),
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.error.message).toMatch(/ENVSTUDIO_SERVE_JOURNAL/);
   }, 60_000);
 });

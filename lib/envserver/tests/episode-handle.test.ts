@@ -53,7 +53,11 @@ describe("the routing handle", () => {
     const state = await call("GET", `/state?episode_id=${e.id}&session_key=${e.key}`);
     expect(state).toMatchObject({ status: 200, handle: e.id, body: { step_count: 1 } });
     // An answer that refuses the episode still names it: the balancer routed by it.
-    const foreign = await call("POST", "/step", { action: ADD(1), episode_id: e.id, session_key: "x".repeat(20) });
+    const foreign = await call("POST", "/step", {
+      action: ADD(1),
+      episode_id: e.id,
+      session_key: "x".repeat(20),
+    });
     expect(foreign).toMatchObject({ status: 403, handle: e.id });
     expect(await call("POST", "/close", { episode_id: e.id, session_key: e.key })).toMatchObject({
       status: 200,
@@ -62,24 +66,40 @@ describe("the routing handle", () => {
 
     const ws = wsSession(`ws://127.0.0.1:${server.port}/ws`);
     const wsReset = await ws.send({ type: "reset", data: {} });
-    expect((await ws.upgraded)["x-envstudio-episode"]).toBe(wsReset.data.observation?.metadata?.episode_id);
+    const metadata = wsReset.data.observation?.metadata as { episode_id: string };
+    expect((await ws.upgraded)["x-envstudio-episode"]).toBe(metadata.episode_id);
     ws.close();
   });
 
   it("names the episode in place of episode_id: as a request header, or in the path", async () => {
     const e = await reset();
-    const byHeader = await call("POST", "/step", { action: ADD(2) }, { [EPISODE_HEADER]: e.id, "x-session-key": e.key });
-    expect(byHeader).toMatchObject({ status: 200, handle: e.id, body: { observation: { content: { data: 2 } } } });
+    const byHeader = await call(
+      "POST",
+      "/step",
+      { action: ADD(2) },
+      { [EPISODE_HEADER]: e.id, "x-session-key": e.key },
+    );
+    expect(byHeader).toMatchObject({
+      status: 200,
+      handle: e.id,
+      body: { observation: { content: { data: 2 } } },
+    });
     const byPath = await call("POST", `/episodes/${e.id}/step`, { action: ADD(3), session_key: e.key });
-    expect(byPath).toMatchObject({ status: 200, handle: e.id, body: { observation: { content: { data: 5 } } } });
+    expect(byPath).toMatchObject({
+      status: 200,
+      handle: e.id,
+      body: { observation: { content: { data: 5 } } },
+    });
     const state = await call("GET", `/episodes/${e.id}/state`, undefined, { "x-session-key": e.key });
     expect(state).toMatchObject({ status: 200, handle: e.id, body: { step_count: 2 } });
     const close = await call("POST", `/episodes/${e.id}/close`, {}, { "x-session-key": e.key });
     expect(close).toMatchObject({ status: 200, body: { closed: true } });
-    expect(await call("GET", `/episodes/${e.id}/state`, undefined, { "x-session-key": e.key })).toMatchObject({
-      status: 404,
-      handle: e.id,
-    });
+    expect(await call("GET", `/episodes/${e.id}/state`, undefined, { "x-session-key": e.key })).toMatchObject(
+      {
+        status: 404,
+        handle: e.id,
+      },
+    );
   });
 
   it("refuses a request naming two different episodes and changes nothing", async () => {
@@ -92,13 +112,19 @@ describe("the routing handle", () => {
       { [EPISODE_HEADER]: other.id },
     );
     expect(mixed).toMatchObject({ status: 400, body: { error: { code: "INVALID" } } });
-    const pathAndBody = await call("POST", `/episodes/${other.id}/step`, { action: ADD(1), episode_id: e.id, session_key: e.key });
+    const pathAndBody = await call("POST", `/episodes/${other.id}/step`, {
+      action: ADD(1),
+      episode_id: e.id,
+      session_key: e.key,
+    });
     expect(pathAndBody.status).toBe(400);
     const pathAndHeader = await call("GET", `/episodes/${e.id}/state?session_key=${e.key}`, undefined, {
       [EPISODE_HEADER]: other.id,
     });
     expect(pathAndHeader.status).toBe(400);
-    expect(await call("GET", `/state?episode_id=${e.id}&session_key=${e.key}`)).toMatchObject({ body: { step_count: 0 } });
+    expect(await call("GET", `/state?episode_id=${e.id}&session_key=${e.key}`)).toMatchObject({
+      body: { step_count: 0 },
+    });
     for (const x of [e, other]) await call("POST", "/close", { episode_id: x.id, session_key: x.key });
   });
 
@@ -106,7 +132,10 @@ describe("the routing handle", () => {
     const e = await reset({ episode_id: "my episode é" });
     expect(e.status).toBe(200);
     expect(e.handle).toBeNull();
-    const byPath = await call("POST", `/episodes/${encodeURIComponent(e.id)}/step`, { action: ADD(1), session_key: e.key });
+    const byPath = await call("POST", `/episodes/${encodeURIComponent(e.id)}/step`, {
+      action: ADD(1),
+      session_key: e.key,
+    });
     expect(byPath).toMatchObject({ status: 200, handle: null });
     await call("POST", "/close", { episode_id: e.id, session_key: e.key });
   });
