@@ -123,11 +123,15 @@ export function createEnvServer(
     if (lifecycle.draining()) return refuseUpgrade(socket, 503, DRAINING_MESSAGE);
     void lifecycle
       .track(() => bindingOf(req, target))
-      .then((binding) => {
-        if ("refuse" in binding) return refuseUpgrade(socket, ...binding.refuse);
-        episodeOfUpgrade.set(req, binding.id);
-        wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle, binding));
-      });
+      .then(
+        (binding) => {
+          if ("refuse" in binding) return refuseUpgrade(socket, ...binding.refuse);
+          episodeOfUpgrade.set(req, binding.id);
+          wss.handleUpgrade(req, socket, head, (ws) => attachWebSocket(ws, sessions, lifecycle, binding));
+        },
+        // Unhandled, a failed takeover would be an unhandled rejection and stop the process.
+        (e: unknown) => refuseUpgrade(socket, 502, e instanceof Error ? e.message : String(e), "SANDBOX"),
+      );
   });
 
   /** What the new connection acts on (ws-handler.ts WsBinding), or why it is refused. */
