@@ -96,13 +96,16 @@ export async function acceptAndProveScenarios(db: Db, projectId: string) {
     where: { environment: { projectId } },
     select: { id: true },
   });
-  for (const { id } of scenarios) {
-    const accepted = await proveScenario(db, id);
-    await db.scenario.update({
-      where: { id },
-      data: { status: "ACCEPTED", acceptedValidatorVersionIds: accepted },
-    });
-  }
+  for (const { id } of scenarios) await acceptAndProveScenario(db, id);
+}
+
+/** Proves one scenario on its current versions and accepts it on them (its environment is left as it is). */
+export async function acceptAndProveScenario(db: Db, scenarioId: string) {
+  const accepted = await proveScenario(db, scenarioId);
+  await db.scenario.update({
+    where: { id: scenarioId },
+    data: { status: "ACCEPTED", acceptedValidatorVersionIds: accepted },
+  });
 }
 
 /**
