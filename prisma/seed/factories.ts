@@ -47,6 +47,22 @@ export async function createEnvironment(
   return db.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
 }
 
+/** A new project with one environment and `count` scenarios on it, each with the fields given. */
+export async function createProjectWithScenarios(
+  db: Db,
+  count: number,
+  fields: {
+    environment?: Parameters<typeof createEnvironment>[2];
+    scenario?: Parameters<typeof createScenario>[2];
+  } = {},
+) {
+  const project = await createTestProject(db);
+  const env = await createEnvironment(db, project.id, fields.environment);
+  const scenarios = [];
+  for (let i = 0; i < count; i++) scenarios.push(await createScenario(db, env.id, fields.scenario));
+  return { project, env, scenarios };
+}
+
 /** Many environments in one statement (for list-page tests and benchmarks). */
 export async function createManyEnvironments(
   db: Db,
