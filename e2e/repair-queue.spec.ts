@@ -9,12 +9,41 @@
  */
 import { createEnvironment, createScenario } from "../prisma/seed/factories";
 import { defaultProjectId, deleteEnvironments, e2eDb, unique } from "./db";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 test.describe.configure({ timeout: 300_000 });
 
 const created: string[] = [];
 test.afterAll(() => deleteEnvironments(created));
+
+/** Starts a REPAIR run with the repair launcher's `button` and waits for it to succeed. */
+async function repairWith(page: Page, button: string) {
+  const repair = page.getByTestId("repair-launcher");
+  await repair.getByRole("button", { name: button }).click();
+  await expect(repair.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
+    timeout: 240_000,
+  });
+}
+
+/** The review queue's repairs of `domain`: exactly one, saying `summary`; answers its preview. */
+async function openTheRepair(page: Page, domain: string, summary: string) {
+  await page.goto(`/review?domain=${domain}&kind=repair`);
+  const items = page.getByTestId("queue-item");
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(summary);
+  return page.getByTestId("queue-preview");
+}
+
+/** Accepts the shown repair with the mouse; it leaves the queue. */
+async function acceptWithTheMouse(page: Page) {
+  await page
+    .getByTestId("queue-actions")
+    .getByRole("button", { name: /^Accept/ })
+    .click();
+  await expect(page.getByTestId("queue-message")).toContainText("Accepted");
+  await expect(page.getByTestId("queue-item")).toHaveCount(0);
+}
 
 const SOURCE = `class Counter:
     def __init__(self, init_config=None):
@@ -58,17 +87,9 @@ test("a failing check gets a proven repair from its environment's page, accepted
     .toBe("FAILED");
 
   await page.reload();
-  const repair = page.getByTestId("repair-launcher");
-  await repair.getByRole("button", { name: "Repair failing items" }).click();
-  await expect(repair.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
-    timeout: 240_000,
-  });
+  await repairWith(page, "Repair failing items");
 
-  await page.goto(`/review?domain=${domain}&kind=repair`);
-  const items = page.getByTestId("queue-item");
-  await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText("The gold solution adds 2, not 3.");
-  const preview = page.getByTestId("queue-preview");
+  const preview = await openTheRepair(page, domain, "The gold solution adds 2, not 3.");
   await expect(preview.getByTestId("preview-diff-label")).toContainText("current → proposed");
   await expect(preview.getByTestId("preview-diff").locator(".view-lines").first()).toContainText(
     "def check_func",
@@ -79,12 +100,7 @@ test("a failing check gets a proven repair from its environment's page, accepted
   await expect(preview.getByTestId("proof-after")).toContainText("Proposed checks");
   await expect(preview.getByTestId("proof-after")).toContainText(/verified/i);
 
-  await page
-    .getByTestId("queue-actions")
-    .getByRole("button", { name: /^Accept/ })
-    .click();
-  await expect(page.getByTestId("queue-message")).toContainText("Accepted");
-  await expect(items).toHaveCount(0);
+  await acceptWithTheMouse(page);
 
   const validator = await db.validator.findFirstOrThrow({
     where: { scenarioId: scenario.id },
@@ -142,29 +158,16 @@ test("an environment whose quality probe failed gets a proven code repair from i
   });
 
   await page.goto(`/environments/${env.id}/quality`);
-  const repair = page.getByTestId("repair-launcher");
-  await repair.getByRole("button", { name: "Repair the tools of 1 failed probe(s)" }).click();
-  await expect(repair.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
-    timeout: 240_000,
-  });
+  await repairWith(page, "Repair the tools of 1 failed probe(s)");
 
-  await page.goto(`/review?domain=${domain}&kind=repair`);
-  const items = page.getByTestId("queue-item");
-  await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText("add added the amount twice.");
-  const preview = page.getByTestId("queue-preview");
+  const preview = await openTheRepair(page, domain, "add added the amount twice.");
   await expect(preview.getByTestId("preview-diff-label")).toContainText("environment code v1 → proposed");
   await expect(preview.getByTestId("proof-before")).toContainText("Failed quality probes");
   await expect(preview.getByTestId("proof-before")).toContainText("Adding 2 to 0 left the counter at 4.");
   await expect(preview.getByTestId("proof-after")).toContainText("Re-run on the proposed code");
   await expect(preview.getByTestId("proof-after")).toContainText("judge: PASS");
 
-  await page
-    .getByTestId("queue-actions")
-    .getByRole("button", { name: /^Accept/ })
-    .click();
-  await expect(page.getByTestId("queue-message")).toContainText("Accepted");
-  await expect(items).toHaveCount(0);
+  await acceptWithTheMouse(page);
 
   await page.goto(`/environments/${env.id}/quality`);
   await expect(page.getByText("Head is version 2.")).toBeVisible();

@@ -23,6 +23,8 @@ export const TWO_CHANGE_COUNTER = `class Counter:
         return {"success": True, "data": self.count}
 `;
 
+export const TWO_CHANGE_TASK = "Add 2 to the counter and tag it 'done'.";
+
 export const TWO_CHANGE_GOLD = [
   { name: "add", arguments: { amount: 2 } },
   { name: "tag", arguments: { label: "done" } },

@@ -7,7 +7,7 @@ import { findScenarios } from "@/lib/scenarios/server/get-scenario";
 import { StatusBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/states";
 import { Button } from "@/components/ui/button";
-import { Checkbox, Input } from "@/components/ui/inputs";
+import { Checkbox, Input, SearchInput } from "@/components/ui/inputs";
 import { SCENARIO_BULK_FORM, ScenarioBulkBar } from "@/components/scenarios/scenario-bulk-bar";
 import { addScenariosToDatasetAction } from "./actions";
 import { collidingNames, distinctName } from "@/lib/environments/name-collisions";
@@ -53,11 +53,9 @@ export default async function ScenariosPage({
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Scenarios</h1>
       <form method="get" action="/scenarios" role="search" className="flex items-center gap-2 text-sm">
-        <Input
-          type="search"
-          name="q"
+        <SearchInput
+          label="Search scenarios"
           defaultValue={query.q ?? ""}
-          aria-label="Search scenarios"
           placeholder="Task, scenario id, environment name or env_id"
           className="w-96"
         />

@@ -6,11 +6,16 @@ import type { VersionRow, VersionRowsPage, VersionRowsQuery } from "@/lib/datase
 import { queries } from "@/components/data/queries";
 import { Pagination } from "@/components/ui/pagination";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/inputs";
+import { FilterSelect, SearchInput } from "@/components/ui/inputs";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { VersionRowPanel } from "./version-row-panel";
 
 const percent = (x: number | null) => (x === null ? "—" : `${Math.round(x * 100)}%`);
+
+const SPLITS = [
+  { value: "TRAIN", label: "Train" },
+  { value: "TEST", label: "Test" },
+];
 
 const PROOF_TONE: Record<VersionRow["proofStatus"], string> = {
   VERIFIED: "text-emerald-700",
@@ -76,15 +81,14 @@ export function VersionRowsBrowser({
         ))}
       </nav>
       <div className="flex flex-wrap items-center gap-3">
-        <Input
-          type="search"
+        <SearchInput
+          label={`Search the rows of v${shown}`}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           placeholder="Search tasks, task ids, environments…"
-          aria-label={`Search the rows of v${shown}`}
           className="w-80"
         />
-        <Select
+        <FilterSelect
           aria-label="Filter by split"
           value={query.split ?? ""}
           onChange={(e) =>
@@ -94,11 +98,9 @@ export function VersionRowsBrowser({
               split: (e.target.value || undefined) as VersionRowsQuery["split"],
             }))
           }
-        >
-          <option value="">Both splits</option>
-          <option value="TRAIN">Train</option>
-          <option value="TEST">Test</option>
-        </Select>
+          allLabel="Both splits"
+          options={SPLITS}
+        />
         <span className="text-sm text-slate-500" aria-live="polite" data-testid="row-count">
           {rows.isFetching
             ? "Loading…"

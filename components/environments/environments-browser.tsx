@@ -9,7 +9,7 @@ import {
   type ListEnvironmentsQuery,
 } from "@/lib/environments/environment.schema";
 import { statusLabel } from "@/components/ui/badge";
-import { Checkbox, Input, Select } from "@/components/ui/inputs";
+import { Checkbox, FilterSelect, SearchInput } from "@/components/ui/inputs";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { queries } from "@/components/data/queries";
 import { EnvironmentsTable } from "./environments-table";
@@ -45,38 +45,27 @@ export function EnvironmentsBrowser(props: {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
-        <Input
-          type="search"
+        <SearchInput
+          label="Search environments"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           placeholder="Search by name…"
-          aria-label="Search environments"
           className="w-72"
         />
-        <Select
+        <FilterSelect
           aria-label="Filter by status"
           value={filters.status ?? ""}
           onChange={(e) => set({ status: (e.target.value || undefined) as EnvironmentListFilters["status"] })}
-        >
-          <option value="">All statuses</option>
-          {ENVIRONMENT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {statusLabel(s)}
-            </option>
-          ))}
-        </Select>
-        <Select
+          allLabel="All statuses"
+          options={ENVIRONMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
+        />
+        <FilterSelect
           aria-label="Filter by domain"
           value={filters.domain ?? ""}
           onChange={(e) => set({ domain: e.target.value || undefined })}
-        >
-          <option value="">All domains</option>
-          {props.domains.map((d) => (
-            <option key={d} value={d}>
-              {d}
-            </option>
-          ))}
-        </Select>
+          allLabel="All domains"
+          options={props.domains.map((d) => ({ value: d, label: d }))}
+        />
         <Checkbox
           label="Show archived"
           labelClassName="text-sm text-slate-600"

@@ -5,6 +5,7 @@ import type { BulkReply } from "@/lib/review/bulk.schema";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/inputs";
+import { Toolbar } from "@/components/ui/toolbar";
 
 export type BulkOp = "accept" | "reject" | "prove" | "dataset";
 
@@ -39,12 +40,7 @@ export function BulkBar({
   const none = size === 0;
   const busy = pending ? "Waiting for the last bulk decision" : "Select items first";
   return (
-    <div
-      className="space-y-2 rounded-lg border border-slate-200 bg-white px-3 py-2"
-      role="toolbar"
-      aria-label="Decide the selected items"
-      data-testid="bulk-bar"
-    >
+    <Toolbar label="Decide the selected items" className="space-y-2" data-testid="bulk-bar">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="mr-auto text-slate-700" data-testid="bulk-size">
           {allMatching
@@ -157,7 +153,7 @@ export function BulkBar({
           </Button>
         </form>
       ) : null}
-    </div>
+    </Toolbar>
   );
 }
 

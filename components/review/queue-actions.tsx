@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { QueueItem } from "@/lib/review/review.schema";
 import { Button, buttonClassName } from "@/components/ui/button";
+import { Toolbar } from "@/components/ui/toolbar";
 
 /** A key shown on the button that does the same, so the mouse teaches the keyboard. */
 const Key = ({ k }: { k: string }) => (
@@ -27,10 +28,9 @@ export function QueueActions({
   onUndo: () => void;
 }) {
   return (
-    <div
-      className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2"
-      role="toolbar"
-      aria-label="Decide the selected item"
+    <Toolbar
+      label="Decide the selected item"
+      className="flex flex-wrap items-center gap-2"
       data-testid="queue-actions"
     >
       <span className="mr-auto min-w-0 truncate text-sm text-slate-700">
@@ -69,6 +69,6 @@ export function QueueActions({
         Undo
         <Key k="u" />
       </Button>
-    </div>
+    </Toolbar>
   );
 }

@@ -4,7 +4,7 @@ import type { QueueFilter, ReviewKind } from "@/lib/review/review.schema";
 import { queueHref } from "@/lib/review/queue-table";
 import { ToggleButton } from "@/components/ui/toggle-button";
 import { Field } from "@/components/ui/field";
-import { Input, Select } from "@/components/ui/inputs";
+import { FilterSelect, SearchInput } from "@/components/ui/inputs";
 
 type Props = {
   filter: QueueFilter;
@@ -27,19 +27,13 @@ export function QueueFilters({ filter, counts, facets }: Props) {
   const select = (key: keyof QueueFilter, label: string, options: { value: string; label: string }[]) => (
     <Field label={label} className="flex items-center gap-1 text-sm" labelClassName="text-slate-500">
       {(control) => (
-        <Select
+        <FilterSelect
           {...control}
           aria-label={`Filter by ${label.toLowerCase()}`}
           value={filter[key] ?? ""}
           onChange={(e) => set(key, e.target.value)}
-        >
-          <option value="">all</option>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
+          options={options}
+        />
       )}
     </Field>
   );
@@ -72,11 +66,9 @@ export function QueueFilters({ filter, counts, facets }: Props) {
             set("q", typeof q === "string" ? q.trim() : "");
           }}
         >
-          <Input
-            type="search"
-            name="q"
+          <SearchInput
+            label="Search the queue"
             defaultValue={filter.q ?? ""}
-            aria-label="Search the queue"
             placeholder="Search names, tasks, ids… (Enter)"
             className="w-64"
           />

@@ -43,6 +43,18 @@ export function Input({
   return <input className={controlClassName({ controlSize, tone }, className)} {...props} />;
 }
 
+/**
+ * A search box. `label` is its accessible name (a placeholder is only an example of what to type);
+ * `name` is the query parameter a search form submits, `q` unless told.
+ */
+export function SearchInput({
+  label,
+  name = "q",
+  ...props
+}: Omit<ComponentPropsWithRef<"input">, "type" | "aria-label"> & ControlLook & { label: string }) {
+  return <Input type="search" name={name} aria-label={label} {...props} />;
+}
+
 export function Select({
   className,
   controlSize,
@@ -59,6 +71,28 @@ export function Textarea({
   ...props
 }: ComponentPropsWithRef<"textarea"> & ControlLook) {
   return <textarea className={controlClassName({ controlSize, tone }, className)} {...props} />;
+}
+
+/**
+ * A select that narrows a list by one field: the first option (value "") shows everything, then one
+ * option per value.
+ */
+export function FilterSelect({
+  allLabel = "all",
+  options,
+  ...props
+}: ComponentPropsWithRef<"select"> &
+  ControlLook & { allLabel?: string; options: readonly { value: string; label: string }[] }) {
+  return (
+    <Select {...props}>
+      <option value="">{allLabel}</option>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </Select>
+  );
 }
 
 /** File pickers: a styled button and the chosen names over the native input (./file-input.tsx). */

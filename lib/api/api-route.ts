@@ -26,6 +26,19 @@ export type RouteResponse<R> = R extends ApiRoute<unknown, infer S> ? z.output<S
 /** Identity, there to infer `Input` from `url` and check the descriptor's fields. */
 export const defineRoute = <Input, Response extends z.ZodType>(route: ApiRoute<Input, Response>) => route;
 
+/** A GET: the input travels in the URL `url` builds. */
+export const queryRoute = <Input, Response extends z.ZodType>(
+  url: (input: Input) => string,
+  response: Response,
+) => defineRoute({ method: "GET", send: "query", url, response });
+
+/** A POST (or DELETE) whose input is the JSON body; `url` types the input and names the path. */
+export const jsonRoute = <Input, Response extends z.ZodType>(
+  url: (input: Input) => string,
+  response: Response,
+  method: "POST" | "DELETE" = "POST",
+) => defineRoute({ method, send: "json", url, response });
+
 /** `?a=1&b=x` from the defined, non-empty values (`""` when none). */
 export function queryString(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();

@@ -34,58 +34,37 @@ import {
   type BulkRejectInput,
   BulkReplySchema,
 } from "../review/bulk.schema";
-import { defineRoute, queryString } from "./api-route";
+import { defineRoute, jsonRoute, queryRoute, queryString } from "./api-route";
 
 const segment = encodeURIComponent;
 
 export const API = {
   /** The run page: progress per stage, cost, failures, environments, topics, steps. */
-  runDetail: defineRoute({
-    method: "GET",
-    send: "query",
-    url: ({ id }: { id: string }) => `/api/runs/${segment(id)}`,
-    response: RunViewSchema,
-  }),
+  runDetail: queryRoute(({ id }: { id: string }) => `/api/runs/${segment(id)}`, RunViewSchema),
   /** The launch panel: status, cost and step counts by stage. */
-  runSummary: defineRoute({
-    method: "GET",
-    send: "query",
-    url: ({ id }: { id: string }) => `/api/runs/${segment(id)}/summary`,
-    response: RunSummarySchema,
-  }),
-  datasetExports: defineRoute({
-    method: "GET",
-    send: "query",
-    url: ({ datasetId }: { datasetId: string }) => `/api/datasets/${segment(datasetId)}/exports`,
-    response: z.array(ExportViewSchema),
-  }),
+  runSummary: queryRoute(({ id }: { id: string }) => `/api/runs/${segment(id)}/summary`, RunSummarySchema),
+  datasetExports: queryRoute(
+    ({ datasetId }: { datasetId: string }) => `/api/datasets/${segment(datasetId)}/exports`,
+    z.array(ExportViewSchema),
+  ),
   /** The dataset page's row browser: one searched page of a version's items. */
-  datasetVersionRows: defineRoute({
-    method: "GET",
-    send: "query",
-    url: ({ versionId, ...query }: { versionId: string } & Partial<VersionRowsQuery>) => {
+  datasetVersionRows: queryRoute(
+    ({ versionId, ...query }: { versionId: string } & Partial<VersionRowsQuery>) => {
       const search = versionRowsSearch(query);
       return `/api/dataset-versions/${segment(versionId)}/rows${search ? `?${search}` : ""}`;
     },
-    response: VersionRowsPageSchema,
-  }),
+    VersionRowsPageSchema,
+  ),
   /** One item of a version and the scenario record its export writes. */
-  datasetVersionRow: defineRoute({
-    method: "GET",
-    send: "query",
-    url: ({ versionId, scenarioId }: { versionId: string; scenarioId: string }) =>
+  datasetVersionRow: queryRoute(
+    ({ versionId, scenarioId }: { versionId: string; scenarioId: string }) =>
       `/api/dataset-versions/${segment(versionId)}/rows/${segment(scenarioId)}`,
-    response: VersionRowDetailSchema,
-  }),
-  environmentList: defineRoute({
-    method: "GET",
-    send: "query",
-    url: (filters: EnvironmentListFilters) => {
-      const search = environmentListSearch(filters);
-      return `/api/environments${search ? `?${search}` : ""}`;
-    },
-    response: EnvironmentListPageSchema,
-  }),
+    VersionRowDetailSchema,
+  ),
+  environmentList: queryRoute((filters: EnvironmentListFilters) => {
+    const search = environmentListSearch(filters);
+    return `/api/environments${search ? `?${search}` : ""}`;
+  }, EnvironmentListPageSchema),
   /** Multipart: `files` with `paths`, optional `className`, `envId`, `onExisting`. */
   importFiles: defineRoute({
     method: "POST",
@@ -93,66 +72,25 @@ export const API = {
     url: (_form: FormData) => "/api/imports",
     response: ImportReplySchema,
   }),
-  reviewPreview: defineRoute({
-    method: "GET",
-    send: "query",
-    url: (item: ClaimInput) => `/api/review/preview${queryString(item)}`,
-    response: QueuePreviewSchema,
-  }),
-  reviewClaim: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_item: ClaimInput) => "/api/review/claims",
-    response: ClaimReplySchema,
-  }),
-  reviewRelease: defineRoute({
-    method: "DELETE",
-    send: "json",
-    url: (_item: ClaimInput) => "/api/review/claims",
-    response: ReleaseReplySchema,
-  }),
+  reviewPreview: queryRoute(
+    (item: ClaimInput) => `/api/review/preview${queryString(item)}`,
+    QueuePreviewSchema,
+  ),
+  reviewClaim: jsonRoute((_item: ClaimInput) => "/api/review/claims", ClaimReplySchema),
+  reviewRelease: jsonRoute((_item: ClaimInput) => "/api/review/claims", ReleaseReplySchema, "DELETE"),
   /** The same release for navigator.sendBeacon (sendBeaconApi), which can only POST. */
-  reviewReleaseBeacon: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_item: ClaimInput) => "/api/review/claims/release",
-    response: ReleaseReplySchema,
-  }),
-  reviewDecision: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_decision: z.input<typeof DecideItemInputSchema>) => "/api/review/decisions",
-    response: DecisionReplySchema,
-  }),
-  reviewUndo: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_empty: Record<string, never>) => "/api/review/undo",
-    response: UndoReplySchema,
-  }),
+  reviewReleaseBeacon: jsonRoute((_item: ClaimInput) => "/api/review/claims/release", ReleaseReplySchema),
+  reviewDecision: jsonRoute(
+    (_decision: z.input<typeof DecideItemInputSchema>) => "/api/review/decisions",
+    DecisionReplySchema,
+  ),
+  reviewUndo: jsonRoute((_empty: Record<string, never>) => "/api/review/undo", UndoReplySchema),
   /** Bulk decisions on the review queue (docs/review.md#bulk-decisions). */
-  reviewBulkAccept: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_input: BulkAcceptInput) => "/api/review/bulk/accept",
-    response: BulkReplySchema,
-  }),
-  reviewBulkReject: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_input: BulkRejectInput) => "/api/review/bulk/reject",
-    response: BulkReplySchema,
-  }),
-  reviewBulkProve: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_input: BulkProveInput) => "/api/review/bulk/prove",
-    response: BulkReplySchema,
-  }),
-  reviewBulkDataset: defineRoute({
-    method: "POST",
-    send: "json",
-    url: (_input: BulkAddToDatasetInput) => "/api/review/bulk/dataset",
-    response: BulkReplySchema,
-  }),
+  reviewBulkAccept: jsonRoute((_input: BulkAcceptInput) => "/api/review/bulk/accept", BulkReplySchema),
+  reviewBulkReject: jsonRoute((_input: BulkRejectInput) => "/api/review/bulk/reject", BulkReplySchema),
+  reviewBulkProve: jsonRoute((_input: BulkProveInput) => "/api/review/bulk/prove", BulkReplySchema),
+  reviewBulkDataset: jsonRoute(
+    (_input: BulkAddToDatasetInput) => "/api/review/bulk/dataset",
+    BulkReplySchema,
+  ),
 };

@@ -3,6 +3,7 @@
  * server) and one item as the export writes it. Both ends parse these shapes (lib/api/routes.ts).
  */
 import { z } from "zod";
+import { pageSchemaOf } from "../core/page.schema";
 
 /** The most rows one page may ask for: a page is for reading, the CLI export is for everything. */
 export const MAX_ROWS_PAGE_SIZE = 100;
@@ -69,13 +70,8 @@ export const VersionRowSchema = z.object({
 });
 export type VersionRow = z.infer<typeof VersionRowSchema>;
 
-export const VersionRowsPageSchema = z.object({
-  items: z.array(VersionRowSchema),
-  /** Rows matching the search (the whole version without one). */
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+/** `total`: the rows matching the search (the whole version without one). */
+export const VersionRowsPageSchema = pageSchemaOf(VersionRowSchema);
 export type VersionRowsPage = z.infer<typeof VersionRowsPageSchema>;
 
 export const VersionRowDetailInputSchema = z.object({

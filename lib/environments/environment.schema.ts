@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSchemaOf } from "../core/page.schema";
 
 export const ENVIRONMENT_STATUSES = [
   "DRAFT",
@@ -81,12 +82,7 @@ export const EnvironmentListItemSchema = z.object({
   updatedAt: z.string(),
 });
 export type EnvironmentListItem = z.infer<typeof EnvironmentListItemSchema>;
-export const EnvironmentListPageSchema = z.object({
-  items: z.array(EnvironmentListItemSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const EnvironmentListPageSchema = pageSchemaOf(EnvironmentListItemSchema);
 export type EnvironmentListPage = z.infer<typeof EnvironmentListPageSchema>;
 
 export const ToolSchema = z.object({

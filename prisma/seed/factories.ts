@@ -47,6 +47,22 @@ export async function createEnvironment(
   return db.environment.update({ where: { id: created.id }, data: { currentVersionId: version.id } });
 }
 
+/** A new project with one environment and `count` scenarios on it, each with the fields given. */
+export async function createProjectWithScenarios(
+  db: Db,
+  count: number,
+  fields: {
+    environment?: Parameters<typeof createEnvironment>[2];
+    scenario?: Parameters<typeof createScenario>[2];
+  } = {},
+) {
+  const project = await createTestProject(db);
+  const env = await createEnvironment(db, project.id, fields.environment);
+  const scenarios = [];
+  for (let i = 0; i < count; i++) scenarios.push(await createScenario(db, env.id, fields.scenario));
+  return { project, env, scenarios };
+}
+
 /** Many environments in one statement (for list-page tests and benchmarks). */
 export async function createManyEnvironments(
   db: Db,
@@ -96,13 +112,16 @@ export async function acceptAndProveScenarios(db: Db, projectId: string) {
     where: { environment: { projectId } },
     select: { id: true },
   });
-  for (const { id } of scenarios) {
-    const accepted = await proveScenario(db, id);
-    await db.scenario.update({
-      where: { id },
-      data: { status: "ACCEPTED", acceptedValidatorVersionIds: accepted },
-    });
-  }
+  for (const { id } of scenarios) await acceptAndProveScenario(db, id);
+}
+
+/** Proves one scenario on its current versions and accepts it on them (its environment is left as it is). */
+export async function acceptAndProveScenario(db: Db, scenarioId: string) {
+  const accepted = await proveScenario(db, scenarioId);
+  await db.scenario.update({
+    where: { id: scenarioId },
+    data: { status: "ACCEPTED", acceptedValidatorVersionIds: accepted },
+  });
 }
 
 /**

@@ -7,9 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   acceptAndProveScenarios,
-  createEnvironment,
-  createScenario,
-  createTestProject,
+  createProjectWithScenarios,
   createTrajectory,
 } from "@/prisma/seed/factories";
 import { ScenarioDifficultySchema } from "@/lib/difficulty/estimators";
@@ -19,14 +17,11 @@ import { createDatasetVersion, previewDatasetVersion } from "./create-dataset-ve
 const t = useTestDatabase();
 
 async function world() {
-  const project = await createTestProject(t.db);
-  const env = await createEnvironment(t.db, project.id, { slug: `shop-${Date.now()}` });
-  const [solved, failed, mixed, unmeasured] = [
-    await createScenario(t.db, env.id),
-    await createScenario(t.db, env.id),
-    await createScenario(t.db, env.id),
-    await createScenario(t.db, env.id),
-  ];
+  const { project, scenarios } = await createProjectWithScenarios(t.db, 4, {
+    environment: { slug: `shop-${Date.now()}` },
+  });
+  type Row = (typeof scenarios)[number];
+  const [solved, failed, mixed, unmeasured] = scenarios as [Row, Row, Row, Row];
   await acceptAndProveScenarios(t.db, project.id);
   const roll = async (id: string, rewards: number[], extra = {}) => {
     for (const reward of rewards) await createTrajectory(t.db, id, { reward, ...extra });

@@ -6,12 +6,7 @@
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import {
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createTrajectory,
-} from "@/prisma/seed/factories";
+import { createProjectWithScenarios, createTrajectory } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { someoneWaitsOnALock } from "@/tests/lock-wait";
 
@@ -45,11 +40,11 @@ async function expectExact() {
 }
 
 async function seeded() {
-  const project = await createTestProject(t.db);
-  const env = await createEnvironment(t.db, project.id, { status: "ACCEPTED" });
-  const a = await createScenario(t.db, env.id, { status: "ACCEPTED" });
-  const b = await createScenario(t.db, env.id, { status: "ACCEPTED" });
-  return { project, env, a, b };
+  const { project, env, scenarios } = await createProjectWithScenarios(t.db, 2, {
+    environment: { status: "ACCEPTED" },
+    scenario: { status: "ACCEPTED" },
+  });
+  return { project, env, a: scenarios[0]!, b: scenarios[1]! };
 }
 
 describe("rollout tally", () => {

@@ -12,12 +12,9 @@ import type { Db, Prisma } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
 import type { Analysis, SandboxError } from "@/lib/sandbox";
 import type { Result } from "@/lib/core/result";
-import { recordDecision } from "@/lib/review/server/record-decision";
-import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
 import type { HeadConflict, SaveEnvironmentVersionInput } from "../edit.schema";
-import { sha256 } from "../hash";
 import { analysisMarkers, hasBlockingMarkers } from "../markers";
-import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
+import { writeEnvironmentVersion } from "./write-environment-version";
 
 export type AnalyzeDeps = {
   analyze(request: { source: string; className: string }): Promise<Result<Analysis, SandboxError>>;
@@ -127,62 +124,26 @@ async function writeVersion(
   markers: ReturnType<typeof analysisMarkers>,
 ) {
   return db.$transaction(async (tx) => {
-    const latest = await tx.environmentVersion.aggregate({
-      where: { environmentId: env.id },
-      _max: { version: true },
-    });
-    const created = await tx.environmentVersion.create({
-      data: {
-        environmentId: env.id,
-        version: (latest._max.version ?? 0) + 1,
-        className: base.className,
+    const created = await writeEnvironmentVersion(
+      tx,
+      base,
+      {
+        projectId: env.projectId,
         source: input.source,
-        sourceHash: sha256(input.source),
-        tools: tools as Prisma.InputJsonValue,
-        stateSchema: base.stateSchema as Prisma.InputJsonValue,
-        rules: base.rules as Prisma.InputJsonValue,
-        operations: base.operations as Prisma.InputJsonValue,
-        metadata: base.metadata as Prisma.InputJsonValue,
+        tools,
         producedBy: "user",
         authorId: actor.id,
         message: input.message,
-        parentVersionId: base.id,
         mergedParentVersionId: input.mergeBaseVersionId ?? null,
+        audit: input.mergeBaseVersionId ? { mergedFromVersionId: input.mergeBaseVersionId } : {},
+        headMoved: async () =>
+          headConflict(
+            tx,
+            (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null,
+          ),
       },
-    });
-    await writeEnvironmentSignature(tx, created);
-    const swapped = await tx.environment.updateMany({
-      where: { id: env.id, currentVersionId: input.baseVersionId },
-      data: { currentVersionId: created.id, toolCount: tools.length },
-    });
-    if (swapped.count === 0)
-      throw await headConflict(
-        tx,
-        (await tx.environment.findUnique({ where: { id: env.id } }))?.currentVersionId ?? null,
-      );
-    // Acceptance belongs to a version: an edit after acceptance goes back to the review queue,
-    // remembering which version was accepted (lib/review/acceptance.ts).
-    await tx.environment.updateMany({
-      where: { id: env.id, status: "ACCEPTED" },
-      data: { status: "IN_REVIEW", acceptedVersionId: base.id },
-    });
-    // The proofs of the old code say nothing about the new one, from the moment it is current.
-    await markEnvironmentProofsStale(tx, env.id);
-    await recordDecision(tx, {
-      projectId: env.projectId,
       actor,
-      targetType: "ENVIRONMENT_VERSION",
-      targetId: created.id,
-      decision: "EDIT",
-      reason: input.message,
-      before: { versionId: base.id, version: base.version },
-      after: {
-        versionId: created.id,
-        version: created.version,
-        toolCount: tools.length,
-        ...(input.mergeBaseVersionId ? { mergedFromVersionId: input.mergeBaseVersionId } : {}),
-      },
-    });
+    );
     return { versionId: created.id, version: created.version, tools, markers };
   });
 }

@@ -12,15 +12,11 @@ import { Prisma } from "@/lib/db";
 import { createDatasetVersion, previewDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
-import {
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createTrajectory,
-} from "@/prisma/seed/factories";
+import { createTrajectory } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { exportEveryFormat } from "@/tests/export-tree";
-import { TWO_CHANGE_COUNTER as SOURCE, TWO_CHANGE_GOLD as GOLD } from "@/tests/two-change-counter";
+import { COUNT_IS_2, TWO_CHANGE_GOLD as GOLD } from "@/tests/two-change-counter";
+import { seedCounterEnvironment, seedCounterScenario } from "@/tests/two-change-counter-seed";
 
 const t = useTestDatabase();
 const runner = createSandboxRunner();
@@ -35,15 +31,9 @@ const exportAll = (versionId: string, label: string) =>
 
 /** A weak scenario (its check looks at the count only), proven for real and accepted on those pins. */
 async function seedWeakAccepted() {
-  const project = await createTestProject(t.db, "near-miss-export");
-  const tools = await runner.extractTools(SOURCE, "Counter");
-  if (!tools.ok) throw new Error(tools.error.message);
-  const env = await createEnvironment(t.db, project.id, { source: SOURCE, tools: tools.value });
-  const scenario = await createScenario(t.db, env.id, {
-    checks: ["def check_func(final_state):\n    return final_state['count'] == 2\n"],
-    initialState: { count: 0, tags: [] },
-    goldCalls: GOLD,
-  });
+  const { project, env } = await seedCounterEnvironment(t.db, runner, "near-miss-export");
+  // A task that names no label: no near-miss alters the tag's, so three are derived.
+  const scenario = await seedCounterScenario(t.db, env.id, [COUNT_IS_2], { task: "Add 2 to the counter." });
   const proven = await runValidatorProof(t.db, { scenarioId: scenario.id }, { sandbox: runner });
   expect(proven.ok && proven.value.status).toBe("VERIFIED");
   await t.db.environment.update({

@@ -11,10 +11,7 @@ import "server-only";
 import { AppError } from "@/lib/core/errors";
 import type { Prisma } from "@/lib/db";
 import type { SessionUser } from "@/lib/auth/auth.schema";
-import { writeEnvironmentSignature } from "@/lib/corpus/server/write-environment-signature";
-import { sha256 } from "@/lib/environments/hash";
-import { recordDecision } from "@/lib/review/server/record-decision";
-import { markEnvironmentProofsStale } from "@/lib/scenarios/server/mark-proofs-stale";
+import { writeEnvironmentVersion } from "@/lib/environments/server/write-environment-version";
 import { z } from "zod";
 import { EnvironmentChangeSchema } from "../repair.schema";
 
@@ -54,57 +51,23 @@ export async function applyEnvironmentRepair(
   if (env.currentVersionId !== base.id) throw moved(base.version, env.currentVersion?.version ?? null);
   const message = `Repair by ${proposal.model}: ${proposal.summary}`.slice(0, 500);
   const producedBy = `repair:${proposal.model}`;
-  const latest = await tx.environmentVersion.aggregate({
-    where: { environmentId: env.id },
-    _max: { version: true },
-  });
-  const created = await tx.environmentVersion.create({
-    data: {
-      environmentId: env.id,
-      version: (latest._max.version ?? 0) + 1,
-      className: base.className,
+  const created = await writeEnvironmentVersion(
+    tx,
+    base,
+    {
+      projectId: proposal.projectId,
       source: change.after,
-      sourceHash: sha256(change.after),
-      tools: change.tools as Prisma.InputJsonValue,
-      stateSchema: base.stateSchema as Prisma.InputJsonValue,
-      rules: base.rules as Prisma.InputJsonValue,
-      operations: base.operations as Prisma.InputJsonValue,
-      metadata: base.metadata as Prisma.InputJsonValue,
+      tools: change.tools,
       producedBy,
       authorId: null,
       message,
-      parentVersionId: base.id,
+      // The repaired code waits for review like an edit, and one the quality check failed is
+      // reviewable again.
+      reopenFailed: true,
+      audit: { producedBy, repairProposalId: proposal.id },
+      headMoved: () => moved(base.version, null),
     },
-  });
-  await writeEnvironmentSignature(tx, created);
-  const swapped = await tx.environment.updateMany({
-    where: { id: env.id, currentVersionId: base.id },
-    data: {
-      currentVersionId: created.id,
-      toolCount: change.tools.length,
-      // The repaired code waits for review like an edit; an accepted environment keeps which
-      // version was accepted, and one the quality check failed is reviewable again.
-      ...(env.status === "ACCEPTED" ? { status: "IN_REVIEW", acceptedVersionId: base.id } : {}),
-      ...(env.status === "FAILED" ? { status: "IN_REVIEW" } : {}),
-    },
-  });
-  if (swapped.count === 0) throw moved(base.version, null);
-  await markEnvironmentProofsStale(tx, env.id);
-  await recordDecision(tx, {
-    projectId: proposal.projectId,
     actor,
-    targetType: "ENVIRONMENT_VERSION",
-    targetId: created.id,
-    decision: "EDIT",
-    reason: message,
-    before: { versionId: base.id, version: base.version },
-    after: {
-      versionId: created.id,
-      version: created.version,
-      toolCount: change.tools.length,
-      producedBy,
-      repairProposalId: proposal.id,
-    },
-  });
+  );
   return { versionId: created.id, version: created.version };
 }

@@ -6,23 +6,17 @@
  * environment version by compare-and-set on the version it was proposed for. A fix that breaks a
  * sibling, or no usable reply, is kept FAILED and never applied; bad input asks no model.
  */
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Prisma } from "@/lib/db";
 import { saveEnvironmentVersion } from "@/lib/environments/server/save-environment-version";
-import { decideItem, decideReviewItem } from "@/lib/review/server/decide-item";
+import { decideItem } from "@/lib/review/server/decide-item";
 import { findReviewQueue } from "@/lib/review/server/find-review-queue";
 import { getQueuePreview } from "@/lib/review/server/get-queue-preview";
-import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
-import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
-import { actorOf, createTestProject, createUser } from "@/prisma/seed/factories";
-import { seedSamples } from "@/prisma/seed/seed-samples";
-import { useTestDatabase } from "@/tests/db";
+import { actorOf, createUser } from "@/prisma/seed/factories";
 import { useFakeEndpoint } from "@/tests/pipeline-harness";
-import { type FakeOpenAi, type FakeReply, stageOf, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { type FakeReply, stageOf } from "@/tests/fake-openai/server";
 import { createTestLlm } from "@/tests/fake-openai/test-llm";
-import { someoneWaitsOnALock } from "@/tests/lock-wait";
 import { answerWith } from "@/tests/repair/defect-corpus";
 import {
   CHECKOUT_BREAKS_SIBLING,
@@ -30,26 +24,16 @@ import {
   ENVIRONMENT_DEFECTS,
   LIBRARY,
 } from "@/tests/repair/environment-defects";
+import { useRepairDb } from "@/tests/repair/repair-db-harness";
 import { environmentRepairRefusal, proposeEnvironmentRepair } from "./propose-environment-repair";
-import { executeRepairRun, enqueueRepairRun, summarizeRepairRun } from "./repair-run";
+import { enqueueRepairRun } from "./repair-run";
 import { launchRepair } from "./launch-repair";
 import { selectRepairItems } from "./select-repair-items";
 
-const t = useTestDatabase();
-const sandbox = createSandboxRunner();
+const h = useRepairDb();
+const { t, sandbox } = h;
 // The docstring promises 14 days, the code lends for 21: every scenario still verifies on it.
 const defect = ENVIRONMENT_DEFECTS.find((d) => d.kind === "docstring disagrees with the code")!;
-let fake: FakeOpenAi;
-const clients: pg.Client[] = [];
-
-beforeAll(async () => void (fake = await startFakeOpenAi()));
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.end().catch(() => undefined);
-});
-afterAll(async () => {
-  await fake?.close();
-  await sandbox.close();
-});
 
 const judge = (verdict: string): FakeReply => ({
   content: JSON.stringify({ analysis: "graded", verdict, error_reason: "" }),
@@ -57,26 +41,18 @@ const judge = (verdict: string): FakeReply => ({
 /** The judge passes every re-run probe; the repair model answers with `reply(n)` on its n-th ask. */
 function script(reply: (n: number) => string) {
   let n = 0;
-  fake.setScript((body) =>
+  h.fake.setScript((body) =>
     stageOf(body) === "judge_call"
       ? judge("PASS")
       : { content: reply(n++), usage: { prompt: 100, completion: 50 } },
   );
 }
-const asked = (stage: string) => fake.chatRequests().filter((r) => stageOf(r.body as never) === stage).length;
+const asked = (stage: string) =>
+  h.fake.chatRequests().filter((r) => stageOf(r.body as never) === stage).length;
 
 /** The library sample with checkout_copy's docstring wrong, its scenarios proven, one failed probe. */
 async function brokenLibrary(opts: { failedProbe?: boolean } = {}) {
-  const project = await createTestProject(t.db, `repair-env-${Math.random().toString(36).slice(2, 8)}`);
-  await seedSamples(t.db, {
-    projectId: project.id,
-    samples: [{ ...LIBRARY, source: defect.broken }],
-    toolsFor: async (s) => {
-      const r = await sandbox.extractTools(s.source, s.meta.env_class_name);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    },
-  });
+  const project = await h.projectWithSamples("repair-env", [{ ...LIBRARY, source: defect.broken }]);
   const env = await t.db.environment.findFirstOrThrow({
     where: { projectId: project.id },
     include: { currentVersion: true },
@@ -113,23 +89,7 @@ async function brokenLibrary(opts: { failedProbe?: boolean } = {}) {
   return { project, env, alice, scenarios };
 }
 
-const llmFor = () =>
-  createRunLlmFactory(t.db, {
-    baseUrl: fake.url,
-    apiKey: "test",
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 10 },
-  });
-
-async function repairRun(projectId: string, environmentIds: string[]) {
-  const run = await enqueueRepairRun(t.db, () => Promise.resolve(null), {
-    projectId,
-    environmentIds,
-    config: { model: "m-repair", prices: { "m-repair": { input: 1, output: 2 } } },
-    label: "test",
-  });
-  await executeRepairRun(t.db, run.id, { sandbox, llmFor: llmFor() }, { finalAttempt: true });
-  return summarizeRepairRun(t.db, run.id);
-}
+const repairRun = (projectId: string, environmentIds: string[]) => h.repairRun(projectId, { environmentIds });
 
 const headOf = async (environmentId: string) =>
   (
@@ -173,12 +133,7 @@ describe("an environment whose quality probe failed", () => {
     );
     expect(preview.tools.map((tool) => tool.function.name)).toContain("checkout_copy");
 
-    const decided = await decideReviewItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
-      alice,
-      () => Promise.resolve("job"),
-    );
+    const decided = await h.acceptProposal(proposal.id, alice);
     expect(decided.proofRunId).toBeTruthy();
     const head = await headOf(env.id);
     expect(head).toMatchObject({
@@ -192,11 +147,7 @@ describe("an environment whose quality probe failed", () => {
     // Not accepted by this: the environment waits for review of its new version.
     const after = await t.db.environment.findUniqueOrThrow({ where: { id: env.id } });
     expect(after).toMatchObject({ status: "IN_REVIEW", acceptedVersionId: env.currentVersionId });
-    const log = await t.db.reviewDecision.findMany({
-      where: { projectId: project.id },
-      orderBy: { createdAt: "asc" },
-    });
-    expect(log.map((d) => `${d.targetType} ${d.decision}`).slice(-2)).toEqual([
+    expect(await h.latestDecisions(project.id, 2)).toEqual([
       "ENVIRONMENT_VERSION EDIT",
       "REPAIR_PROPOSAL ACCEPT",
     ]);
@@ -257,30 +208,18 @@ describe("an environment whose quality probe failed", () => {
     script(() => answerWith(CHECKOUT_RIGHT));
     await repairRun(project.id, [env.id]);
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { environmentId: env.id } });
-    const save = new pg.Client({ connectionString: t.url });
-    clients.push(save);
-    await save.connect();
-    await save.query("BEGIN");
-    await save.query(
-      `INSERT INTO "EnvironmentVersion" ("id", "environmentId", "version", "className", "source", "sourceHash", "producedBy")
+    const refused = await h.acceptDuringSave(proposal.id, alice, [
+      [
+        `INSERT INTO "EnvironmentVersion" ("id", "environmentId", "version", "className", "source", "sourceHash", "producedBy")
        VALUES ('race-env-repair', $1, 2, $2, $3, 'x', 'user')`,
-      [env.id, LIBRARY.meta.env_class_name, `${defect.broken}# saved meanwhile\n`],
-    );
-    await save.query(
-      `UPDATE "Environment" SET "currentVersionId" = 'race-env-repair' WHERE "id" = $1 AND "currentVersionId" = $2`,
-      [env.id, env.currentVersionId],
-    );
-    const accept = decideItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
-      alice,
-    ).then(
-      () => "accepted",
-      (error: unknown) => error,
-    );
-    await someoneWaitsOnALock(save, "the accept");
-    await save.query("COMMIT");
-    expect(await accept).toMatchObject({ code: "CONFLICT" });
+        [env.id, LIBRARY.meta.env_class_name, `${defect.broken}# saved meanwhile\n`],
+      ],
+      [
+        `UPDATE "Environment" SET "currentVersionId" = 'race-env-repair' WHERE "id" = $1 AND "currentVersionId" = $2`,
+        [env.id, env.currentVersionId],
+      ],
+    ]);
+    expect(refused).toMatchObject({ code: "CONFLICT" });
     expect((await headOf(env.id)).id).toBe("race-env-repair");
     expect(
       await t.db.environmentVersion.count({
@@ -296,7 +235,7 @@ describe("an environment whose quality probe failed", () => {
     expect(await repairRun(project.id, [env.id])).toMatchObject({ proven: 0, failed: 1 });
     // The first ask and the default two re-asks.
     expect(asked("repair_environment") - before).toBe(3);
-    const reask = fake
+    const reask = h.fake
       .chatRequests()
       .map((r) => JSON.stringify(r.body))
       .filter((b) => b.includes("[stage:repair_environment]"))
@@ -313,20 +252,9 @@ describe("an environment whose quality probe failed", () => {
     script(() => answerWith(CHECKOUT_RIGHT));
     await repairRun(project.id, [env.id]);
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { environmentId: env.id } });
-    await decideItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "REJECT", reason: "too broad" },
-      alice,
-    );
-    expect(await t.db.repairProposal.findUniqueOrThrow({ where: { id: proposal.id } })).toMatchObject({
-      status: "REJECTED",
-      decisionReason: "too broad",
-    });
-    expect(
-      await t.db.reviewDecision.count({
-        where: { targetId: proposal.id, decision: "REJECT", reason: "too broad" },
-      }),
-    ).toBe(1);
+    const { proposal: rejected, logged } = await h.rejectProposal(proposal.id, alice, "too broad");
+    expect(rejected).toMatchObject({ status: "REJECTED", decisionReason: "too broad" });
+    expect(logged).toBe(1);
     expect((await headOf(env.id)).id).toBe(env.currentVersionId);
   });
 });
@@ -338,7 +266,7 @@ describe("bad input changes nothing and asks no model", () => {
       data: { projectId: project.id, kind: "SKEL_BUILDER", status: "SUCCEEDED" },
     });
     await t.db.environment.update({ where: { id: env.id }, data: { runId: generation.id } });
-    useFakeEndpoint(fake.url);
+    useFakeEndpoint(h.fake.url);
     const sent: unknown[] = [];
     const repair = await launchRepair(
       t.db,
@@ -355,7 +283,7 @@ describe("bad input changes nothing and asks no model", () => {
 
   it("refuses an unknown environment, one whose probes did not fail, and a budget of 0", async () => {
     const { project, env } = await brokenLibrary({ failedProbe: false });
-    const requests = fake.chatRequests().length;
+    const requests = h.fake.chatRequests().length;
     const runs = await t.db.pipelineRun.count();
     const proposals = await t.db.repairProposal.count();
     await expect(
@@ -372,7 +300,7 @@ describe("bad input changes nothing and asks no model", () => {
     const direct = await proposeEnvironmentRepair(
       t.db,
       { environmentId: env.id },
-      { llm: createTestLlm(fake.url).llm, model: "m", judgeModel: "m", sandbox },
+      { llm: createTestLlm(h.fake.url).llm, model: "m", judgeModel: "m", sandbox },
     );
     expect(direct).toMatchObject({ ok: false, error: { code: "NOT_FAILING", retryable: false } });
     await expect(
@@ -393,6 +321,6 @@ describe("bad input changes nothing and asks no model", () => {
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect(await t.db.pipelineRun.count()).toBe(runs);
     expect(await t.db.repairProposal.count()).toBe(proposals);
-    expect(fake.chatRequests().length).toBe(requests);
+    expect(h.fake.chatRequests().length).toBe(requests);
   });
 });

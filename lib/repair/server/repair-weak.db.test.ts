@@ -5,82 +5,37 @@
  * now fails, the proof still holds), the queue shows it with both proofs' strength, and accepting
  * saves the new check version. A strong scenario, or one whose strength is not measured, is refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
-import { decideReviewItem } from "@/lib/review/server/decide-item";
 import { findReviewQueue } from "@/lib/review/server/find-review-queue";
 import { getQueuePreview } from "@/lib/review/server/get-queue-preview";
-import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
-import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
-import {
-  actorOf,
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createUser,
-} from "@/prisma/seed/factories";
-import { useTestDatabase } from "@/tests/db";
-import { type FakeOpenAi, lastUserText, startFakeOpenAi } from "@/tests/fake-openai/server";
+import { actorOf, createUser } from "@/prisma/seed/factories";
+import { lastUserText } from "@/tests/fake-openai/server";
+import { useRepairDb } from "@/tests/repair/repair-db-harness";
 import { repairRefusal } from "./propose-repair";
-import { enqueueRepairRun, executeRepairRun, summarizeRepairRun } from "./repair-run";
 import { selectRepairItems } from "./select-repair-items";
 import {
   BOTH_CHANGES as BOTH,
   COUNT_IS_2,
   TAGGED_DONE as TAGGED,
-  TWO_CHANGE_COUNTER as SOURCE,
-  TWO_CHANGE_GOLD as GOLD,
   checkReturning,
 } from "@/tests/two-change-counter";
+import { seedCounterEnvironment, seedCounterScenario } from "@/tests/two-change-counter-seed";
 
-const t = useTestDatabase();
-const sandbox = createSandboxRunner();
-let fake: FakeOpenAi;
-beforeAll(async () => void (fake = await startFakeOpenAi()));
-afterAll(async () => {
-  await fake?.close();
-  await sandbox.close();
-});
+const h = useRepairDb();
+const { t, sandbox } = h;
 
-async function counterEnv() {
-  const project = await createTestProject(t.db, `weak-${Math.random().toString(36).slice(2, 8)}`);
-  const tools = await sandbox.extractTools(SOURCE, "Counter");
-  if (!tools.ok) throw new Error(tools.error.message);
-  const env = await createEnvironment(t.db, project.id, { source: SOURCE, tools: tools.value });
-  return { project, env };
-}
+const counterEnv = () => seedCounterEnvironment(t.db, sandbox, "weak");
 
 async function provenScenario(envId: string, checks: string[], opts: { nearMisses?: boolean } = {}) {
-  const scenario = await createScenario(t.db, envId, {
-    checks,
-    initialState: { count: 0, tags: [] },
-    goldCalls: GOLD,
-    task: "Add 2 to the counter and tag it 'done'.",
-  });
+  const scenario = await seedCounterScenario(t.db, envId, checks);
   const proof = await runValidatorProof(t.db, { scenarioId: scenario.id, ...opts }, { sandbox });
   expect(proof.ok && proof.value.status).toBe("VERIFIED");
   return scenario;
 }
 
-const llmFor = () =>
-  createRunLlmFactory(t.db, {
-    baseUrl: fake.url,
-    apiKey: "test",
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 10 },
-  });
-
-async function repairRun(projectId: string, scenarioIds: string[]) {
-  const run = await enqueueRepairRun(t.db, () => Promise.resolve(null), {
-    projectId,
-    scenarioIds,
-    config: { model: "m-repair", prices: { "m-repair": { input: 1, output: 2 } } },
-    maxCostUsd: null,
-    label: "test",
-  });
-  await executeRepairRun(t.db, run.id, { sandbox, llmFor: llmFor() }, { finalAttempt: true });
-  return summarizeRepairRun(t.db, run.id);
-}
+const repairRun = (projectId: string, scenarioIds: string[]) => h.repairRun(projectId, { scenarioIds });
 
 const answer = (code: string) =>
   `# Diagnosis\nThe check never looks at the tag.\n# Check 1\n# Fix\n\`\`\`python\n${code}\`\`\`\n`;
@@ -112,10 +67,10 @@ describe("a weak validator as a repair target", () => {
     const byDataset = await selectRepairItems(t.db, project.id, { kind: "dataset", name: "weak-held" });
     expect(byDataset.scenarioIds).toEqual([weak.id]);
 
-    fake.setScript(() => ({ content: answer(BOTH), usage: { prompt: 1000, completion: 200 } }));
+    h.fake.setScript(() => ({ content: answer(BOTH), usage: { prompt: 1000, completion: 200 } }));
     const summary = await repairRun(project.id, byDataset.scenarioIds);
     expect(summary).toMatchObject({ status: "SUCCEEDED", itemsTried: 1, proven: 1, failed: 0 });
-    expect(lastUserText(fake.chatRequests().at(-1)!.body as never)).toContain("skips call 2 (tag)");
+    expect(lastUserText(h.fake.chatRequests().at(-1)!.body as never)).toContain("skips call 2 (tag)");
 
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: weak.id } });
     expect(proposal.status).toBe("PROVEN");
@@ -133,12 +88,7 @@ describe("a weak validator as a repair target", () => {
     expect(preview.comparison?.after?.reasons.join(" ")).toMatch(/validator strength: (\d+)\/\1 near-misses/);
 
     const alice = actorOf(await createUser(t.db, { role: "REVIEWER" }));
-    await decideReviewItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
-      alice,
-      () => Promise.resolve("job"),
-    );
+    await h.acceptProposal(proposal.id, alice);
     const validator = await t.db.validator.findFirstOrThrow({
       where: { scenarioId: weak.id },
       include: { currentVersion: true },
@@ -154,7 +104,7 @@ describe("a weak validator as a repair target", () => {
   it("keeps a fix that still accepts the near-miss as FAILED, never offered", async () => {
     const { project, env } = await counterEnv();
     const weak = await provenScenario(env.id, [COUNT_IS_2]);
-    fake.setScript(() => ({ content: answer(checkReturning("final_state['count'] >= 2")) }));
+    h.fake.setScript(() => ({ content: answer(checkReturning("final_state['count'] >= 2")) }));
     const summary = await repairRun(project.id, [weak.id]);
     expect(summary).toMatchObject({ itemsTried: 1, proven: 0, failed: 1 });
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: weak.id } });

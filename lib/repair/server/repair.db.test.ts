@@ -4,53 +4,27 @@
  * accepting saves new versions that go through the usual proof and acceptance, and a proposal made
  * against versions that changed since (even by a save running at the same moment) is refused.
  */
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { decideItem, decideReviewItem } from "@/lib/review/server/decide-item";
+import { describe, expect, it } from "vitest";
+import { decideItem } from "@/lib/review/server/decide-item";
 import { findReviewQueue } from "@/lib/review/server/find-review-queue";
 import { getQueuePreview } from "@/lib/review/server/get-queue-preview";
-import { createRunLlmFactory } from "@/lib/runs/server/run-llm";
-import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorProof } from "@/lib/scenarios/server/run-validator-proof";
 import { saveValidatorVersion } from "@/lib/scenarios/server/save-validator-version";
-import { actorOf, createTestProject, createUser } from "@/prisma/seed/factories";
-import { seedSamples } from "@/prisma/seed/seed-samples";
+import { actorOf, createUser } from "@/prisma/seed/factories";
 import { analyzeOk } from "@/tests/analyze-ok";
-import { useTestDatabase } from "@/tests/db";
-import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fake-openai/server";
-import { someoneWaitsOnALock } from "@/tests/lock-wait";
 import { CHECK_DEFECTS, TRIVIAL_FIX, answerWith, defectSubject } from "@/tests/repair/defect-corpus";
-import { executeRepairRun, enqueueRepairRun, summarizeRepairRun } from "./repair-run";
+import { useRepairDb } from "@/tests/repair/repair-db-harness";
+import { enqueueRepairRun } from "./repair-run";
 import { selectRepairItems } from "./select-repair-items";
 
-const t = useTestDatabase();
-const sandbox = createSandboxRunner();
+const h = useRepairDb();
+const { t, sandbox } = h;
 const defect = CHECK_DEFECTS[0]!;
 const { sample, right } = defectSubject(defect);
-let fake: FakeOpenAi;
-const clients: pg.Client[] = [];
-
-beforeAll(async () => void (fake = await startFakeOpenAi()));
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.end().catch(() => undefined);
-});
-afterAll(async () => {
-  await fake?.close();
-  await sandbox.close();
-});
 
 /** The library sample with one check broken (as a reviewer's edit) and proven FAILED. */
 async function brokenLibrary() {
-  const project = await createTestProject(t.db, `repair-${Math.random().toString(36).slice(2, 8)}`);
-  await seedSamples(t.db, {
-    projectId: project.id,
-    samples: [sample],
-    toolsFor: async (s) => {
-      const r = await sandbox.extractTools(s.source, s.meta.env_class_name);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    },
-  });
+  const project = await h.projectWithSamples("repair", [sample]);
   const env = await t.db.environment.findFirstOrThrow({ where: { projectId: project.id } });
   const scenario = await t.db.scenario.findFirstOrThrow({
     where: { environmentId: env.id, externalId: sample.scenarios[defect.scenario]!.task_id },
@@ -75,29 +49,12 @@ async function brokenLibrary() {
   return { project, env, scenario, validator, alice };
 }
 
-const llmFor = () =>
-  createRunLlmFactory(t.db, {
-    baseUrl: fake.url,
-    apiKey: "test",
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 10 },
-  });
-
-async function repairRun(projectId: string, scenarioIds: string[], opts: { maxCostUsd?: number } = {}) {
-  const run = await enqueueRepairRun(t.db, () => Promise.resolve(null), {
-    projectId,
-    scenarioIds,
-    config: { model: "m-repair", prices: { "m-repair": { input: 1, output: 2 } } },
-    maxCostUsd: opts.maxCostUsd ?? null,
-    label: "test",
-  });
-  await executeRepairRun(t.db, run.id, { sandbox, llmFor: llmFor() }, { finalAttempt: true });
-  return summarizeRepairRun(t.db, run.id);
-}
+const repairRun = (projectId: string, scenarioIds: string[]) => h.repairRun(projectId, { scenarioIds });
 
 describe("a repair run", () => {
   it("proposes and proves a fix, shows it for review, and accepting saves a version that is proven again", async () => {
     const { project, env, scenario, validator, alice } = await brokenLibrary();
-    fake.setScript(() => ({
+    h.fake.setScript(() => ({
       content: answerWith(right, "It read `state`; copies have `status`."),
       usage: { prompt: 1000, completion: 200 },
     }));
@@ -115,12 +72,7 @@ describe("a repair run", () => {
     expect(preview.comparison?.before.status).toBe("FAILED");
     expect(preview.comparison?.after?.status).toBe("VERIFIED");
 
-    const decided = await decideReviewItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
-      alice,
-      () => Promise.resolve("job"),
-    );
+    const decided = await h.acceptProposal(proposal.id, alice);
     expect(decided.proofRunId).toBeTruthy();
     const v = await t.db.validator.findUniqueOrThrow({
       where: { id: validator.id },
@@ -135,14 +87,7 @@ describe("a repair run", () => {
     });
     // The new pins are unproven until a proof verifies them: no dataset takes them before.
     expect((await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } })).proofStatus).toBe("STALE");
-    const log = await t.db.reviewDecision.findMany({
-      where: { projectId: env.projectId },
-      orderBy: { createdAt: "asc" },
-    });
-    expect(log.map((d) => `${d.targetType} ${d.decision}`).slice(-2)).toEqual([
-      "VALIDATOR EDIT",
-      "REPAIR_PROPOSAL ACCEPT",
-    ]);
+    expect(await h.latestDecisions(env.projectId, 2)).toEqual(["VALIDATOR EDIT", "REPAIR_PROPOSAL ACCEPT"]);
     const reproof = await runValidatorProof(t.db, { scenarioId: scenario.id }, { sandbox });
     expect(reproof.ok && reproof.value.status).toBe("VERIFIED");
 
@@ -153,7 +98,7 @@ describe("a repair run", () => {
 
   it("keeps a trivially-true fix as FAILED evidence: never in the queue, never applied", async () => {
     const { project, scenario, validator, alice } = await brokenLibrary();
-    fake.setScript(() => ({ content: answerWith(TRIVIAL_FIX) }));
+    h.fake.setScript(() => ({ content: answerWith(TRIVIAL_FIX) }));
     expect(await repairRun(project.id, [scenario.id])).toMatchObject({ proven: 0, failed: 1 });
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     expect(proposal.status).toBe("FAILED");
@@ -171,31 +116,23 @@ describe("a repair run", () => {
 
   it("records why a proposal was rejected", async () => {
     const { project, scenario, alice } = await brokenLibrary();
-    fake.setScript(() => ({ content: answerWith(right) }));
+    h.fake.setScript(() => ({ content: answerWith(right) }));
     await repairRun(project.id, [scenario.id]);
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
-    await decideItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "REJECT", reason: "wrong item" },
-      alice,
-    );
-    expect(await t.db.repairProposal.findUniqueOrThrow({ where: { id: proposal.id } })).toMatchObject({
+    const { proposal: rejected, logged } = await h.rejectProposal(proposal.id, alice, "wrong item");
+    expect(rejected).toMatchObject({
       status: "REJECTED",
       decisionReason: "wrong item",
       decidedById: alice.id,
     });
-    expect(
-      await t.db.reviewDecision.count({
-        where: { targetId: proposal.id, decision: "REJECT", reason: "wrong item" },
-      }),
-    ).toBe(1);
+    expect(logged).toBe(1);
   });
 });
 
 describe("a proposal belongs to the versions it was made against", () => {
   it("is refused after the check was edited since, and changes nothing", async () => {
     const { project, scenario, validator, alice } = await brokenLibrary();
-    fake.setScript(() => ({ content: answerWith(right) }));
+    h.fake.setScript(() => ({ content: answerWith(right) }));
     await repairRun(project.id, [scenario.id]);
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     const edited = `${right}# edited by hand\n`;
@@ -226,34 +163,22 @@ describe("a proposal belongs to the versions it was made against", () => {
 
   it("accepted while a save of the check is in flight: the accept waits for the save, then is refused", async () => {
     const { project, scenario, validator, alice } = await brokenLibrary();
-    fake.setScript(() => ({ content: answerWith(right) }));
+    h.fake.setScript(() => ({ content: answerWith(right) }));
     await repairRun(project.id, [scenario.id]);
     const proposal = await t.db.repairProposal.findFirstOrThrow({ where: { scenarioId: scenario.id } });
     const head = (await t.db.validator.findUniqueOrThrow({ where: { id: validator.id } })).currentVersionId!;
-    const save = new pg.Client({ connectionString: t.url });
-    clients.push(save);
-    await save.connect();
-    await save.query("BEGIN");
-    await save.query(
-      `INSERT INTO "ValidatorVersion" ("id", "validatorId", "version", "code", "checkItem", "producedBy")
+    const refused = await h.acceptDuringSave(proposal.id, alice, [
+      [
+        `INSERT INTO "ValidatorVersion" ("id", "validatorId", "version", "code", "checkItem", "producedBy")
        VALUES ('race-repair', $1, 9, 'def check_func(final_state):\n    return False\n', 'x', 'user')`,
-      [validator.id],
-    );
-    await save.query(
-      `UPDATE "Validator" SET "currentVersionId" = 'race-repair' WHERE "id" = $1 AND "currentVersionId" = $2`,
-      [validator.id, head],
-    );
-    const accept = decideItem(
-      t.db,
-      { kind: "repair", id: proposal.id, decision: "ACCEPT", reason: "" },
-      alice,
-    ).then(
-      () => "accepted",
-      (error: unknown) => error,
-    );
-    await someoneWaitsOnALock(save, "the accept");
-    await save.query("COMMIT");
-    expect(await accept).toMatchObject({ code: "CONFLICT" });
+        [validator.id],
+      ],
+      [
+        `UPDATE "Validator" SET "currentVersionId" = 'race-repair' WHERE "id" = $1 AND "currentVersionId" = $2`,
+        [validator.id, head],
+      ],
+    ]);
+    expect(refused).toMatchObject({ code: "CONFLICT" });
     const v = await t.db.validator.findUniqueOrThrow({ where: { id: validator.id } });
     expect(v.currentVersionId).toBe("race-repair");
     expect(
@@ -267,7 +192,7 @@ describe("a proposal belongs to the versions it was made against", () => {
 describe("bad input changes nothing and asks no model", () => {
   it("refuses an unknown environment, a scenario that is not failing, and a budget of 0", async () => {
     const { project, env, alice: _alice } = await brokenLibrary();
-    const requests = fake.chatRequests().length;
+    const requests = h.fake.chatRequests().length;
     const runs = await t.db.pipelineRun.count();
     await expect(
       selectRepairItems(t.db, project.id, { kind: "environment", slug: "nope" }),
@@ -298,6 +223,6 @@ describe("bad input changes nothing and asks no model", () => {
       }),
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect(await t.db.pipelineRun.count()).toBe(runs);
-    expect(fake.chatRequests().length).toBe(requests);
+    expect(h.fake.chatRequests().length).toBe(requests);
   });
 });

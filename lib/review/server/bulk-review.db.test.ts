@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
 import {
+  acceptAndProveScenario,
   acceptAndProveScenarios,
+  actorOf,
   createEnvironment,
   createManyEnvironments,
   createQualityCheck,
@@ -12,6 +14,7 @@ import {
   currentVersionsOf,
   proveScenario,
 } from "@/prisma/seed/factories";
+import { seedReviewWorld } from "@/tests/review-world";
 import type { JobSender } from "@/lib/jobs/server/send-job";
 import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { BULK_CAP } from "../bulk.schema";
@@ -27,13 +30,6 @@ import { claimItem } from "./claims";
 import { findReviewQueue } from "./find-review-queue";
 
 const t = useTestDatabase();
-type Role = "ADMIN" | "REVIEWER" | "VIEWER";
-const actorOf = (u: { id: string; email: string; name: string; role: Role }) => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  role: u.role,
-});
 const sent: { job: string; payload: unknown }[] = [];
 const send: JobSender = (def, payload, key) => (
   sent.push({ job: def.name, payload }),
@@ -41,15 +37,7 @@ const send: JobSender = (def, payload, key) => (
 );
 const now = () => new Date().toISOString();
 
-async function world(envCount = 3) {
-  const project = await createTestProject(t.db);
-  const envs = [];
-  for (let i = 0; i < envCount; i++)
-    envs.push(await createEnvironment(t.db, project.id, { status: "IN_REVIEW", domain: "retail" }));
-  const alice = actorOf(await createUser(t.db));
-  const bob = actorOf(await createUser(t.db));
-  return { project, envs, alice, bob };
-}
+const world = (envCount: number) => seedReviewWorld(t.db, envCount);
 
 const itemsOf = async (kind: "environment" | "scenario", ids: string[]) => ({
   mode: "items" as const,
@@ -380,11 +368,7 @@ describe("bulk decisions on the review queue", () => {
       where: { id: second.id },
       data: { status: "ACCEPTED", acceptedVersionId: second.currentVersionId },
     });
-    const pins = await proveScenario(t.db, ready.id);
-    await t.db.scenario.update({
-      where: { id: ready.id },
-      data: { status: "ACCEPTED", acceptedValidatorVersionIds: pins },
-    });
+    await acceptAndProveScenario(t.db, ready.id);
     const reply = await bulkAddToDataset(
       t.db,
       project.id,
@@ -424,11 +408,7 @@ describe("bulk decisions on the review queue", () => {
     const v1 = await createDatasetVersion(t.db, { projectId: project.id, name: "from-list", isNew: true });
     const later = await createScenario(t.db, env.id);
     const draft = await createScenario(t.db, env.id);
-    const pins = await proveScenario(t.db, later.id);
-    await t.db.scenario.update({
-      where: { id: later.id },
-      data: { status: "ACCEPTED", acceptedValidatorVersionIds: pins },
-    });
+    await acceptAndProveScenario(t.db, later.id);
     const reply = await addScenariosToDataset(
       t.db,
       project.id,

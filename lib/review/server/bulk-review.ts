@@ -9,6 +9,7 @@ import "server-only";
  * decided and skips it). A lock conflict between two concurrent bulks (a deadlock Postgres broke)
  * retries that item alone after its batch; a batch that does not commit is retried item by item.
  */
+import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import type { Db, Prisma } from "@/lib/db";
 import { parseInput } from "@/lib/core/parse-input";
@@ -272,35 +273,45 @@ async function decideAll(
   return { decided, skipped };
 }
 
-/** Bulk accept: items whose acceptance needs a written override reason are skipped with it. */
-export async function bulkAccept(
+type BulkRun<I> = (
   db: Db,
   projectId: string,
-  raw: unknown,
+  input: I,
   actor: SessionUser,
-  send: JobSender = sendJob,
+  send: JobSender,
+) => Promise<BulkReply>;
+
+/** A bulk operation: only a reviewer may run it, and its input is parsed before anything is read. */
+function bulkOperation<S extends z.ZodType>(schema: S, run: BulkRun<z.infer<S>>) {
+  return async (db: Db, projectId: string, raw: unknown, actor: SessionUser, send: JobSender = sendJob) => {
+    requireReviewer(actor);
+    return run(db, projectId, parseInput(schema, raw), actor, send);
+  };
+}
+
+/** Decides every item of the selection the same way; the items resolving skipped stay skipped. */
+async function decideSelection(
+  db: Db,
+  projectId: string,
+  selection: Selection,
+  verdict: { decision: "ACCEPT" | "REJECT"; reason: string },
+  actor: SessionUser,
+  send: JobSender,
 ): Promise<BulkReply> {
-  requireReviewer(actor);
-  const input = parseInput(BulkAcceptInputSchema, raw);
-  const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
-  const r = await decideAll(db, targets, "ACCEPT", "", actor, send);
+  const { targets, skipped, selected } = await resolveSelection(db, projectId, selection);
+  const r = await decideAll(db, targets, verdict.decision, verdict.reason, actor, send);
   return { selected, decided: r.decided, skipped: [...skipped, ...r.skipped] };
 }
 
+/** Bulk accept: items whose acceptance needs a written override reason are skipped with it. */
+export const bulkAccept = bulkOperation(BulkAcceptInputSchema, (db, projectId, input, actor, send) =>
+  decideSelection(db, projectId, input.selection, { decision: "ACCEPT", reason: "" }, actor, send),
+);
+
 /** Bulk reject with one reason, logged on every item. */
-export async function bulkReject(
-  db: Db,
-  projectId: string,
-  raw: unknown,
-  actor: SessionUser,
-  send: JobSender = sendJob,
-): Promise<BulkReply> {
-  requireReviewer(actor);
-  const input = parseInput(BulkRejectInputSchema, raw);
-  const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
-  const r = await decideAll(db, targets, "REJECT", input.reason, actor, send);
-  return { selected, decided: r.decided, skipped: [...skipped, ...r.skipped] };
-}
+export const bulkReject = bulkOperation(BulkRejectInputSchema, (db, projectId, input, actor, send) =>
+  decideSelection(db, projectId, input.selection, { decision: "REJECT", reason: input.reason }, actor, send),
+);
 
 /** The selected scenarios of this project (others skipped: not a scenario, or not found). */
 async function selectedScenarios(db: Db, projectId: string, targets: BulkItem[], skipped: BulkSkipped[]) {
@@ -319,15 +330,7 @@ async function selectedScenarios(db: Db, projectId: string, targets: BulkItem[],
 }
 
 /** Bulk prove: one PROOF run for the selected scenarios (the run an environment page launches). */
-export async function bulkProve(
-  db: Db,
-  projectId: string,
-  raw: unknown,
-  actor: SessionUser,
-  send: JobSender = sendJob,
-): Promise<BulkReply> {
-  requireReviewer(actor);
-  const input = parseInput(BulkProveInputSchema, raw);
+export const bulkProve = bulkOperation(BulkProveInputSchema, async (db, projectId, input, actor, send) => {
   const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
   const scenarios = await selectedScenarios(db, projectId, targets, skipped);
   if (!scenarios.length) return { selected, decided: 0, skipped, runId: null };
@@ -342,7 +345,7 @@ export async function bulkProve(
     reason: "requested from the review queue",
   });
   return { selected, decided: scenarios.length, skipped, runId: run.id };
-}
+});
 
 /**
  * Bulk add to a dataset: its next version holds the latest version's items plus the selected
@@ -351,40 +354,36 @@ export async function bulkProve(
  * split ratio carry over. Selected scenarios the plan leaves out are skipped with its reason; when
  * none can be added no version is made.
  */
-export async function bulkAddToDataset(
-  db: Db,
-  projectId: string,
-  raw: unknown,
-  actor: SessionUser,
-): Promise<BulkReply> {
-  requireReviewer(actor);
-  const input = parseInput(BulkAddToDatasetInputSchema, raw);
-  const dataset = await db.dataset.findFirst({ where: { id: input.datasetId, projectId } });
-  if (!dataset) throw new AppError("NOT_FOUND", "That dataset was not found.");
-  const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
-  const scenarios = await selectedScenarios(db, projectId, targets, skipped);
-  return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected }, actor);
-}
+export const bulkAddToDataset = bulkOperation(
+  BulkAddToDatasetInputSchema,
+  async (db, projectId, input, actor) => {
+    const dataset = await findDatasetOrThrow(db, projectId, input.datasetId);
+    const { targets, skipped, selected } = await resolveSelection(db, projectId, input.selection);
+    const scenarios = await selectedScenarios(db, projectId, targets, skipped);
+    return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected }, actor);
+  },
+);
 
 /**
  * Scenarios ticked on the Scenarios list, added to a dataset's next version by the same rules as
  * from the queue (accepted, proven on the version's pins; the rest reported with the reason).
  */
-export async function addScenariosToDataset(
-  db: Db,
-  projectId: string,
-  raw: unknown,
-  actor: SessionUser,
-): Promise<BulkReply> {
-  requireReviewer(actor);
-  const input = parseInput(AddScenariosToDatasetInputSchema, raw);
-  const dataset = await db.dataset.findFirst({ where: { id: input.datasetId, projectId } });
+export const addScenariosToDataset = bulkOperation(
+  AddScenariosToDatasetInputSchema,
+  async (db, projectId, input, actor) => {
+    const dataset = await findDatasetOrThrow(db, projectId, input.datasetId);
+    const wanted = [...new Set(input.scenarioIds)];
+    const targets = wanted.map((id) => ({ kind: "scenario" as const, id }) as BulkItem);
+    const skipped: BulkSkipped[] = [];
+    const scenarios = await selectedScenarios(db, projectId, targets, skipped);
+    return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected: wanted.length }, actor);
+  },
+);
+
+async function findDatasetOrThrow(db: Db, projectId: string, datasetId: string) {
+  const dataset = await db.dataset.findFirst({ where: { id: datasetId, projectId } });
   if (!dataset) throw new AppError("NOT_FOUND", "That dataset was not found.");
-  const wanted = [...new Set(input.scenarioIds)];
-  const targets = wanted.map((id) => ({ kind: "scenario" as const, id }) as BulkItem);
-  const skipped: BulkSkipped[] = [];
-  const scenarios = await selectedScenarios(db, projectId, targets, skipped);
-  return addToNextVersion(db, projectId, dataset, { scenarios, skipped, selected: wanted.length }, actor);
+  return dataset;
 }
 
 /** The dataset's next version: its latest version's items and pins, plus `scenarios`. */

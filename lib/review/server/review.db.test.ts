@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
 import {
-  createEnvironment,
   createQualityCheck,
   createScenario,
-  createTestProject,
   createTrajectory,
-  createUser,
   currentVersionsOf,
 } from "@/prisma/seed/factories";
+import { seedReviewWorld } from "@/tests/review-world";
 import { claimItem } from "./claims";
 import { decideItem } from "./decide-item";
 import { findAuditLog } from "./find-audit-log";
@@ -16,19 +14,11 @@ import { findReviewQueue } from "./find-review-queue";
 import { reviewQualityProbe } from "./review-quality-probe";
 
 const t = useTestDatabase();
-const actorOf = (u: { id: string; email: string; name: string; role: "ADMIN" | "REVIEWER" | "VIEWER" }) => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  role: u.role,
-});
 
+/** One environment waiting for review. */
 async function world() {
-  const project = await createTestProject(t.db);
-  const env = await createEnvironment(t.db, project.id, { status: "IN_REVIEW", domain: "retail" });
-  const alice = actorOf(await createUser(t.db));
-  const bob = actorOf(await createUser(t.db));
-  return { project, env, alice, bob };
+  const { envs, ...rest } = await seedReviewWorld(t.db, 1);
+  return { ...rest, env: envs[0]! };
 }
 
 describe("quality review and the audit log", () => {

@@ -7,23 +7,13 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createSandboxRunner, type SandboxRunner } from "@/lib/sandbox";
-import {
-  actorOf,
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createUser,
-} from "@/prisma/seed/factories";
+import { actorOf, createUser } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
 import { findPinnedStrength, findWeakValidators } from "./find-weak-validators";
 import { runValidatorProof } from "./run-validator-proof";
 import { saveValidatorVersion } from "./save-validator-version";
-import {
-  COUNT_IS_2,
-  TAGGED_DONE,
-  TWO_CHANGE_COUNTER as SOURCE,
-  TWO_CHANGE_GOLD,
-} from "@/tests/two-change-counter";
+import { COUNT_IS_2, TAGGED_DONE, TWO_CHANGE_GOLD } from "@/tests/two-change-counter";
+import { seedCounterEnvironment, seedCounterScenario } from "@/tests/two-change-counter-seed";
 
 // A query first: near-misses drop or alter state-changing calls only.
 const GOLD = [{ name: "get_count", arguments: {} }, ...TWO_CHANGE_GOLD];
@@ -33,19 +23,8 @@ const runner = createSandboxRunner();
 afterAll(() => runner.close());
 
 async function scenarioWith(checks: string[], goldCalls: unknown[] = GOLD) {
-  const project = await createTestProject(t.db, "near-miss");
-  const tools = await runner.extractTools(SOURCE, "Counter");
-  if (!tools.ok) throw new Error(tools.error.message);
-  const env = await createEnvironment(t.db, project.id, { source: SOURCE, tools: tools.value });
-  const scenario = await createScenario(t.db, env.id, {
-    checks,
-    initialState: { count: 0, tags: [] },
-    goldCalls,
-  });
-  await t.db.scenario.update({
-    where: { id: scenario.id },
-    data: { task: "Add 2 to the counter and tag it 'done'." },
-  });
+  const { project, env } = await seedCounterEnvironment(t.db, runner, "near-miss");
+  const scenario = await seedCounterScenario(t.db, env.id, checks, { goldCalls });
   return { project, env, scenario };
 }
 
