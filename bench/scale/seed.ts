@@ -183,8 +183,9 @@ function statements(n: ScaleSizes): [string, string][] {
                                 steps, "finalState", "checkResults", reward, status, "stepCount", "sftPass", "flagReason", "createdAt")
       SELECT 't' || substr(di."scenarioId", 2) || '-' || r, di."scenarioId", di."environmentVersionId", di."validatorVersionIds",
              'run' || (1 + r % 60), r, CASE WHEN r % 2 = 0 THEN 'model-a' ELSE 'model-b' END, 'non_conversational',
-             jsonb_build_array(jsonb_build_object('role', 'user', 'content', s.task),
+             jsonb_build_object('agent', jsonb_build_array(jsonb_build_object('role', 'user', 'content', s.task),
                jsonb_build_object('role', 'assistant', 'content', 'Done: the record is cancelled.')),
+               'user', '[]'::jsonb, 'endReason', 'agent_replied', 'finalText', 'Done: the record is cancelled.', 'score', 1),
              '[]', '{}', '[]', CASE WHEN (hashtext(di.id) + r) % 3 = 0 THEN 0 ELSE 1 END, 'COMPLETED', 2,
              (hashtext(di.id) + r) % 3 <> 0,
              CASE WHEN abs(hashtext(di.id || r)) % 25 = 0 THEN ${pick(FLAGS, "abs(hashtext(di.id))")} END,
