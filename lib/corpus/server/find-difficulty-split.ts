@@ -3,7 +3,8 @@ import "server-only";
  * Scenarios in scope by difficulty: for each, the rollouts graded on exactly its pins (the same
  * rule as lib/difficulty: environment version and validator versions in checklist order) — for the
  * corpus its environment's current version and its checks' current versions, for a dataset version
- * the item's pins. Postgres returns one row per distinct (n, successes), never the rollouts.
+ * the item's pins. The sums come from "RolloutTally" (kept by triggers as rollouts are written), and
+ * Postgres returns one row per distinct (n, successes), never the rollouts.
  */
 import { type Db, Prisma } from "@/lib/db";
 import type { CorpusScope } from "../corpus.schema";
@@ -26,10 +27,11 @@ function pinsSql(scope: CorpusScope): Prisma.Sql {
 export async function findDifficultySplit(db: Db, scope: CorpusScope): Promise<CountRow[]> {
   const rows = await db.$queryRaw<{ n: number; successes: number; count: number }[]>`
     SELECT r.n, r.successes, count(*)::int AS count FROM (
-      SELECT p.sid, count(t."id")::int AS n, (count(t."id") FILTER (WHERE t."reward" = 1))::int AS successes
+      SELECT p.sid, COALESCE(sum(t."n"), 0)::int AS n, COALESCE(sum(t."successes"), 0)::int AS successes
       FROM (${pinsSql(scope)}) p
-      LEFT JOIN "Trajectory" t
-        ON t."scenarioId" = p.sid AND t."environmentVersionId" = p.vid AND t."validatorVersionIds" = p.vals
+      LEFT JOIN "RolloutTally" t
+        ON t."scenarioId" = p.sid AND t."environmentVersionId" = p.vid
+       AND t."validatorVersionKey" = p.vals::text AND t."n" > 0
       GROUP BY p.sid) r
     GROUP BY r.n, r.successes`;
   return bucketDifficulty(rows);

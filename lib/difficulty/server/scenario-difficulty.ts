@@ -2,9 +2,10 @@ import "server-only";
 /**
  * Per-scenario difficulty, summed in SQL. A rollout counts for a scenario when it was graded under
  * exactly the pins asked about: the same environment version and the same validator versions in
- * checklist order (jsonb array equality) — whichever run or dataset produced it. Rollouts under
- * other pins are ignored. Postgres returns one row of sums per scenario and model (never the
- * rollouts); the estimators (../estimators.ts) turn those sums into pass@k, pass^k and P(signal).
+ * checklist order — whichever run or dataset produced it. Rollouts under other pins are ignored.
+ * Postgres keeps one row of sums per pins and model as rollouts are written (the "RolloutTally"
+ * triggers), so a read never touches the rollouts; the estimators (../estimators.ts) turn those
+ * sums into pass@k, pass^k and P(signal).
  */
 import { type Db, Prisma } from "@/lib/db";
 import {
@@ -37,20 +38,18 @@ type CountRow = {
 
 /**
  * The aggregate every reader shares. `pins` is a relation ("scenarioId", "environmentVersionId",
- * "validatorVersionIds" jsonb); success means reward exactly 1.
+ * "validatorVersionIds" jsonb). It reads "RolloutTally", the per-(pins, model) sums that triggers on
+ * "Trajectory" keep (success means reward exactly 1), so its cost follows the number of pins, not
+ * the number of rollouts.
  */
 const countsFrom = (pins: Prisma.Sql) => Prisma.sql`
-  SELECT t."scenarioId", t."model",
-         count(*)::int AS "n",
-         (count(*) FILTER (WHERE t."reward" = 1))::int AS "successes",
-         sum(t."reward")::float8 AS "rewardSum",
-         sum(t."reward" * t."reward")::float8 AS "rewardSquareSum"
+  SELECT t."scenarioId", t."model", t."n", t."successes", t."rewardSum", t."rewardSquareSum"
   FROM ${pins} p
-  JOIN "Trajectory" t
+  JOIN "RolloutTally" t
     ON t."scenarioId" = p."scenarioId"
    AND t."environmentVersionId" = p."environmentVersionId"
-   AND t."validatorVersionIds" = p."validatorVersionIds"
-  GROUP BY t."scenarioId", t."model"`;
+   AND t."validatorVersionKey" = p."validatorVersionIds"::text
+  WHERE t."n" > 0`;
 
 function group(rows: CountRow[]): CountsByScenario {
   const out: CountsByScenario = new Map();
