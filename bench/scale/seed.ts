@@ -201,7 +201,8 @@ function statements(n: ScaleSizes): [string, string][] {
 }
 
 /** Seeds through one connection. FK triggers are skipped while loading (as pg_dump's
- * --disable-triggers does) when the role may: ids are consistent by construction. */
+ * --disable-triggers does) when the role may: ids are consistent by construction. Rollouts are
+ * the last statement, so their tallies are kept by the triggers as in production. */
 export async function seedScale(url: string, sizes: ScaleSizes, log: (line: string) => void) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -209,11 +210,12 @@ export async function seedScale(url: string, sizes: ScaleSizes, log: (line: stri
     await client.query(`SET session_replication_role = replica`).catch(() => log("(FK checks stay on)"));
     await client.query(`SET maintenance_work_mem = '256MB'`);
     for (const [name, sql] of statements(sizes)) {
+      // Rollouts go in with triggers on: statement triggers keep the per-pins tallies (RolloutTally).
+      if (name === "rollouts") await client.query(`SET session_replication_role = DEFAULT`).catch(() => undefined);
       const t0 = performance.now();
       await client.query(sql);
       log(`  ${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
-    await client.query(`SET session_replication_role = DEFAULT`).catch(() => undefined);
     const t0 = performance.now();
     await client.query(`VACUUM ANALYZE`);
     log(`  vacuum analyze: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
