@@ -40,10 +40,16 @@ const EXPORT_FORMATS = ["HF_DATASET"] as const;
 const log = (line: string) => console.log(line);
 const load = () => round(loadavg()[0] ?? 0);
 
-type Timing = { p50: number; p95: number; runs: number };
+/** A page that fails (an error, not a slow answer) has no timing: `error` says why. */
+type Timing = { p50: number; p95: number; runs: number; error?: string };
 
 async function timePage(db: Db, page: Page): Promise<Timing> {
-  await page.load(db); // warm: plans cached, pages of the tables in shared buffers
+  try {
+    await page.load(db); // warm: plans cached, pages of the tables in shared buffers
+  } catch (e) {
+    const message = e instanceof Error ? e.message.trim().split("\n").at(-1) : String(e);
+    return { p50: -1, p95: -1, runs: 0, error: message };
+  }
   const runs = page.slow ? PREVIEW_RUNS : RUNS;
   const ms: number[] = [];
   const start = performance.now();
@@ -66,7 +72,10 @@ async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
   const t0 = performance.now();
   if (!reuse) {
     log(`${label}: seeding ${sizes.envs} environments, ${sizes.envs * sizes.perEnv} scenarios (load ${load()})`);
-    await seedScale(url, sizes, log);
+    await seedScale(url, sizes, log).catch(async (e: unknown) => {
+      await drop();
+      throw e;
+    });
   }
   const seedS = round((performance.now() - t0) / 1000);
   const db = createDb(url);
@@ -77,7 +86,8 @@ async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
     for (const page of pages()) {
       const t = await timePage(db, page);
       timings.set(page.name, t);
-      log(`  ${page.label.padEnd(62)} p50 ${String(t.p50).padStart(8)} ms  p95 ${String(t.p95).padStart(8)} ms  (${t.runs} runs, load ${load()})`);
+      if (t.error) log(`  ${page.label.padEnd(62)} FAILED: ${t.error}`);
+      else log(`  ${page.label.padEnd(62)} p50 ${String(t.p50).padStart(8)} ms  p95 ${String(t.p95).padStart(8)} ms  (${t.runs} runs, load ${load()})`);
     }
   } finally {
     await db.$disconnect();
@@ -121,6 +131,7 @@ export async function main() {
       targets[`${name}_p95_ms`] = `< ${TARGET_MS}`;
     }
     metrics.pages_over_target = [...full.timings.values()].filter((t) => t.p95 >= TARGET_MS).length;
+    metrics.pages_failed = [...full.timings.values()].filter((t) => t.error).length;
     if (process.env.SCALE_SKIP_EXPORT !== "1") {
       for (const format of EXPORT_FORMATS) {
         const run = exportInChild(full.url, format);
