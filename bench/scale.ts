@@ -71,7 +71,9 @@ async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
   const { url, drop } = reuse ? { url: reuse, drop: async () => undefined } : await scratchDatabase();
   const t0 = performance.now();
   if (!reuse) {
-    log(`${label}: seeding ${sizes.envs} environments, ${sizes.envs * sizes.perEnv} scenarios (load ${load()})`);
+    log(
+      `${label}: seeding ${sizes.envs} environments, ${sizes.envs * sizes.perEnv} scenarios (load ${load()})`,
+    );
     await seedScale(url, sizes, log).catch(async (e: unknown) => {
       await drop();
       throw e;
@@ -87,7 +89,10 @@ async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
       const t = await timePage(db, page);
       timings.set(page.name, t);
       if (t.error) log(`  ${page.label.padEnd(62)} FAILED: ${t.error}`);
-      else log(`  ${page.label.padEnd(62)} p50 ${String(t.p50).padStart(8)} ms  p95 ${String(t.p95).padStart(8)} ms  (${t.runs} runs, load ${load()})`);
+      else
+        log(
+          `  ${page.label.padEnd(62)} p50 ${String(t.p50).padStart(8)} ms  p95 ${String(t.p95).padStart(8)} ms  (${t.runs} runs, load ${load()})`,
+        );
     }
   } finally {
     await db.$disconnect();
@@ -95,7 +100,14 @@ async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
   return { url, drop, seedS, timings };
 }
 
-type ExportRun = { format: string; scenarios: number; bytes: number; seconds: number; cpuSeconds: number; peakRssMb: number };
+type ExportRun = {
+  format: string;
+  scenarios: number;
+  bytes: number;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+};
 
 function exportInChild(url: string, format: string): ExportRun {
   const out = execFileSync(
@@ -137,7 +149,9 @@ export async function main() {
         const run = exportInChild(full.url, format);
         const mb = run.bytes / 1024 / 1024;
         const key = format.toLowerCase();
-        log(`export ${format}: ${run.scenarios} scenarios, ${round(mb)} MB in ${round(run.seconds, 2)} s = ${round(mb / run.seconds)} MB/s, peak RSS ${run.peakRssMb} MB`);
+        log(
+          `export ${format}: ${run.scenarios} scenarios, ${round(mb)} MB in ${round(run.seconds, 2)} s = ${round(mb / run.seconds)} MB/s, peak RSS ${run.peakRssMb} MB`,
+        );
         metrics[`export_${key}_scenarios`] = run.scenarios;
         metrics[`export_${key}_megabytes`] = round(mb);
         metrics[`export_${key}_mb_per_s`] = round(mb / run.seconds);

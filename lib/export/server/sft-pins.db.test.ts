@@ -81,7 +81,8 @@ describe("SFT exports", () => {
     await createTrajectory(t.db, b.id, { rolloutIndex: 1, sftPass: false });
     await createTrajectory(t.db, c.id, { rolloutIndex: 1, sftPass: null });
     // Graded by another scenario's checks: on c, but pinned to b's validator versions.
-    const bPins = (await t.db.trajectory.findFirstOrThrow({ where: { scenarioId: b.id } })).validatorVersionIds;
+    const bPins = (await t.db.trajectory.findFirstOrThrow({ where: { scenarioId: b.id } }))
+      .validatorVersionIds;
     await createTrajectory(t.db, c.id, { validatorVersionIds: bPins as string[] });
     const dataset = await createDatasetVersion(t.db, { projectId: project.id, name: "sft-count" });
     expect(await countSftTrajectories(t.db, dataset.id)).toBe(3);

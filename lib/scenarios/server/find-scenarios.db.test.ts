@@ -21,7 +21,9 @@ beforeAll(async () => {
   const shop = await createEnvironment(t.db, projectId, { slug: "corner-shop", name: "Corner shop" });
   const bank = await createEnvironment(t.db, projectId, { slug: "city-bank", name: "City bank" });
   const check = "def check_func(final_state):\n    return True\n";
-  ids.restock = (await createScenario(t.db, shop.id, { task: "Restock the apples", checks: [check, check] })).id;
+  ids.restock = (
+    await createScenario(t.db, shop.id, { task: "Restock the apples", checks: [check, check] })
+  ).id;
   ids.refund = (await createScenario(t.db, shop.id, { task: "Refund order 42" })).id;
   ids.open = (await createScenario(t.db, bank.id, { task: "Open a savings account", checks: [] })).id;
   for (let i = 0; i < 3; i++) await createTrajectory(t.db, ids.refund, { rolloutIndex: i });
