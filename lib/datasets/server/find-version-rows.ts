@@ -34,7 +34,7 @@ const ROW_SELECT = {
       externalId: true,
       task: true,
       proofStatus: true,
-      environment: { select: { slug: true, name: true } },
+      environment: { select: { id: true, slug: true, name: true } },
     },
   },
 } satisfies Prisma.DatasetItemSelect;
@@ -50,12 +50,20 @@ async function requireVersion(db: Db, datasetVersionId: string) {
 }
 
 /**
- * env_id of every environment version the dataset version pins (one or two per environment). A
- * semi-join in SQL: Prisma's `distinct` would read every item of the version into the process.
+ * env_id of the pinned environment versions of these environments (the rows shown): an older pinned
+ * version of an environment is `slug@vN`, so each environment's pinned versions are read, and no
+ * others — a version of 100,000 items pins over ten thousand.
  */
-async function envIdsOf(db: Db, datasetVersionId: string): Promise<Map<string, string>> {
+async function envIdsOf(
+  db: Db,
+  datasetVersionId: string,
+  environmentIds: string[],
+): Promise<Map<string, string>> {
   const versions = await db.environmentVersion.findMany({
-    where: { datasetItems: { some: { datasetVersionId } } },
+    where: {
+      environmentId: { in: [...new Set(environmentIds)] },
+      datasetItems: { some: { datasetVersionId } },
+    },
     select: { id: true, version: true, environment: { select: { slug: true } } },
   });
   return exportEnvIds(versions.map((v) => ({ id: v.id, slug: v.environment.slug, version: v.version })));
@@ -131,7 +139,7 @@ export async function findVersionRows(
 ): Promise<VersionRowsPage> {
   await requireVersion(db, datasetVersionId);
   const where = rowsWhere(datasetVersionId, query);
-  const [records, total, envIds] = await Promise.all([
+  const [records, total] = await Promise.all([
     db.datasetItem.findMany({
       where,
       orderBy: [
@@ -144,9 +152,15 @@ export async function findVersionRows(
       select: ROW_SELECT,
     }),
     db.datasetItem.count({ where }),
-    envIdsOf(db, datasetVersionId),
   ]);
-  const numbers = await validatorNumbers(db, records);
+  const [envIds, numbers] = await Promise.all([
+    envIdsOf(
+      db,
+      datasetVersionId,
+      records.map((r) => r.scenario.environment.id),
+    ),
+    validatorNumbers(db, records),
+  ]);
   return {
     items: records.map((r) => toRow(r, envIds, numbers)),
     total,
@@ -179,7 +193,10 @@ export async function getVersionRow(
     },
   });
   if (!item) throw new AppError("NOT_FOUND", `Scenario ${scenarioId} is not in this dataset version.`);
-  const [envIds, numbers] = await Promise.all([envIdsOf(db, datasetVersionId), validatorNumbers(db, [item])]);
+  const [envIds, numbers] = await Promise.all([
+    envIdsOf(db, datasetVersionId, [item.scenario.environmentId]),
+    validatorNumbers(db, [item]),
+  ]);
   const row = toRow(item, envIds, numbers);
   const [scenario] = await toExportScenarios(db, row.envId, [item], false);
   if (!scenario) throw new AppError("INTERNAL", `Scenario ${scenarioId} could not be read for export.`);
