@@ -68,7 +68,7 @@ const pages = () => PAGES.filter((p) => wanted.length === 0 || wanted.includes(p
 
 /** Seeds a scratch database at `sizes` and times every page on it. */
 async function measure(sizes: ScaleSizes, label: string, reuse?: string) {
-  const { url, drop } = reuse ? { url: reuse, drop: async () => undefined } : await scratchDatabase();
+  const { url, drop } = reuse ? { url: reuse, drop: () => Promise.resolve() } : await scratchDatabase();
   const t0 = performance.now();
   if (!reuse) {
     log(
