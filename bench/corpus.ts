@@ -3,17 +3,16 @@
  * accepted, proven scenarios in 10,000 environments with 8 rollouts each (800,000 trajectories,
  * plus 100,000 under other validator versions that must not count), then times:
  *   - the dataset preview with difficulty filters (zero-signal exclusion, a train band, sorted by
- *     success rate) — server time of `previewDatasetVersion`, the domain function the page's action calls;
- *   - the same preview without difficulty (baseline: what the filters add);
- *   - difficulty alone: the SQL sums for every pin vs the naive way (every rollout loaded into
- *     this process and summed there).
+ *     success rate): server time of what the page's action runs, the plan and its first page;
+ *   - difficulty alone for every pin, read from the per-pins sums the triggers keep ("RolloutTally"),
+ *     against the baseline of summing the rollouts themselves in SQL on every read.
  * Needs a PostgreSQL server (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else 127.0.0.1:5432).
  * CORPUS_SCENARIOS scales it down for a quick look.
  */
 import { createDb } from "../lib/db";
 import { previewDatasetVersion } from "../lib/datasets/server/create-dataset-version";
-import { scenarioDifficulty } from "../lib/difficulty/estimators";
 import { difficultyOf, loadRolloutCounts } from "../lib/difficulty/server/scenario-difficulty";
+import { PreviewPageSchema, previewPage } from "../lib/datasets/preview-page";
 import { percentile, round, writeResult } from "./bench-util";
 import { scratchDatabase } from "./pipeline/setup";
 
@@ -83,38 +82,20 @@ async function time(fn: () => Promise<unknown>): Promise<number[]> {
   return ms.sort((a, b) => a - b);
 }
 
-/** The naive way: every rollout into this process, matched to pins and summed here. */
-async function naiveDifficulty(
-  db: Db,
-  pins: { scenarioId: string; environmentVersionId: string; validatorVersionIds: string[] }[],
-) {
-  const rows = await db.trajectory.findMany({
-    select: {
-      scenarioId: true,
-      environmentVersionId: true,
-      validatorVersionIds: true,
-      model: true,
-      reward: true,
-    },
-  });
-  const pinOf = new Map(pins.map((p) => [p.scenarioId, p]));
-  const sums = new Map<
-    string,
-    Record<string, { n: number; successes: number; rewardSum: number; rewardSquareSum: number }>
-  >();
-  for (const r of rows) {
-    const p = pinOf.get(r.scenarioId);
-    if (!p || p.environmentVersionId !== r.environmentVersionId) continue;
-    if (JSON.stringify(r.validatorVersionIds) !== JSON.stringify(p.validatorVersionIds)) continue;
-    const models = sums.get(r.scenarioId) ?? {};
-    const m = (models[r.model] ??= { n: 0, successes: 0, rewardSum: 0, rewardSquareSum: 0 });
-    m.n += 1;
-    m.successes += r.reward === 1 ? 1 : 0;
-    m.rewardSum += r.reward;
-    m.rewardSquareSum += r.reward * r.reward;
-    sums.set(r.scenarioId, models);
-  }
-  return pins.map((p) => scenarioDifficulty(sums.get(p.scenarioId) ?? {}, { k: 4, groupSize: 8 }));
+type Pin = { scenarioId: string; environmentVersionId: string; validatorVersionIds: string[] };
+
+/** The baseline: the same sums taken over the rollouts on every read (no kept sums). */
+async function sumRollouts(db: Db, pins: Pin[]) {
+  return db.$queryRawUnsafe<unknown[]>(
+    `SELECT t."scenarioId", t."model", count(*)::int AS "n",
+            (count(*) FILTER (WHERE t."reward" = 1))::int AS "successes",
+            sum(t."reward")::float8 AS "rewardSum", sum(t."reward" * t."reward")::float8 AS "rewardSquareSum"
+     FROM jsonb_to_recordset($1::jsonb) AS p("scenarioId" text, "environmentVersionId" text, "validatorVersionIds" jsonb)
+     JOIN "Trajectory" t ON t."scenarioId" = p."scenarioId" AND t."environmentVersionId" = p."environmentVersionId"
+      AND t."validatorVersionIds" = p."validatorVersionIds"
+     GROUP BY t."scenarioId", t."model"`,
+    JSON.stringify(pins),
+  );
 }
 
 export async function main() {
@@ -136,7 +117,10 @@ export async function main() {
       `preview: ${check.included.length} included, ${check.difficulty?.excludedZeroSignal} zero-signal and ${check.difficulty?.excludedByBand} out-of-band excluded; zero-signal share ${check.difficulty?.zeroSignalShareBefore} → ${check.difficulty?.zeroSignalShareAfter}`,
     );
     if (process.env.CORPUS_SEED_ONLY === "1") return;
-    const withDifficulty = await time(() => previewDatasetVersion(db, { ...base, difficulty: filters }));
+    const page = PreviewPageSchema.parse({});
+    const withDifficulty = await time(async () =>
+      previewPage(await previewDatasetVersion(db, { ...base, difficulty: filters }), page),
+    );
     const pins = (
       await db.scenario.findMany({
         select: { id: true, environmentVersionId: true, acceptedValidatorVersionIds: true },
@@ -153,7 +137,7 @@ export async function main() {
         { k: 4, groupSize: 8 },
       ),
     );
-    const naive = await time(() => naiveDifficulty(db, pins));
+    const rollouts = await time(() => sumRollouts(db, pins));
     const metrics = {
       scenarios: SCENARIOS,
       rollouts: SCENARIOS * ROLLOUTS,
@@ -161,8 +145,9 @@ export async function main() {
       preview_difficulty_p50_ms: round(percentile(withDifficulty, 50)),
       preview_difficulty_p95_ms: round(percentile(withDifficulty, 95)),
       difficulty_sql_p50_ms: round(percentile(sql, 50)),
-      difficulty_naive_p50_ms: round(percentile(naive, 50)),
-      naive_over_sql: round(percentile(naive, 50) / percentile(sql, 50), 2),
+      difficulty_sql_p95_ms: round(percentile(sql, 95)),
+      difficulty_over_rollouts_p50_ms: round(percentile(rollouts, 50)),
+      rollouts_over_kept_sums: round(percentile(rollouts, 50) / percentile(sql, 50), 2),
     };
     writeResult("corpus", metrics, {
       preview_difficulty_p95_ms: "< 200 at 100,000 scenarios × 8 rollouts",

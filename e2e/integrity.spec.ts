@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createEnvironment, createScenario, createUser, proveScenario } from "../prisma/seed/factories";
 import { copySample, defaultProjectId, deleteDatasets, deleteEnvironments, e2eDb, unique } from "./db";
 import { expect, test } from "./fixtures";
+import { proveFromEnvironmentPage } from "./launch-proof";
 import { logIn } from "./login";
 import { typeAtEnd } from "./monaco";
 import { untar } from "./untar";
@@ -31,11 +32,7 @@ test("a dataset pins the accepted, proven environment version, and the export ho
   environments.push(env.id);
   // Prove v1 as a reviewer would, from the environment page (real worker and sandbox).
   await page.goto(`/environments/${env.id}`);
-  const launcher = page.getByTestId("run-launcher");
-  await launcher.getByRole("button", { name: "Prove validators" }).click();
-  await expect(launcher.getByTestId("run-progress").first()).toHaveAttribute("data-status", "SUCCEEDED", {
-    timeout: 150_000,
-  });
+  await proveFromEnvironmentPage(page);
 
   // Edit to v2: the studio re-proves it, but nobody has accepted v2 yet.
   await page.goto(`/environments/${env.id}/edit`);

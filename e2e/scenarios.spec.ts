@@ -1,5 +1,6 @@
 import { defaultProjectId, e2eDb } from "./db";
 import { expect, test } from "./fixtures";
+import { proveFromEnvironmentPage } from "./launch-proof";
 
 /**
  * The reviewer's flow for scenario work on a sample environment, through the real worker: launch
@@ -13,19 +14,7 @@ test("prove a sample environment's validators from its page and read the evidenc
   await expect(page.getByTestId("environment-row")).toHaveCount(1);
   await page.getByTestId("environment-row").first().getByRole("link").click();
   await page.waitForURL(/\/environments\/[^/?]+$/);
-  const launcher = page.getByTestId("run-launcher");
-  await expect(launcher).toBeVisible();
-
-  // The panel may already list earlier runs (the start-up proof): wait for the run launched here,
-  // which comes first.
-  const runs = launcher.getByTestId("run-progress");
-  await page.waitForLoadState("networkidle"); // the panel's list of earlier runs has loaded
-  const listed = await runs.count();
-  await launcher.getByRole("button", { name: "Prove validators" }).click();
-  await expect(runs).toHaveCount(listed + 1);
-  const progress = runs.first();
-  await expect(progress).toContainText("Validator proof");
-  await expect(progress).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 270_000 });
+  const progress = await proveFromEnvironmentPage(page);
   await expect(progress).toContainText("proof: 3 succeeded");
 
   await page.reload();

@@ -8,6 +8,7 @@
 import type { Page } from "@playwright/test";
 import { defaultProjectId, e2eDb } from "./db";
 import { expect, test } from "./fixtures";
+import { proveFromEnvironmentPage } from "./launch-proof";
 
 const SLUG = "library-lending";
 
@@ -32,10 +33,7 @@ async function measureLibrary(page: Page) {
     where: { projectId: await defaultProjectId(), slug: SLUG },
   });
   await page.goto(`/environments/${env.id}`);
-  const launcher = page.getByTestId("run-launcher");
-  await launcher.getByRole("button", { name: "Prove validators" }).click();
-  const progress = launcher.getByTestId("run-progress").first();
-  await expect(progress).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 240_000 });
+  await proveFromEnvironmentPage(page);
   await expect.poll(unmeasured).toBe(0);
 }
 

@@ -6,7 +6,12 @@
  */
 import { revalidatePath } from "next/cache";
 import { runAction } from "@/lib/auth/server/run-action";
-import { DatasetVersionFormSchema, StartExportFormSchema } from "@/lib/datasets/dataset-form.schema";
+import {
+  DatasetPreviewFormSchema,
+  DatasetVersionFormSchema,
+  StartExportFormSchema,
+} from "@/lib/datasets/dataset-form.schema";
+import { previewPage } from "@/lib/datasets/preview-page";
 import { createDatasetVersion, previewDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
 import { getDb } from "@/lib/db";
 import { startExport } from "@/lib/export/server/start-export";
@@ -29,12 +34,15 @@ export async function createDatasetVersionAction(raw: unknown) {
   });
 }
 
-/** What a new version would hold (included, excluded with reasons, warnings), without making it. */
+/**
+ * What a new version would hold, without making it: totals, the reasons things are left out, and
+ * one page of included and left-out items (a corpus-sized list never goes to the browser).
+ */
 export async function previewDatasetVersionAction(raw: unknown) {
-  return runAction(raw, DatasetVersionFormSchema, "REVIEWER", async (input) => {
+  return runAction(raw, DatasetPreviewFormSchema, "REVIEWER", async ({ page, ...input }) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return previewDatasetVersion(db, { ...input, projectId: project.id });
+    return previewPage(await previewDatasetVersion(db, { ...input, projectId: project.id }), page);
   });
 }
 

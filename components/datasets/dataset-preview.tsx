@@ -6,8 +6,7 @@
  */
 import Link from "next/link";
 import { useState } from "react";
-import type { DatasetPlan } from "@/lib/datasets/plan";
-import { isWeakValidator } from "@/lib/scenarios/near-miss-strength";
+import type { DatasetPreviewPage, PreviewPage } from "@/lib/datasets/preview-page";
 import { Field } from "@/components/ui/field";
 import { Select, Textarea } from "@/components/ui/inputs";
 import { Button } from "@/components/ui/button";
@@ -31,11 +30,12 @@ function PinPicker({
   choices,
   onChange,
 }: {
-  plan: DatasetPlan;
+  plan: DatasetPreviewPage;
   choices: PreviewChoices;
   onChange: (c: PreviewChoices) => void;
 }) {
-  const pickable = plan.environments.filter((e) => e.versions.length > 1 || e.pinnedVersionId === null);
+  // The server sends only the environments with something to pick.
+  const pickable = plan.environments;
   if (pickable.length === 0) return null;
   return (
     <div className="grid gap-2 sm:grid-cols-2">
@@ -107,23 +107,75 @@ function OverrideField({
   );
 }
 
+/** "Showing 101–200 of 53,333" with Previous / Next, when a list has more than one page. */
+function Pager({
+  offset,
+  limit,
+  total,
+  label,
+  onOffset,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  label: string;
+  onOffset: (offset: number) => void;
+}) {
+  if (total <= limit && offset === 0) return null;
+  const last = Math.min(total, offset + limit);
+  return (
+    <div className="flex items-center gap-2 text-xs text-slate-600" data-testid={`preview-pager-${label}`}>
+      <span>
+        Showing {total === 0 ? 0 : (offset + 1).toLocaleString()}–{last.toLocaleString()} of{" "}
+        {total.toLocaleString()} {label}
+      </span>
+      <Button
+        variant="outline"
+        size="xs"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - limit))}
+      >
+        Previous
+      </Button>
+      <Button variant="outline" size="xs" disabled={last >= total} onClick={() => onOffset(offset + limit)}>
+        Next
+      </Button>
+    </div>
+  );
+}
+
+function ExcludedReasons({ plan }: { plan: DatasetPreviewPage }) {
+  if (plan.reasons.length === 0) return null;
+  return (
+    <ul className="space-y-0.5 text-xs text-slate-700" data-testid="preview-reasons">
+      {plan.reasons.map((r) => (
+        <li key={r.reason}>
+          <span className="font-medium tabular-nums">{r.count.toLocaleString()}</span> left out: {r.reason}
+          {r.needsOverride ? " (override possible)" : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function DatasetPreview({
   plan,
   choices,
   onChange,
+  onPage,
 }: {
-  plan: DatasetPlan;
+  plan: DatasetPreviewPage;
   choices: PreviewChoices;
   onChange: (c: PreviewChoices) => void;
+  onPage: (page: Partial<PreviewPage>) => void;
 }) {
-  const total = plan.included.length + plan.excluded.length;
-  const [weakOnly, setWeakOnly] = useState(false);
-  const weakCount = plan.included.filter((i) => isWeakValidator(i.strength)).length;
-  const shown = weakOnly ? plan.included.filter((i) => isWeakValidator(i.strength)) : plan.included;
+  const { totals, page } = plan;
+  const weakOnly = page.show === "weak";
+  const show = (s: PreviewPage["show"]) => onPage({ ...page, show: s, offset: 0 });
   return (
     <div className="space-y-3 rounded border border-slate-200 p-3" data-preview data-testid="dataset-preview">
       <p className="text-sm font-medium" data-testid="preview-summary">
-        Includes {plan.included.length} of {total} scenarios
+        Includes {totals.included} of {totals.scenarios} scenarios
       </p>
       {plan.warnings.length ? (
         <ul className="space-y-0.5 text-sm text-amber-800">
@@ -150,21 +202,28 @@ export function DatasetPreview({
           role="radio"
           aria-checked={!weakOnly}
           selected={!weakOnly}
-          onClick={() => setWeakOnly(false)}
+          onClick={() => show("all")}
         >
-          All included ({plan.included.length})
+          All included ({totals.included})
         </ToggleButton>
         <ToggleButton
           shape="segment"
           role="radio"
           aria-checked={weakOnly}
           selected={weakOnly}
-          onClick={() => setWeakOnly(true)}
+          onClick={() => show("weak")}
           data-testid="preview-filter-weak"
         >
-          Weak validators ({weakCount})
+          Weak validators ({totals.weak})
         </ToggleButton>
       </div>
+      <Pager
+        offset={page.offset}
+        limit={page.limit}
+        total={totals.shown}
+        label="included"
+        onOffset={(offset) => onPage({ ...page, offset })}
+      />
       <table className="w-full text-left text-xs" data-testid="preview-included">
         <thead>
           <tr className="text-slate-500">
@@ -182,7 +241,7 @@ export function DatasetPreview({
           </tr>
         </thead>
         <tbody>
-          {shown.map((i) => (
+          {plan.included.map((i) => (
             <tr key={i.scenarioId} data-testid="preview-included-row">
               <td className="font-mono">{i.key}</td>
               <td>
@@ -203,6 +262,14 @@ export function DatasetPreview({
           ))}
         </tbody>
       </table>
+      <ExcludedReasons plan={plan} />
+      <Pager
+        offset={page.excludedOffset}
+        limit={page.limit}
+        total={totals.excluded}
+        label="left out"
+        onOffset={(excludedOffset) => onPage({ ...page, excludedOffset })}
+      />
       {plan.excluded.length ? (
         <table className="w-full text-left text-xs" data-testid="preview-excluded">
           <thead>
@@ -237,7 +304,7 @@ export function DatasetPreview({
         </table>
       ) : null}
       {/* Only where it can change something: an item waiting for an override, or one let in by it. */}
-      {plan.excluded.some((e) => e.needsOverride) || plan.included.some((i) => i.overridden) ? (
+      {totals.needsOverride > 0 || totals.overridden > 0 ? (
         <OverrideField choices={choices} onChange={onChange} />
       ) : null}
     </div>

@@ -47,7 +47,12 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
         }}
       />
       {draft.plan ? (
-        <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} />
+        <DatasetPreview
+          plan={draft.plan}
+          choices={draft.choices}
+          onChange={draft.preview}
+          onPage={(page) => draft.preview(draft.choices, page)}
+        />
       ) : null}
       {draft.error ? <ErrorState title="Could not create the dataset" message={draft.error} /> : null}
       <div className="flex gap-2">
@@ -56,7 +61,7 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
         </Button>
         <Button
           type="submit"
-          disabled={draft.pending || !draft.plan?.included.length}
+          disabled={draft.pending || !draft.plan?.totals.included}
           disabledReason={draft.plan ? undefined : "Preview first"}
           variant="primary"
           size="md"

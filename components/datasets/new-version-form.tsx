@@ -90,7 +90,12 @@ export function NewVersionForm({
         </ul>
       </details>
       {draft.plan ? (
-        <DatasetPreview plan={draft.plan} choices={draft.choices} onChange={draft.preview} />
+        <DatasetPreview
+          plan={draft.plan}
+          choices={draft.choices}
+          onChange={draft.preview}
+          onPage={(page) => draft.preview(draft.choices, page)}
+        />
       ) : null}
       {draft.error ? <ErrorState title="Could not make a new version" message={draft.error} /> : null}
       <div className="flex gap-2">
@@ -99,7 +104,7 @@ export function NewVersionForm({
         </Button>
         <Button
           type="submit"
-          disabled={draft.pending || !draft.plan?.included.length}
+          disabled={draft.pending || !draft.plan?.totals.included}
           variant="primary"
           size="md"
         >

@@ -6,7 +6,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type RefObject, useState } from "react";
 import { createDatasetVersionAction, previewDatasetVersionAction } from "@/app/datasets/actions";
-import type { DatasetPlan } from "@/lib/datasets/plan";
+import type { DatasetPreviewPage, PreviewPage } from "@/lib/datasets/preview-page";
 import { unwrapAction } from "@/components/data/unwrap-action";
 import type { PreviewChoices } from "./dataset-preview";
 
@@ -17,7 +17,7 @@ export function useDatasetDraft(
   values: (form: FormData) => Record<string, unknown>,
 ) {
   // Kept apart from the preview mutation's data: changing a pin re-previews with the panel still shown.
-  const [plan, setPlan] = useState<DatasetPlan | null>(null);
+  const [plan, setPlan] = useState<DatasetPreviewPage | null>(null);
   const [choices, setChoices] = useState<PreviewChoices>({
     pins: {},
     overrideReason: "",
@@ -37,10 +37,14 @@ export function useDatasetDraft(
     difficulty: c.difficulty,
   });
 
-  function preview(c: PreviewChoices = choices) {
+  /** A new choice starts at the first page; paging keeps the choices. */
+  function preview(c: PreviewChoices = choices, page?: Partial<PreviewPage>) {
     setChoices(c);
     creating.reset();
-    previewing.mutate(payload(c), { onSuccess: setPlan, onError: () => setPlan(null) });
+    previewing.mutate(
+      { ...payload(c), page: page ?? {} },
+      { onSuccess: setPlan, onError: () => setPlan(null) },
+    );
   }
   function create(onCreated: (created: Created) => void) {
     creating.mutate(payload(), {

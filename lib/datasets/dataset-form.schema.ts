@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ExportFormatSchema } from "../export/formats/format-ids";
 import { CreateDatasetVersionInputSchema } from "./dataset.schema";
+import { PreviewPageSchema } from "./preview-page";
 
 /** The studio asks for a written override reason; `allowUnverified` (a fixed reason) is CLI-only. */
 export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({
@@ -9,6 +10,9 @@ export const DatasetVersionFormSchema = CreateDatasetVersionInputSchema.omit({
   createdById: true,
   allowUnverified: true,
 });
+
+/** The preview also says which page of its lists to send. */
+export const DatasetPreviewFormSchema = DatasetVersionFormSchema.extend({ page: PreviewPageSchema });
 
 export const StartExportFormSchema = z.object({
   datasetVersionId: z.string().min(1),

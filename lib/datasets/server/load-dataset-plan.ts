@@ -7,7 +7,6 @@ import "server-only";
  */
 import type { Prisma } from "@/lib/db";
 import { difficultyOf, loadRolloutCounts } from "@/lib/difficulty/server/scenario-difficulty";
-import { idList } from "@/lib/review/acceptance";
 import { proofRowOf } from "@/lib/scenarios/proof-status";
 import { findPinnedStrengths } from "@/lib/scenarios/server/find-weak-validators";
 import type { CreateDatasetVersionInputSchema } from "../dataset.schema";
@@ -42,40 +41,45 @@ async function loadEnvironments(tx: Tx, input: Input): Promise<PlanEnvironment[]
   });
 }
 
+type ScenarioRow = Omit<PlanScenario, "proofs" | "validatorVersionNumbers">;
+type ProofRowStored = { scenarioId: string; environmentVersionId: string; validatorVersionIds: unknown; status: string };
+
+/**
+ * Every scenario of the considered environments with its current validator versions, every proof's
+ * pins (newest first) and the number of every validator version involved. Three flat queries whose
+ * parameters do not grow with the corpus (the environment ids travel as one array), so a plan over
+ * 100,000 scenarios is read as easily as one over ten.
+ */
 async function loadScenarios(tx: Tx, environmentIds: string[]): Promise<PlanScenario[]> {
-  const rows = await tx.scenario.findMany({
-    where: { environmentId: { in: environmentIds } },
-    orderBy: [{ environment: { slug: "asc" } }, { externalId: "asc" }],
-    select: {
-      id: true,
-      externalId: true,
-      environmentId: true,
-      status: true,
-      acceptedValidatorVersionIds: true,
-      validators: { orderBy: { position: "asc" }, select: { currentVersionId: true } },
-      proofs: {
-        orderBy: { createdAt: "desc" },
-        select: { environmentVersionId: true, validatorVersionIds: true, status: true },
-      },
-    },
-  });
-  const named = new Set(
-    rows.flatMap((r) => [
-      ...r.validators.map((v) => v.currentVersionId ?? ""),
-      ...(idList(r.acceptedValidatorVersionIds) ?? []),
-    ]),
-  );
-  const numbers = await tx.validatorVersion.findMany({
-    where: { id: { in: [...named] } },
-    select: { id: true, version: true },
-  });
+  const [rows, proofs, numbers] = await Promise.all([
+    tx.$queryRaw<ScenarioRow[]>`
+      WITH s AS (SELECT * FROM "Scenario" WHERE "environmentId" = ANY(${environmentIds}::text[])),
+           current AS (
+             SELECT v."scenarioId", array_agg(v."currentVersionId" ORDER BY v."position") AS ids
+             FROM "Validator" v JOIN s ON s."id" = v."scenarioId"
+             WHERE v."currentVersionId" IS NOT NULL GROUP BY v."scenarioId")
+      SELECT s."id", s."externalId", s."environmentId", s."status"::text AS "status", s."acceptedValidatorVersionIds",
+             COALESCE(c.ids, '{}') AS "currentValidatorVersionIds"
+      FROM s JOIN "Environment" e ON e."id" = s."environmentId" LEFT JOIN current c ON c."scenarioId" = s."id"
+      ORDER BY e."slug", s."externalId"`,
+    tx.$queryRaw<ProofRowStored[]>`
+      SELECT p."scenarioId", p."environmentVersionId", p."validatorVersionIds", p."status"::text AS "status"
+      FROM "ValidatorProof" p JOIN "Scenario" s ON s."id" = p."scenarioId"
+      WHERE s."environmentId" = ANY(${environmentIds}::text[])
+      ORDER BY p."scenarioId", p."createdAt" DESC`,
+    tx.$queryRaw<{ id: string; version: number }[]>`
+      SELECT vv."id", vv."version" FROM "ValidatorVersion" vv
+      JOIN "Validator" v ON v."id" = vv."validatorId" JOIN "Scenario" s ON s."id" = v."scenarioId"
+      WHERE s."environmentId" = ANY(${environmentIds}::text[])`,
+  ]);
+  const proofsOf = new Map<string, ReturnType<typeof proofRowOf>[]>();
+  for (const p of proofs) {
+    const list = proofsOf.get(p.scenarioId) ?? [];
+    list.push(proofRowOf(p));
+    proofsOf.set(p.scenarioId, list);
+  }
   const numberOf = Object.fromEntries(numbers.map((n) => [n.id, n.version]));
-  return rows.map(({ validators, proofs, ...r }) => ({
-    ...r,
-    currentValidatorVersionIds: validators.flatMap((v) => (v.currentVersionId ? [v.currentVersionId] : [])),
-    validatorVersionNumbers: numberOf,
-    proofs: proofs.map(proofRowOf),
-  }));
+  return rows.map((r) => ({ ...r, validatorVersionNumbers: numberOf, proofs: proofsOf.get(r.id) ?? [] }));
 }
 
 export async function loadDatasetPlan(tx: Tx, input: Input): Promise<DatasetPlan> {

@@ -13,43 +13,39 @@ import {
   isWeakValidator,
   strengthOfProofRow,
 } from "../near-miss-strength";
-import { type ProofPins, isSamePins, proofRowOf } from "../proof-status";
+import type { ProofPins } from "../proof-status";
 
-type ProofReader = Pick<Prisma.TransactionClient, "validatorProof">;
+type ProofReader = Pick<Prisma.TransactionClient, "$queryRaw">;
 
-/** Newest proof row id per scenario for exactly the given pins. */
-async function pinnedProofIds(db: ProofReader, wanted: { scenarioId: string; pins: ProofPins }[]) {
-  const rows = await db.validatorProof.findMany({
-    where: { scenarioId: { in: wanted.map((w) => w.scenarioId) } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: {
-      id: true,
-      scenarioId: true,
-      environmentVersionId: true,
-      validatorVersionIds: true,
-      status: true,
-    },
-  });
-  const out = new Map<string, string>();
-  for (const w of wanted) {
-    const row = rows.find((r) => r.scenarioId === w.scenarioId && isSamePins(proofRowOf(r), w.pins));
-    if (row) out.set(w.scenarioId, row.id);
-  }
-  return out;
-}
+type PinnedProofRow = { scenarioId: string; nearMiss: unknown; gold: unknown; validatorVersionIds: unknown };
 
-/** Strength per scenario for exactly those pins; a scenario without such a proof (or evidence) maps to null. */
+/**
+ * Strength per scenario for exactly those pins; a scenario without such a proof (or evidence) maps
+ * to null. One query whatever the number asked: the wanted pins travel as one JSON parameter and
+ * Postgres picks the newest proof row of each (ties broken by id, as proof status does).
+ */
 export async function findPinnedStrengths(
   db: ProofReader,
   wanted: { scenarioId: string; pins: ProofPins }[],
 ): Promise<Map<string, NearMissStrength | null>> {
-  const ids = await pinnedProofIds(db, wanted);
-  const rows = await db.validatorProof.findMany({
-    where: { id: { in: [...ids.values()] } },
-    select: { id: true, nearMiss: true, gold: true, validatorVersionIds: true },
-  });
-  const byId = new Map(rows.map((r) => [r.id, strengthOfProofRow(r)]));
-  return new Map(wanted.map((w) => [w.scenarioId, byId.get(ids.get(w.scenarioId) ?? "") ?? null]));
+  if (wanted.length === 0) return new Map();
+  const asked = JSON.stringify(
+    wanted.map((w) => ({
+      scenarioId: w.scenarioId,
+      environmentVersionId: w.pins.environmentVersionId,
+      validatorVersionIds: w.pins.validatorVersionIds,
+    })),
+  );
+  const rows = await db.$queryRaw<PinnedProofRow[]>`
+    SELECT DISTINCT ON (p."scenarioId") p."scenarioId", p."nearMiss", p."gold", p."validatorVersionIds"
+    FROM jsonb_to_recordset(${asked}::jsonb)
+      AS w("scenarioId" text, "environmentVersionId" text, "validatorVersionIds" jsonb)
+    JOIN "ValidatorProof" p
+      ON p."scenarioId" = w."scenarioId" AND p."environmentVersionId" = w."environmentVersionId"
+     AND p."validatorVersionIds" = w."validatorVersionIds"
+    ORDER BY p."scenarioId", p."createdAt" DESC, p."id" DESC`;
+  const byScenario = new Map(rows.map((r) => [r.scenarioId, strengthOfProofRow(r)]));
+  return new Map(wanted.map((w) => [w.scenarioId, byScenario.get(w.scenarioId) ?? null]));
 }
 
 export async function findPinnedStrength(
