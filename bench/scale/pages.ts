@@ -7,7 +7,8 @@ import type { Db } from "../../lib/db";
 import { getDashboard } from "../../lib/dashboard/server/get-dashboard";
 import { getDashboardCharts } from "../../lib/dashboard/server/get-dashboard-charts";
 import { getDashboardStats } from "../../lib/dashboard/server/get-dashboard-stats";
-import { DatasetVersionFormSchema } from "../../lib/datasets/dataset-form.schema";
+import { DatasetPreviewFormSchema } from "../../lib/datasets/dataset-form.schema";
+import { previewPage } from "../../lib/datasets/preview-page";
 import { findDatasets } from "../../lib/datasets/server/find-datasets";
 import { findVersionRows } from "../../lib/datasets/server/find-version-rows";
 import { findEligibleEnvironments, getDatasetDetail } from "../../lib/datasets/server/get-dataset-detail";
@@ -148,8 +149,9 @@ export const PAGES: Page[] = [
     slow: true,
     load: async (db) => {
       const project = await getDefaultProject(db);
-      const input = DatasetVersionFormSchema.parse({ name: "scale-preview", isNew: true });
-      return previewForAction(db, { ...input, projectId: project.id });
+      // As previewDatasetVersionAction: the plan, then the first page of its lists.
+      const { page, ...input } = DatasetPreviewFormSchema.parse({ name: "scale-preview", isNew: true });
+      return previewPage(await previewForAction(db, { ...input, projectId: project.id }), page);
     },
   },
 ];
