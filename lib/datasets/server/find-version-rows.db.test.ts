@@ -191,6 +191,10 @@ describe("a version pinning two versions of one environment", () => {
       [old.id]: "gamma-desk@v1",
       [recent.id]: "gamma-desk",
     });
+    // The newer pinned version first, with or without a search.
+    expect(page.items.map((r) => r.scenarioId)).toEqual([recent.id, old.id]);
+    const searched = await findVersionRows(t.db, version.id, query({ q: "made on" }));
+    expect(searched.items.map((r) => r.scenarioId)).toEqual([recent.id, old.id]);
     expect((await getVersionRow(t.db, version.id, old.id)).row.envId).toBe("gamma-desk@v1");
     expect((await getVersionRow(t.db, version.id, recent.id)).row.envId).toBe("gamma-desk");
   });

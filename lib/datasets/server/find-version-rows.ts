@@ -12,6 +12,7 @@ import { exportEnvIds } from "@/lib/export/env-id";
 import { toScenarioItem } from "@/lib/export/formats/envscaler";
 import { toExportScenarios } from "@/lib/export/server/to-export-scenario";
 import { idList } from "@/lib/review/acceptance";
+import { pageOfVersionRows } from "./page-of-version-rows";
 import {
   taskExcerpt,
   type VersionRow,
@@ -131,13 +132,8 @@ function rowsWhere(datasetVersionId: string, query: VersionRowsQuery): Prisma.Da
   };
 }
 
-/** One page of a version's rows; a page past the end is empty (with the total to go back by). */
-export async function findVersionRows(
-  db: Db,
-  datasetVersionId: string,
-  query: VersionRowsQuery,
-): Promise<VersionRowsPage> {
-  await requireVersion(db, datasetVersionId);
+/** A page of the rows matching a search: every item's task is matched, so ordering them all is no extra. */
+async function searchedRows(db: Db, datasetVersionId: string, query: VersionRowsQuery) {
   const where = rowsWhere(datasetVersionId, query);
   const [records, total] = await Promise.all([
     db.datasetItem.findMany({
@@ -153,6 +149,27 @@ export async function findVersionRows(
     }),
     db.datasetItem.count({ where }),
   ]);
+  return { records, total };
+}
+
+/** One page of a version's rows; a page past the end is empty (with the total to go back by). */
+export async function findVersionRows(
+  db: Db,
+  datasetVersionId: string,
+  query: VersionRowsQuery,
+): Promise<VersionRowsPage> {
+  await requireVersion(db, datasetVersionId);
+  const { records, total } = query.q
+    ? await searchedRows(db, datasetVersionId, query)
+    : await pageOfVersionRows(db, datasetVersionId, query, (where, skip, take) =>
+        db.datasetItem.findMany({
+          where,
+          orderBy: { scenario: { externalId: "asc" } },
+          skip,
+          take,
+          select: ROW_SELECT,
+        }),
+      );
   const [envIds, numbers] = await Promise.all([
     envIdsOf(
       db,
