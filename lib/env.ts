@@ -78,6 +78,8 @@ export const EnvSchema = z.object({
   ENVSTUDIO_SERVE_DRAIN_MS: number(30_000, { min: 0 }),
   // 1: record every episode's calls in the database, so another replica can take it over.
   ENVSTUDIO_SERVE_JOURNAL: z.enum(["0", "1"]).default("0"),
+  // How long the journal keeps an episode after its last write (ms); never less than twice IDLE_MS.
+  ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS: number(86_400_000, { min: 60_000 }),
   // "shared": sessions of a source share interpreters (fast); "episode": each episode gets its own.
   ENVSTUDIO_SERVE_ISOLATION: z.enum(["shared", "episode"]).default("shared"),
   // Comma-separated addresses users reach the studio at (lib/auth/request-guard.ts).

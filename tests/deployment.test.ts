@@ -1,15 +1,18 @@
 /**
- * The deployment files (Dockerfile, deploy/compose.yaml, deploy/nginx.conf) are not built here, so
+ * The deployment files (Dockerfile, deploy/compose.yaml, deploy/nginx.conf, deploy/haproxy.cfg) are
+ * not built here, so
  * they must only use what the test tiers exercise: every file the image copies exists, every
  * command a container runs is an npm script or an `envstudio` command with flags it accepts, every
- * variable the compose file sets is one the studio documents, and build output, local databases
- * and secrets stay out of the image.
+ * variable the compose file sets is one the studio documents, build output, local databases
+ * and secrets stay out of the image, and the load balancers route on the handle the servers emit.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMAND_GROUPS } from "@/lib/cli/commands";
 import { SERVE_FLAGS } from "@/lib/cli/serve-command";
+import { EPISODE_HEADER } from "@/lib/envserver/http-routes";
+import { pathRoute } from "@/lib/envserver/http-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -106,8 +109,44 @@ describe("deployment files", () => {
   it("routes the load balancer to the serve replicas with WebSocket upgrades", () => {
     const nginx = read("deploy/nginx.conf");
     expect(nginx).toMatch(/server serve:8100/);
-    expect(nginx).toMatch(/hash \$remote_addr consistent;/);
+    expect(nginx).toMatch(/hash \$envstudio_hash_key consistent;/);
     expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
     expect(compose).toMatch(/\.\/nginx\.conf:\/etc\/nginx\/conf\.d\/default\.conf/);
+  });
+
+  it("hashes nginx on the episode handle the servers emit, falling back to the client's address", () => {
+    const nginx = read("deploy/nginx.conf");
+    // nginx names a request header $http_<name>, lower case, dashes as underscores.
+    expect(nginx).toContain(`map $http_${EPISODE_HEADER.replace(/-/g, "_")} $envstudio_route`);
+    expect(nginx).toMatch(/map \$envstudio_route \$envstudio_hash_key \{\s*""\s+\$remote_addr;/);
+    // The path form: what nginx extracts is the episode a served route acts on.
+    const pattern = /~(\^\/episodes\/\S+)\s+\$episode;/.exec(nginx)?.[1];
+    expect(pattern).toBeDefined();
+    const regex = new RegExp(pattern!);
+    for (const [method, path] of [
+      ["POST", "/episodes/ep-1/step"],
+      ["GET", "/episodes/ep-1/state"],
+    ] as const) {
+      expect(regex.exec(path)?.groups?.episode).toBe("ep-1");
+      expect(pathRoute(method, path)).toEqual({ key: `${method} /${path.split("/")[3]}`, episode: "ep-1" });
+    }
+  });
+
+  it("gives HAProxy the same rule, learning each episode's replica from the servers' answers", () => {
+    const haproxy = read("deploy/haproxy.cfg");
+    expect(read("docs/deployment.md")).toContain("deploy/haproxy.cfg");
+    expect(haproxy).toMatch(/^\s+balance source$/m);
+    expect(haproxy).toMatch(/^\s+hash-type consistent$/m);
+    expect(haproxy).toMatch(/^\s+option httpchk GET \/ready$/m);
+    const stored = [...haproxy.matchAll(/stick store-response res\.hdr\(([\w-]+)\)/g)].map((m) =>
+      m[1]!.toLowerCase(),
+    );
+    const matched = [...haproxy.matchAll(/stick match req\.hdr\(([\w-]+)\)/g)].map((m) =>
+      m[1]!.toLowerCase(),
+    );
+    expect(stored).toContain(EPISODE_HEADER);
+    expect(matched).toContain(EPISODE_HEADER);
+    // field(3,/) of "/episodes/<id>/step" is <id> (fields count from 1; the first is empty).
+    expect(haproxy).toMatch(/stick match path,field\(3,\/\) if \{ path_beg \/episodes\/ \}/);
   });
 });

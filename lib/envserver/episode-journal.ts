@@ -11,7 +11,9 @@
  * - an episode that ended (submit, budget, failed call, the client's close, idle reaping) is never
  *   taken over; one whose replica stopped or died is;
  * - taking over moves the episode to the new replica: the old one, if it still runs, can record no
- *   more calls, so two replicas never both advance one episode.
+ *   more calls, so two replicas never both advance one episode;
+ * - an episode not written for the retention period (ended, or left by a replica that died and
+ *   never taken over) is deleted (prune-episode-journal.ts): the journal does not grow forever.
  */
 import { createHash } from "node:crypto";
 import type { JsonObject } from "../sandbox";
@@ -41,6 +43,12 @@ export type EpisodeJournal = {
   end(id: string): Promise<void>;
   /** The episode, moved to this replica, if it is in `catalog`, not ended, and the key matches. */
   adopt(id: string, catalog: string, keyHash: string): Promise<JournalEntry | null>;
+  /** Which of `ids` another replica holds now (taken over from this one). */
+  lost(ids: string[]): Promise<string[]>;
+  /** What the journal knows of an episode (to say why it cannot be taken over), or null. */
+  inspect(id: string): Promise<{ catalog: string; keyHash: string; ended: boolean } | null>;
+  /** Deletes up to `limit` episodes not written since `before` (ended or abandoned); how many. */
+  prune(before: Date, limit: number): Promise<number>;
 };
 
 export const hashSessionKey = (key: string) => createHash("sha256").update(key).digest("hex");

@@ -15,13 +15,19 @@ import { SCHEMAS, metadataOf, openApiDocument } from "./openapi";
 import type { ServeError, Sessions } from "./sessions";
 import { formatZodIssues, type IssueLike } from "../core/zod-issues";
 
+/** The routing handle: every answer about an episode carries its id here, and requests may send
+ * it back, so a load balancer can keep an episode on one replica without reading bodies
+ * (docs/deployment.md). Lower case: Node's spelling of incoming header names. */
+export const EPISODE_HEADER = "x-envstudio-episode";
+
 export const MAX_BODY = 1 << 20;
-const STATUS: Record<ServeError["code"], number> = {
+export const STATUS: Record<ServeError["code"], number> = {
   NOT_FOUND: 404,
   CAPACITY: 503,
   FORBIDDEN: 403,
   SANDBOX: 502,
   INVALID: 400,
+  GONE: 410,
 };
 
 /** A request the client got wrong: answered with its status, never a 500. */
@@ -54,17 +60,38 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export type Route = (req: IncomingMessage, url: URL) => Promise<[number, unknown]>;
-const invalid = (message: string): [number, unknown] => [400, { error: { code: "INVALID", message } }];
-const fail = (e: ServeError): [number, unknown] => [STATUS[e.code], { error: e }];
+/** Status, body, and the episode the answer concerns (sent as EPISODE_HEADER). `episode`: the id
+ * from the path form `/episodes/<id>/<verb>`. */
+export type Route = (req: IncomingMessage, url: URL, episode?: string) => Promise<[number, unknown, string?]>;
+type Answer = [number, unknown, string?];
+const invalid = (message: string): Answer => [400, { error: { code: "INVALID", message } }];
+const fail = (e: ServeError, id?: string): Answer => [STATUS[e.code], { error: e }, id];
 const issue = (e: { issues: IssueLike[] }) => formatZodIssues(e, { root: "body", max: 1 });
+const header = (req: IncomingMessage, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
 const sessionKeyOf = (req: IncomingMessage, given: string | undefined | null) =>
-  given ?? (req.headers["x-session-key"] as string | undefined) ?? "";
+  given ?? header(req, "x-session-key") ?? "";
+
+/**
+ * The episode a request names: in the path, the body or query (`episode_id`), or the routing
+ * header a client echoes (EPISODE_HEADER). Places that disagree are a client bug: 400, rather than
+ * acting on one episode while the balancer routed by another.
+ */
+function episodeOf(req: IncomingMessage, given: string | undefined | null, path?: string) {
+  const named = [path, given ?? undefined, header(req, EPISODE_HEADER)].filter((v): v is string => !!v);
+  if (new Set(named).size > 1)
+    return { error: invalid(`the request names different episodes (${[...new Set(named)].join(", ")})`) };
+  return { id: named[0] };
+}
 
 export function createRoutes(
   catalog: Catalog,
   sessions: Sessions,
   lifecycle: Lifecycle,
+  /** Open WebSocket connections (http-server.ts). */
+  websockets: () => number = () => 0,
 ): Record<string, Route> {
   const noEpisode = {
     content: {
@@ -79,7 +106,15 @@ export function createRoutes(
       Promise.resolve(
         lifecycle.draining()
           ? [503, { status: "draining", in_flight: lifecycle.inFlight() }]
-          : [200, { status: "ready", sessions: sessions.live(), capacity: sessions.capacity }],
+          : [
+              200,
+              {
+                status: "ready",
+                sessions: sessions.live(),
+                capacity: sessions.capacity,
+                websockets: websockets(),
+              },
+            ],
       ),
     "GET /metadata": () => Promise.resolve([200, metadataOf(catalog)]),
     "GET /schema": () => Promise.resolve([200, SCHEMAS]),
@@ -100,32 +135,35 @@ export function createRoutes(
           reward,
           done,
         },
+        r.value.id,
       ];
     },
-    "POST /step": async (req) => {
+    "POST /step": async (req, _url, path) => {
       const body = StepBodySchema.safeParse(await readJson(req));
       if (!body.success) return invalid(issue(body.error));
-      if (!body.data.episode_id) return [200, { observation: noEpisode, reward: null, done: true }];
-      const r = await sessions.step(
-        body.data.episode_id,
-        body.data.action,
-        sessionKeyOf(req, body.data.session_key),
-      );
-      return r.ok ? [200, r.value] : fail(r.error);
+      const named = episodeOf(req, body.data.episode_id, path);
+      if (named.error) return named.error;
+      if (!named.id) return [200, { observation: noEpisode, reward: null, done: true }];
+      const r = await sessions.step(named.id, body.data.action, sessionKeyOf(req, body.data.session_key));
+      return r.ok ? [200, r.value, named.id] : fail(r.error, named.id);
     },
-    "GET /state": async (req, url) => {
-      const id = url.searchParams.get("episode_id");
-      if (!id) return [200, { episode_id: null, step_count: 0 }];
-      const r = await sessions.state(id, sessionKeyOf(req, url.searchParams.get("session_key")));
-      return r.ok ? [200, r.value] : fail(r.error);
+    "GET /state": async (req, url, path) => {
+      const named = episodeOf(req, url.searchParams.get("episode_id"), path);
+      if (named.error) return named.error;
+      if (!named.id) return [200, { episode_id: null, step_count: 0 }];
+      const r = await sessions.state(named.id, sessionKeyOf(req, url.searchParams.get("session_key")));
+      return r.ok ? [200, r.value, named.id] : fail(r.error, named.id);
     },
-    "POST /close": async (req) => {
+    "POST /close": async (req, _url, path) => {
       const body = StepBodySchema.pick({ episode_id: true, session_key: true }).safeParse(
         await readJson(req),
       );
-      if (!body.success || !body.data.episode_id) return invalid("episode_id is required");
-      const r = await sessions.close(body.data.episode_id, sessionKeyOf(req, body.data.session_key));
-      return r.ok ? [200, { closed: true }] : fail(r.error);
+      if (!body.success) return invalid("episode_id is required");
+      const named = episodeOf(req, body.data.episode_id, path);
+      if (named.error) return named.error;
+      if (!named.id) return invalid("episode_id is required");
+      const r = await sessions.close(named.id, sessionKeyOf(req, body.data.session_key));
+      return r.ok ? [200, { closed: true }, named.id] : fail(r.error, named.id);
     },
   };
 }

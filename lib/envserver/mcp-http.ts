@@ -58,6 +58,7 @@ const START_STATUS: Record<ServeError["code"], number> = {
   FORBIDDEN: 403,
   CAPACITY: 503,
   SANDBOX: 502,
+  GONE: 410,
 };
 
 export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {

@@ -51,7 +51,7 @@ const success = (id: Id, result: unknown): RpcReply => ({ jsonrpc: "2.0", id, re
 const fromServe = (id: Id, e: ServeError) =>
   failure(
     id,
-    e.code === "INVALID" || e.code === "NOT_FOUND" || e.code === "FORBIDDEN"
+    e.code === "INVALID" || e.code === "NOT_FOUND" || e.code === "FORBIDDEN" || e.code === "GONE"
       ? RPC.INVALID_PARAMS
       : RPC.SERVER_ERROR,
     e.message,

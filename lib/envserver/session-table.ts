@@ -12,12 +12,14 @@ import type { ServedScenario } from "./catalog";
 import type { EpisodeJournal } from "./episode-journal";
 
 export type ServeError = {
-  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID";
+  /** GONE: the episode ended and cannot be resumed. */
+  code: "NOT_FOUND" | "CAPACITY" | "FORBIDDEN" | "SANDBOX" | "INVALID" | "GONE";
   message: string;
 };
 
-/** Who created a session; `onEvicted` hears when the server closes it (idle reaping). */
-export type Owner = { key: string; onEvicted?: (reason: string) => void };
+/** Who holds a session; `onEvicted` hears when the server closes it (idle reaping), `onReplaced`
+ * when another connection of the same owner resumed it (ws-handler.ts). */
+export type Owner = { key: string; onEvicted?: (reason: string) => void; onReplaced?: () => void };
 
 export type Session = {
   id: string;
@@ -144,9 +146,35 @@ export function createSessionTable(opts: SessionOptions) {
     return stale.length;
   }
 
+  /**
+   * Lets go of the episodes another replica took over (a balancer sent their client there): their
+   * workers and capacity come back now rather than at idle reaping. Open in the journal still, for
+   * their new holder. Returns how many.
+   */
+  async function releaseLost(): Promise<number> {
+    const journal = opts.journal;
+    const live = [...sessions.values()].filter((s) => s.episode).map((s) => s.id);
+    if (!journal || live.length === 0) return 0;
+    const lost = await journal.lost(live).catch((e: Error) => {
+      console.error("[serve] journal lost:", e.message);
+      return [];
+    });
+    await Promise.all(
+      lost.map(async (id) => {
+        const session = sessions.get(id);
+        if (!session?.episode) return;
+        sessions.delete(id);
+        await end(session, false);
+        session.owner.onReplaced?.();
+      }),
+    );
+    return lost.length;
+  }
+
   return {
     opts,
     now,
+    releaseLost,
     capacity,
     has: (id: string) => sessions.has(id),
     add: (session: Session) => void sessions.set(session.id, session),

@@ -14,6 +14,7 @@ import { adoptSession } from "./adopt-session";
 import type { Catalog } from "./catalog";
 import type { Action, ResetBody } from "./envserver.schema";
 import { resetSession } from "./reset-session";
+import { checkResumable, rebindSession } from "./resume-session";
 import { type Owner, type ServeError, type SessionOptions, createSessionTable } from "./session-table";
 import { sessionState } from "./session-state";
 import { stepSession } from "./step-session";
@@ -51,10 +52,20 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
       const adopted = await here(id, ownerKey);
       return adopted.ok ? sessionState(table, id, ownerKey) : adopted;
     },
+    /** Whether `key` may continue episode `id` on a new connection here (taking it over from the
+     * journal if another replica held it); then `rebind` hands the session to that connection. */
+    resume: async (id: string, key: string) => {
+      const adopted = await here(id, key);
+      return adopted.ok ? checkResumable(table, catalog.name, id, key) : adopted;
+    },
+    rebind: (id: string, owner: Owner) => rebindSession(table, id, owner),
+    /** Episodes are journaled: one outlives its connection and its replica (until reaped). */
+    journaled: opts.journal !== undefined,
     close: table.close,
     /** Whether `key` may act on the live session `id`. */
     owns: (id: string, key: string) => table.owned(id, key).ok,
     reap: table.reap,
+    releaseLost: table.releaseLost,
     capacity: table.capacity,
     size: table.size,
     live: table.live,

@@ -10,6 +10,7 @@ import type { EpisodeJournal } from "./episode-journal";
 import { createEnvServer } from "./http-server";
 import { createLifecycle } from "./lifecycle";
 import { createSessions } from "./sessions";
+import { journalRetentionMs, startJournalPruning } from "./prune-episode-journal";
 import { formatZodIssues } from "../core/zod-issues";
 
 export type ServeOptions = {
@@ -28,7 +29,12 @@ export type ServeOptions = {
   now?: () => number;
   /** Records episodes so that another replica can take them over (episode-journal.ts). */
   journal?: EpisodeJournal;
+  /** With a journal: episodes not written for this long are deleted (prune-episode-journal.ts). */
+  journalRetentionMs?: number;
 };
+
+/** ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS's default (lib/env.ts): a day. */
+const DEFAULT_JOURNAL_RETENTION_MS = 86_400_000;
 
 const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_TOKEN: true,
@@ -36,13 +42,14 @@ const ServeEnvSchema = EnvSchema.pick({
   ENVSTUDIO_SERVE_MAX_STEPS: true,
   ENVSTUDIO_SERVE_IDLE_MS: true,
   ENVSTUDIO_SERVE_DRAIN_MS: true,
+  ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS: true,
 });
 const IsolationEnvSchema = EnvSchema.pick({ ENVSTUDIO_SERVE_ISOLATION: true });
 
 /** The ENVSTUDIO_SERVE_* variables (lib/env.ts); a malformed value is an error naming it. */
 export function serveOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
-): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs" | "drainMs"> {
+): Pick<ServeOptions, "token" | "maxSessions" | "maxSteps" | "idleMs" | "drainMs" | "journalRetentionMs"> {
   const parsed = ServeEnvSchema.safeParse(env);
   if (!parsed.success)
     throw new Error(
@@ -55,6 +62,7 @@ export function serveOptionsFromEnv(
     maxSteps: v.ENVSTUDIO_SERVE_MAX_STEPS,
     idleMs: v.ENVSTUDIO_SERVE_IDLE_MS,
     drainMs: v.ENVSTUDIO_SERVE_DRAIN_MS,
+    journalRetentionMs: v.ENVSTUDIO_SERVE_JOURNAL_RETENTION_MS,
   };
 }
 
@@ -131,18 +139,30 @@ export async function startEnvServer(catalog: Catalog, sandbox: SandboxRunner, o
     server.once("error", reject);
     server.listen(opts.port, opts.host, resolve);
   });
-  const reaper = setInterval(() => void sessions.reap(), Math.max(1000, Math.min(opts.idleMs / 2, 30_000)));
+  const reaper = setInterval(
+    () => void sessions.reap().then(() => sessions.releaseLost()),
+    Math.max(1000, Math.min(opts.idleMs / 2, 30_000)),
+  );
   reaper.unref();
+  const pruning = opts.journal
+    ? startJournalPruning(
+        opts.journal,
+        journalRetentionMs(opts.journalRetentionMs ?? DEFAULT_JOURNAL_RETENTION_MS, opts.idleMs),
+      )
+    : { stop: () => undefined, first: Promise.resolve(0) };
   return {
     /** null: open to loopback clients without a token. */
     token: policy.token,
     port: (server.address() as AddressInfo).port,
     sessions,
+    /** Episodes the journal pruning deleted on start (prune-episode-journal.ts; -1: it failed). */
+    prunedOnStart: pruning.first,
     /** Refuses new sessions and episodes (GET /ready answers 503) and waits for the calls in
      * flight to answer, up to `timeoutMs`; true when they all did. Then `stop`. */
     drain: (timeoutMs: number) => lifecycle.drain(timeoutMs),
     stop: async () => {
       clearInterval(reaper);
+      pruning.stop();
       closeSockets();
       await closeMcp();
       server.closeAllConnections();

@@ -49,7 +49,7 @@ async function seeded() {
   const env = await createEnvironment(t.db, project.id, { status: "ACCEPTED" });
   const a = await createScenario(t.db, env.id, { status: "ACCEPTED" });
   const b = await createScenario(t.db, env.id, { status: "ACCEPTED" });
-  return { env, a, b };
+  return { project, env, a, b };
 }
 
 describe("rollout tally", () => {
@@ -91,6 +91,28 @@ describe("rollout tally", () => {
     await t.db.scenario.delete({ where: { id: b.id } });
     const left = await expectExact();
     expect(left.every((r) => r.key.startsWith(a.id))).toBe(true);
+  });
+
+  it("follows the rollout writer's upsert: written once, then rewritten after a crash with a new grade", async () => {
+    const { project, a } = await seeded();
+    const run = await t.db.pipelineRun.create({ data: { projectId: project.id, kind: "ROLLOUT" } });
+    const template = await createTrajectory(t.db, a.id, { model: "m1", reward: 1 });
+    const { id: _id, createdAt: _at, ...data } = template;
+    const ids = { runId: run.id, scenarioId: a.id, rolloutIndex: 3 };
+    const write = (reward: number) =>
+      t.db.trajectory.upsert({
+        where: { runId_scenarioId_rolloutIndex: ids },
+        create: { ...data, ...ids, reward } as never,
+        update: { reward },
+      });
+    await write(1);
+    await expectExact();
+    await write(0); // the same rollout written again: it replaces, it does not add
+    const tally = await expectExact();
+    expect(tally.find((r) => r.key.startsWith(a.id) && r.key.endsWith("|m1"))).toMatchObject({
+      n: 2,
+      successes: 1,
+    });
   });
 
   it("a rolled-back insert leaves no trace", async () => {

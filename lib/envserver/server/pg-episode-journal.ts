@@ -51,5 +51,25 @@ export function createPgEpisodeJournal(
       const row = rows[0];
       return row ? { ...row, calls: row.calls, ended: row.endedAt !== null } : null;
     },
+    async lost(ids: string[]) {
+      if (ids.length === 0) return [];
+      const rows = await db.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "ServedEpisode" WHERE "id" = ANY(${ids}::text[]) AND "holder" <> ${holder}`;
+      return rows.map((r) => r.id);
+    },
+    async inspect(id: string) {
+      const rows = await db.$queryRaw<{ catalog: string; keyHash: string; endedAt: Date | null }[]>`
+        SELECT "catalog", "keyHash", "endedAt" FROM "ServedEpisode" WHERE "id" = ${id}`;
+      const row = rows[0];
+      return row ? { catalog: row.catalog, keyHash: row.keyHash, ended: row.endedAt !== null } : null;
+    },
+    async prune(before: Date, limit: number) {
+      // One bounded batch per statement (the caller loops), oldest first on the updatedAt index;
+      // SKIP LOCKED: replicas pruning at once split the work instead of waiting on each other.
+      return db.$executeRaw`
+        DELETE FROM "ServedEpisode" WHERE "id" IN (
+          SELECT "id" FROM "ServedEpisode" WHERE "updatedAt" < ${before}
+          ORDER BY "updatedAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    },
   };
 }

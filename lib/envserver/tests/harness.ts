@@ -75,6 +75,10 @@ export function wsSession(url: string, headers: Record<string, string> = {}) {
       resolve({ code, reason: reason.toString() });
     }),
   );
+  /** The upgrade answer's headers (the routing handle, X-Envstudio-Episode, among them). */
+  const upgraded = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
+    ws.once("upgrade", (res) => resolve(res.headers)),
+  );
   const opened = new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -90,7 +94,7 @@ export function wsSession(url: string, headers: Record<string, string> = {}) {
   // On an open socket the message leaves synchronously, so a test can hang up right behind it.
   const send = (msg: unknown): Promise<WsReply> =>
     ws.readyState === WebSocket.OPEN ? sendNow(msg) : opened.then(() => sendNow(msg));
-  return { send, opened, closed, close: () => ws.close() };
+  return { send, opened, upgraded, closed, close: () => ws.close() };
 }
 
 /** A raw TCP connection that has completed the WebSocket opening handshake on `path`. */
