@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/lib/db";
-import { getDashboardStats } from "@/lib/dashboard/server/get-dashboard-stats";
-import { getDashboardCharts } from "@/lib/dashboard/server/get-dashboard-charts";
+import { getDashboard } from "@/lib/dashboard/server/get-dashboard";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { DashboardCharts } from "@/components/dashboard/dashboard-charts";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -16,11 +15,7 @@ export default async function DashboardPage() {
   await currentUser();
   const db = getDb();
   const project = await getDefaultProject(db);
-  const [stats, charts, workers] = await Promise.all([
-    getDashboardStats(db, project.id),
-    getDashboardCharts(db, project.id),
-    findLiveWorkers(db),
-  ]);
+  const [{ stats, charts }, workers] = await Promise.all([getDashboard(db, project.id), findLiveWorkers(db)]);
   return (
     <div className="space-y-6">
       <div className="flex items-baseline justify-between">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketCounts, bucketFractions, fillDays } from "./charts";
+import { bucketCountTally, bucketCounts, bucketFractionTally, bucketFractions, fillDays } from "./charts";
 
 describe("dashboard chart shaping", () => {
   it("buckets counts into labelled ranges", () => {
@@ -16,6 +16,27 @@ describe("dashboard chart shaping", () => {
     expect(bins[0]!.value).toBe(2);
     expect(bins[5]!.value).toBe(1);
     expect(bins[9]!.value).toBe(2);
+  });
+  it("buckets a tally (value, rows) as it buckets the rows themselves", () => {
+    const rows = [0, 1, 1, 1, 4, 5, 12, 12, 30];
+    const tally = [
+      { value: 0, count: 1 },
+      { value: 1, count: 3 },
+      { value: 4, count: 1 },
+      { value: 5, count: 1 },
+      { value: 12, count: 2 },
+      { value: 30, count: 1 },
+    ];
+    expect(bucketCountTally(tally, [0, 1, 5, 10, 20])).toEqual(bucketCounts(rows, [0, 1, 5, 10, 20]));
+    const fractions = [0, 0.05, 0.05, 0.5, 1, 1, 1];
+    const fractionTally = [
+      { value: 0, count: 1 },
+      { value: 0.05, count: 2 },
+      { value: 0.5, count: 1 },
+      { value: 1, count: 3 },
+      { value: Number.NaN, count: 4 },
+    ];
+    expect(bucketFractionTally(fractionTally)).toEqual(bucketFractions(fractions));
   });
   it("fills missing days with zero", () => {
     expect(fillDays([{ day: "2026-12-01", value: 2.5 }], 3, new Date("2026-12-02T10:00:00Z"))).toEqual([

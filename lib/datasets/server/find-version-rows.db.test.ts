@@ -154,3 +154,48 @@ describe("a dataset version's rows, paged in Postgres", () => {
     ]);
   });
 });
+
+describe("a version pinning two versions of one environment", () => {
+  it("names the older pinned version slug@vN on its rows and in a row's detail", async () => {
+    const project = await createTestProject(t.db, "two-pins");
+    const env = await createEnvironment(t.db, project.id, { slug: "gamma-desk" });
+    const old = await createScenario(t.db, env.id, { task: "Made on v1" });
+    const v2 = await t.db.environmentVersion.create({
+      data: {
+        environmentId: env.id,
+        version: 2,
+        className: "Counter",
+        source: "x",
+        sourceHash: "x2",
+        producedBy: "test",
+      },
+    });
+    await t.db.environment.update({ where: { id: env.id }, data: { currentVersionId: v2.id } });
+    const recent = await createScenario(t.db, env.id, { task: "Made on v2" });
+    const dataset = await t.db.dataset.create({ data: { projectId: project.id, name: "two-pins" } });
+    const version = await t.db.datasetVersion.create({
+      data: { datasetId: dataset.id, version: 1, seed: 1 },
+    });
+    for (const s of [old, recent])
+      await t.db.datasetItem.create({
+        data: {
+          datasetVersionId: version.id,
+          scenarioId: s.id,
+          environmentVersionId: s.environmentVersionId,
+          validatorVersionIds: [],
+          split: "TRAIN",
+        },
+      });
+    const page = await findVersionRows(t.db, version.id, query());
+    expect(Object.fromEntries(page.items.map((r) => [r.scenarioId, r.envId]))).toEqual({
+      [old.id]: "gamma-desk@v1",
+      [recent.id]: "gamma-desk",
+    });
+    // The newer pinned version first, with or without a search.
+    expect(page.items.map((r) => r.scenarioId)).toEqual([recent.id, old.id]);
+    const searched = await findVersionRows(t.db, version.id, query({ q: "made on" }));
+    expect(searched.items.map((r) => r.scenarioId)).toEqual([recent.id, old.id]);
+    expect((await getVersionRow(t.db, version.id, old.id)).row.envId).toBe("gamma-desk@v1");
+    expect((await getVersionRow(t.db, version.id, recent.id)).row.envId).toBe("gamma-desk");
+  });
+});

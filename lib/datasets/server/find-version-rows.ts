@@ -12,6 +12,7 @@ import { exportEnvIds } from "@/lib/export/env-id";
 import { toScenarioItem } from "@/lib/export/formats/envscaler";
 import { toExportScenarios } from "@/lib/export/server/to-export-scenario";
 import { idList } from "@/lib/review/acceptance";
+import { pageOfVersionRows } from "./page-of-version-rows";
 import {
   taskExcerpt,
   type VersionRow,
@@ -34,7 +35,7 @@ const ROW_SELECT = {
       externalId: true,
       task: true,
       proofStatus: true,
-      environment: { select: { slug: true, name: true } },
+      environment: { select: { id: true, slug: true, name: true } },
     },
   },
 } satisfies Prisma.DatasetItemSelect;
@@ -49,18 +50,24 @@ async function requireVersion(db: Db, datasetVersionId: string) {
   if (!version) throw new AppError("NOT_FOUND", `Dataset version ${datasetVersionId} not found.`);
 }
 
-/** env_id of every environment version the dataset version pins (few: one or two per environment). */
-async function envIdsOf(db: Db, datasetVersionId: string): Promise<Map<string, string>> {
-  const pinned = await db.datasetItem.findMany({
-    where: { datasetVersionId },
-    distinct: ["environmentVersionId"],
-    select: {
-      environmentVersion: { select: { id: true, version: true, environment: { select: { slug: true } } } },
+/**
+ * env_id of the pinned environment versions of these environments (the rows shown): an older pinned
+ * version of an environment is `slug@vN`, so each environment's pinned versions are read, and no
+ * others — a version of 100,000 items pins over ten thousand.
+ */
+async function envIdsOf(
+  db: Db,
+  datasetVersionId: string,
+  environmentIds: string[],
+): Promise<Map<string, string>> {
+  const versions = await db.environmentVersion.findMany({
+    where: {
+      environmentId: { in: [...new Set(environmentIds)] },
+      datasetItems: { some: { datasetVersionId } },
     },
+    select: { id: true, version: true, environment: { select: { slug: true } } },
   });
-  return exportEnvIds(
-    pinned.map(({ environmentVersion: v }) => ({ id: v.id, slug: v.environment.slug, version: v.version })),
-  );
+  return exportEnvIds(versions.map((v) => ({ id: v.id, slug: v.environment.slug, version: v.version })));
 }
 
 async function validatorNumbers(db: Db, rows: RowRecord[]): Promise<Map<string, number>> {
@@ -125,15 +132,10 @@ function rowsWhere(datasetVersionId: string, query: VersionRowsQuery): Prisma.Da
   };
 }
 
-/** One page of a version's rows; a page past the end is empty (with the total to go back by). */
-export async function findVersionRows(
-  db: Db,
-  datasetVersionId: string,
-  query: VersionRowsQuery,
-): Promise<VersionRowsPage> {
-  await requireVersion(db, datasetVersionId);
+/** A page of the rows matching a search: every item's task is matched, so ordering them all is no extra. */
+async function searchedRows(db: Db, datasetVersionId: string, query: VersionRowsQuery) {
   const where = rowsWhere(datasetVersionId, query);
-  const [records, total, envIds] = await Promise.all([
+  const [records, total] = await Promise.all([
     db.datasetItem.findMany({
       where,
       orderBy: [
@@ -146,9 +148,36 @@ export async function findVersionRows(
       select: ROW_SELECT,
     }),
     db.datasetItem.count({ where }),
-    envIdsOf(db, datasetVersionId),
   ]);
-  const numbers = await validatorNumbers(db, records);
+  return { records, total };
+}
+
+/** One page of a version's rows; a page past the end is empty (with the total to go back by). */
+export async function findVersionRows(
+  db: Db,
+  datasetVersionId: string,
+  query: VersionRowsQuery,
+): Promise<VersionRowsPage> {
+  await requireVersion(db, datasetVersionId);
+  const { records, total } = query.q
+    ? await searchedRows(db, datasetVersionId, query)
+    : await pageOfVersionRows(db, datasetVersionId, query, (where, skip, take) =>
+        db.datasetItem.findMany({
+          where,
+          orderBy: { scenario: { externalId: "asc" } },
+          skip,
+          take,
+          select: ROW_SELECT,
+        }),
+      );
+  const [envIds, numbers] = await Promise.all([
+    envIdsOf(
+      db,
+      datasetVersionId,
+      records.map((r) => r.scenario.environment.id),
+    ),
+    validatorNumbers(db, records),
+  ]);
   return {
     items: records.map((r) => toRow(r, envIds, numbers)),
     total,
@@ -181,7 +210,10 @@ export async function getVersionRow(
     },
   });
   if (!item) throw new AppError("NOT_FOUND", `Scenario ${scenarioId} is not in this dataset version.`);
-  const [envIds, numbers] = await Promise.all([envIdsOf(db, datasetVersionId), validatorNumbers(db, [item])]);
+  const [envIds, numbers] = await Promise.all([
+    envIdsOf(db, datasetVersionId, [item.scenario.environmentId]),
+    validatorNumbers(db, [item]),
+  ]);
   const row = toRow(item, envIds, numbers);
   const [scenario] = await toExportScenarios(db, row.envId, [item], false);
   if (!scenario) throw new AppError("INTERNAL", `Scenario ${scenarioId} could not be read for export.`);

@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import { createEnvironment, createManyEnvironments, createTestProject } from "@/prisma/seed/factories";
+import {
+  createEnvironment,
+  createManyEnvironments,
+  createScenario,
+  createTestProject,
+} from "@/prisma/seed/factories";
 import { ListEnvironmentsQuerySchema } from "../environment.schema";
 import { findDomains, findEnvironments } from "./find-environments";
 import { getEnvironmentOrThrow } from "./get-environment";
@@ -48,6 +53,16 @@ describe("findEnvironments", () => {
       query({ q: "hospital", status: "ACCEPTED", domain: "healthcare" }),
     );
     expect(both.items.map((e) => e.slug)).toEqual(["hospital"]);
+  });
+
+  it("counts each listed environment's scenarios", async () => {
+    const counted = await createEnvironment(t.db, projectId, { name: "Counted desk", slug: "counted" });
+    for (let i = 0; i < 3; i++) await createScenario(t.db, counted.id);
+    const page = await findEnvironments(t.db, projectId, query({}));
+    const count = (slug: string) => page.items.find((e) => e.slug === slug)?.scenarioCount;
+    expect(count("counted")).toBe(3);
+    expect(count("library")).toBe(0);
+    await t.db.environment.delete({ where: { id: counted.id } });
   });
 
   it("never returns another project's environments", async () => {

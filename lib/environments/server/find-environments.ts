@@ -41,15 +41,21 @@ export async function findEnvironments(
         toolCount: true,
         archivedAt: true,
         updatedAt: true,
-        _count: { select: { scenarios: true } },
       },
     }),
     db.environment.count({ where }),
   ]);
-  const items: EnvironmentListItem[] = rows.map(({ _count, updatedAt, archivedAt, ...row }) => ({
+  // Counted for this page's rows only: a relation `_count` groups the whole Scenario table.
+  const counts = await db.scenario.groupBy({
+    by: ["environmentId"],
+    where: { environmentId: { in: rows.map((r) => r.id) } },
+    _count: { _all: true },
+  });
+  const scenarioCount = new Map(counts.map((c) => [c.environmentId, c._count._all]));
+  const items: EnvironmentListItem[] = rows.map(({ updatedAt, archivedAt, ...row }) => ({
     ...row,
     archivedAt: archivedAt?.toISOString() ?? null,
-    scenarioCount: _count.scenarios,
+    scenarioCount: scenarioCount.get(row.id) ?? 0,
     updatedAt: updatedAt.toISOString(),
   }));
   return { items, total, page: query.page, pageSize: query.pageSize };

@@ -65,4 +65,36 @@ describe("SFT exports", () => {
     });
     expect(rows).toHaveLength(1);
   });
+
+  it("count, over several items, the graded rollouts that passed the filter on each item's own pins", async () => {
+    const project = await createTestProject(t.db, "sft-count");
+    const env = await createEnvironment(t.db, project.id);
+    const [a, b, c] = [
+      await createScenario(t.db, env.id),
+      await createScenario(t.db, env.id),
+      await createScenario(t.db, env.id),
+    ];
+    await acceptAndProveScenarios(t.db, project.id);
+    await createTrajectory(t.db, a.id);
+    await createTrajectory(t.db, a.id, { rolloutIndex: 1 });
+    await createTrajectory(t.db, b.id);
+    await createTrajectory(t.db, b.id, { rolloutIndex: 1, sftPass: false });
+    await createTrajectory(t.db, c.id, { rolloutIndex: 1, sftPass: null });
+    // Graded by another scenario's checks: on c, but pinned to b's validator versions.
+    const bPins = (await t.db.trajectory.findFirstOrThrow({ where: { scenarioId: b.id } }))
+      .validatorVersionIds;
+    await createTrajectory(t.db, c.id, { validatorVersionIds: bPins as string[] });
+    const dataset = await createDatasetVersion(t.db, { projectId: project.id, name: "sft-count" });
+    expect(await countSftTrajectories(t.db, dataset.id)).toBe(3);
+    const dir = path.join(work, "count");
+    await writeDatasetExport(t.db, dataset.id, "OPENAI_JSONL", dir);
+    const rows = ["train.jsonl", "test.jsonl"].flatMap((f) => {
+      try {
+        return readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean);
+      } catch {
+        return [];
+      }
+    });
+    expect(rows).toHaveLength(3);
+  });
 });

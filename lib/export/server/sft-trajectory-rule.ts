@@ -19,21 +19,18 @@ export const sftTrajectoryWhere = (items: PinnedItem[]): Prisma.TrajectoryWhereI
   })),
 });
 
-const COUNT_BATCH = 500;
-
-/** How many SFT trajectories a dataset version exports (the rows of the trajectory formats). */
+/**
+ * How many SFT trajectories a dataset version exports (the rows of the trajectory formats): the
+ * rule above as one join. `idList` of the item's pins is the string elements of its array (none for
+ * anything else), which the silent strict JSON path gives; a trajectory matches at most one item
+ * (one per scenario in a version), so the join counts each once.
+ */
 export async function countSftTrajectories(db: Db, datasetVersionId: string): Promise<number> {
-  let total = 0;
-  let after = "";
-  for (;;) {
-    const items = await db.datasetItem.findMany({
-      where: { datasetVersionId, id: { gt: after } },
-      orderBy: { id: "asc" },
-      take: COUNT_BATCH,
-      select: { id: true, scenarioId: true, environmentVersionId: true, validatorVersionIds: true },
-    });
-    if (items.length === 0) return total;
-    total += await db.trajectory.count({ where: sftTrajectoryWhere(items) });
-    after = items.at(-1)?.id ?? after;
-  }
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM "DatasetItem" i
+    JOIN "Trajectory" t ON t."scenarioId" = i."scenarioId" AND t."environmentVersionId" = i."environmentVersionId"
+      AND t."sftPass" AND t."validatorVersionIds" =
+        jsonb_path_query_array(i."validatorVersionIds", 'strict $[*] ? (@.type() == "string")', '{}', true)
+    WHERE i."datasetVersionId" = ${datasetVersionId}`;
+  return row?.n ?? 0;
 }

@@ -33,9 +33,10 @@ type Item = {
 
 const ids = (value: unknown) => idList(value) ?? [];
 
+/** `envId`: one env_id for every item, or env_id by environment version id (a batch of several). */
 export async function toExportScenarios(
   db: Db,
-  envId: string,
+  envId: string | ReadonlyMap<string, string>,
   items: Item[],
   withTrajectories: boolean,
 ): Promise<ExportScenario[]> {
@@ -53,7 +54,7 @@ export async function toExportScenarios(
       return v ? [{ checkItem: v.checkItem, code: v.code, validatorVersion: v.version }] : [];
     });
     return {
-      envId,
+      envId: typeof envId === "string" ? envId : (envId.get(item.environmentVersionId) ?? ""),
       taskId: item.scenario.externalId,
       split: item.split,
       task: item.scenario.task,

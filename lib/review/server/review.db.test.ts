@@ -147,6 +147,22 @@ describe("review queue and claims", () => {
     expect(after.decidedToday.mine).toBe(2);
   });
 
+  it("offers the project's domains and flag reasons as filters, each once and sorted", async () => {
+    const { project, env, alice } = await world();
+    await createEnvironment(t.db, project.id, { domain: "banking" });
+    await createEnvironment(t.db, project.id, { domain: "retail" });
+    const scenario = await createScenario(t.db, env.id, { status: "DRAFT" });
+    for (const [i, flagReason] of ["truncated", "judge disagrees", "truncated", null].entries())
+      await createTrajectory(t.db, scenario.id, { rolloutIndex: i, flagReason });
+    const other = await createTestProject(t.db, "other-facets");
+    const elsewhere = await createEnvironment(t.db, other.id, { domain: "aviation" });
+    const theirs = await createScenario(t.db, elsewhere.id);
+    await createTrajectory(t.db, theirs.id, { flagReason: "their reason" });
+    const { facets } = await findReviewQueue(t.db, project.id, {}, alice);
+    expect(facets.domains).toEqual(["banking", "retail"]);
+    expect(facets.flagReasons).toEqual(["judge disagrees", "truncated"]);
+  });
+
   it("gives an item to exactly one of two racing reviewers, hides it from the other, and frees it on expiry", async () => {
     const { project, env, alice, bob } = await world();
     const results = await Promise.all([

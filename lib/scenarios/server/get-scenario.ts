@@ -44,13 +44,18 @@ export async function getScenarioOrThrow(db: Db, projectId: string, id: string) 
   return { ...scenario, proofStatus, strength };
 }
 
+/**
+ * The Scenarios page: the newest `take` (200) matching scenarios with their check and rollout
+ * counts. The counts are grouped for the listed ids only: a relation `_count` compiles to a
+ * GROUP BY over the whole Validator and Trajectory tables, which is seconds at a million rows.
+ */
 export async function findScenarios(
   db: Db,
   projectId: string,
   filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number; q?: string },
 ) {
   const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
-  return db.scenario.findMany({
+  const rows = await db.scenario.findMany({
     where: {
       environment: { projectId },
       // Search: the task, the scenario id, the environment's name or env_id.
@@ -72,7 +77,17 @@ export async function findScenarios(
       proofStatus: true,
       proofReasons: true,
       environment: { select: { id: true, name: true, slug: true } },
-      _count: { select: { validators: true, trajectories: true } },
     },
   });
+  const ids = rows.map((r) => r.id);
+  const [validators, trajectories] = await Promise.all([
+    db.validator.groupBy({ by: ["scenarioId"], where: { scenarioId: { in: ids } }, _count: { _all: true } }),
+    db.trajectory.groupBy({ by: ["scenarioId"], where: { scenarioId: { in: ids } }, _count: { _all: true } }),
+  ]);
+  const checks = new Map(validators.map((v) => [v.scenarioId, v._count._all]));
+  const rollouts = new Map(trajectories.map((t) => [t.scenarioId, t._count._all]));
+  return rows.map((r) => ({
+    ...r,
+    _count: { validators: checks.get(r.id) ?? 0, trajectories: rollouts.get(r.id) ?? 0 },
+  }));
 }
