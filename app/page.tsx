@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getDb } from "@/lib/db";
-import { getDashboard } from "@/lib/dashboard/server/get-dashboard";
+import { DASHBOARD_REFRESH_MS, getDashboard } from "@/lib/dashboard/server/get-dashboard";
 import { currentUser } from "@/lib/auth/server/require-role";
 import { DashboardCharts } from "@/components/dashboard/dashboard-charts";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -15,7 +15,10 @@ export default async function DashboardPage() {
   await currentUser();
   const db = getDb();
   const project = await getDefaultProject(db);
-  const [{ stats, charts }, workers] = await Promise.all([getDashboard(db, project.id), findLiveWorkers(db)]);
+  const [{ stats, charts, computedAt }, workers] = await Promise.all([
+    getDashboard(db, project.id),
+    findLiveWorkers(db),
+  ]);
   return (
     <div className="space-y-6">
       <div className="flex items-baseline justify-between">
@@ -26,6 +29,10 @@ export default async function DashboardPage() {
             : "No worker online"}
         </p>
       </div>
+      <p className="text-xs text-slate-500" data-testid="dashboard-as-of">
+        Figures as of {new Date(computedAt).toISOString().slice(11, 19)} UTC (recomputed at most every{" "}
+        {DASHBOARD_REFRESH_MS / 1000} s; the lists are live)
+      </p>
       <div className="grid gap-4 sm:grid-cols-3">
         <Stat label="Environments" value={stats.environments} href="/environments" />
         <Stat label="Scenarios" value={stats.scenarios} />
