@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
 import {
+  createEnvironment,
   createQualityCheck,
   createScenario,
+  createTestProject,
   createTrajectory,
   currentVersionsOf,
 } from "@/prisma/seed/factories";
