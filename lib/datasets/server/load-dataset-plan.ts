@@ -42,7 +42,12 @@ async function loadEnvironments(tx: Tx, input: Input): Promise<PlanEnvironment[]
 }
 
 type ScenarioRow = Omit<PlanScenario, "proofs" | "validatorVersionNumbers">;
-type ProofRowStored = { scenarioId: string; environmentVersionId: string; validatorVersionIds: unknown; status: string };
+type ProofRowStored = {
+  scenarioId: string;
+  environmentVersionId: string;
+  validatorVersionIds: unknown;
+  status: string;
+};
 
 /**
  * Every scenario of the considered environments with its current validator versions, every proof's
