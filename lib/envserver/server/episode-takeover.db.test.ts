@@ -7,49 +7,16 @@
  * longer advance it, another client's key takes nothing over, an ended episode is never revived,
  * and a reset with no reachable journal starts nothing.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db";
-import { createSandboxRunner } from "@/lib/sandbox";
 import { useTestDatabase } from "@/tests/db";
+import { type Server, useReplicas } from "../tests/replicas";
 import { startEnvServer } from "../start-server";
 import { counterCatalog, loopbackOptions } from "../tests/harness";
 import { createPgEpisodeJournal } from "./pg-episode-journal";
 
 const t = useTestDatabase();
-const sandbox = createSandboxRunner({ poolSize: 4 });
-type Server = Awaited<ReturnType<typeof startEnvServer>>;
-const servers: Server[] = [];
-const children: ChildProcess[] = [];
-
-afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
-  for (const s of servers) await s.stop();
-  await sandbox.close();
-});
-
-async function replica(): Promise<Server> {
-  const server = await startEnvServer(
-    counterCatalog(),
-    sandbox,
-    loopbackOptions({ journal: createPgEpisodeJournal(t.db) }),
-  );
-  servers.push(server);
-  return server;
-}
-
-/** A replica in its own process, killable with SIGKILL. */
-async function childReplica(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/child/env-server.ts"], {
-    env: { ...process.env, JOURNAL_DATABASE_URL: t.url },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const { port } = JSON.parse(String((await lines.next()).value)) as { port: number };
-  return { port, child };
-}
+const { sandbox, track, forget, replica, childReplica } = useReplicas(t);
 
 type Reply = {
   status: number;
@@ -133,7 +100,7 @@ describe("an episode outlives its replica", () => {
     const episode = await begin(a.port);
     await add(a.port, episode, 1);
     await a.stop();
-    servers.splice(servers.indexOf(a), 1);
+    forget(a);
     const reply = await add(b.port, episode, 0);
     expect(reply.body.observation.metadata.step_count).toBe(2);
     expect(await submit(b.port, episode)).toMatchObject({ body: { done: true, reward: 1 } });
@@ -182,7 +149,7 @@ describe("the journal's rules", () => {
     await add(a.port, episode, 1);
     expect(await submit(a.port, episode)).toMatchObject({ body: { reward: 1 } });
     await a.stop();
-    servers.splice(servers.indexOf(a), 1);
+    forget(a);
     expect((await add(b.port, episode, 1)).status).toBe(404);
   }, 60_000);
 
@@ -193,7 +160,7 @@ describe("the journal's rules", () => {
       sandbox,
       loopbackOptions({ journal: createPgEpisodeJournal(nowhere) }),
     );
-    servers.push(down);
+    track(down);
     const reset = await post(down.port, "/reset", {});
     expect(reset.status).toBe(503);
     expect(reset.body.error?.message).toMatch(/journal/);

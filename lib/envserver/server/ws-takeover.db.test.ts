@@ -7,50 +7,16 @@
  * episode, an unknown one, no key. Without the journal a dropped connection still ends its episode.
  * Evidence is read on the host side: the journal's rows and the rewards only a replay could give.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import WebSocket from "ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandboxRunner } from "@/lib/sandbox";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
+import { type Server, useReplicas } from "../tests/replicas";
 import { startEnvServer } from "../start-server";
 import { WS_CLOSE_REPLACED } from "../ws-handler";
 import { counterCatalog, loopbackOptions, wsSession } from "../tests/harness";
-import { createPgEpisodeJournal } from "./pg-episode-journal";
 
 const t = useTestDatabase();
-const sandbox = createSandboxRunner({ poolSize: 4 });
-type Server = Awaited<ReturnType<typeof startEnvServer>>;
-const servers: Server[] = [];
-const children: ChildProcess[] = [];
-
-afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
-  for (const s of servers) await s.stop();
-  await sandbox.close();
-});
-
-async function replica(overrides: Parameters<typeof loopbackOptions>[0] = {}): Promise<Server> {
-  const server = await startEnvServer(
-    counterCatalog(),
-    sandbox,
-    loopbackOptions({ journal: createPgEpisodeJournal(t.db), ...overrides }),
-  );
-  servers.push(server);
-  return server;
-}
-
-/** A replica in its own process, killable with SIGKILL. */
-async function childReplica(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/child/env-server.ts"], {
-    env: { ...process.env, JOURNAL_DATABASE_URL: t.url },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const { port } = JSON.parse(String((await lines.next()).value)) as { port: number };
-  return { port, child };
-}
+const { sandbox, track, replica, childReplica } = useReplicas(t);
 
 type Episode = { id: string; key: string };
 type Session = ReturnType<typeof wsSession>;
@@ -256,7 +222,7 @@ describe("resumes that are refused", () => {
 describe("without the journal", () => {
   it("a dropped connection ends its episode, the reset gives no key, and nothing can be resumed", async () => {
     const solo = await startEnvServer(counterCatalog(), sandbox, loopbackOptions());
-    servers.push(solo);
+    track(solo);
     const ws = wsSession(`ws://127.0.0.1:${solo.port}/ws`);
     const reset = await ws.send({ type: "reset", data: {} });
     const meta = reset.data.observation?.metadata as Record<string, unknown>;
