@@ -8,15 +8,10 @@ import { AppError } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/parse-input";
 import { toScenarioItem } from "@/lib/export/formats/envscaler";
 import { loadExportEnvironments, streamExportScenarios } from "@/lib/export/server/load-export-input";
-import {
-  acceptAndProveScenarios,
-  createEnvironment,
-  createScenario,
-  createTestProject,
-} from "@/prisma/seed/factories";
+import { createEnvironment, createScenario, createTestProject } from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
+import { seedProvenDataset } from "@/tests/proven-dataset";
 import { VersionRowsInputSchema, VersionRowsQuerySchema } from "../version-rows.schema";
-import { createDatasetVersion } from "./create-dataset-version";
 import { findVersionRows, getVersionRow } from "./find-version-rows";
 
 const t = useTestDatabase();
@@ -26,20 +21,28 @@ let refundScenarioId = "";
 const query = (raw: Record<string, unknown> = {}) => VersionRowsQuerySchema.parse(raw);
 
 beforeAll(async () => {
-  const project = await createTestProject(t.db, "rows");
-  const alpha = await createEnvironment(t.db, project.id, { slug: "alpha-shop", name: "Alpha shop" });
-  const beta = await createEnvironment(t.db, project.id, { slug: "beta-bank", name: "Beta bank" });
-  for (let i = 0; i < 4; i++)
-    await createScenario(t.db, alpha.id, { task: `Restock shelf ${i} with apples` });
-  for (let i = 0; i < 2; i++) await createScenario(t.db, beta.id, { task: `Open savings account ${i}` });
-  const refund = await createScenario(t.db, beta.id, {
+  const refund = {
     task: "Refund   the\norder 42 to the customer's card",
     goldCalls: [{ name: "refund", arguments: { order: 42 } }],
     initialState: { orders: { "42": { paid: 10 } } },
-  });
-  refundScenarioId = refund.id;
-  await acceptAndProveScenarios(t.db, project.id);
-  versionId = (await createDatasetVersion(t.db, { projectId: project.id, name: "rows", testRatio: 0.5 })).id;
+  };
+  const seeded = await seedProvenDataset(
+    t.db,
+    "rows",
+    [
+      {
+        fields: { slug: "alpha-shop", name: "Alpha shop" },
+        scenarios: [0, 1, 2, 3].map((i) => ({ task: `Restock shelf ${i} with apples` })),
+      },
+      {
+        fields: { slug: "beta-bank", name: "Beta bank" },
+        scenarios: [{ task: "Open savings account 0" }, { task: "Open savings account 1" }, refund],
+      },
+    ],
+    { testRatio: 0.5 },
+  );
+  refundScenarioId = seeded.scenarios.at(-1)!.id;
+  versionId = seeded.versionId;
 });
 
 describe("a dataset version's rows, paged in Postgres", () => {

@@ -25,6 +25,20 @@ import { writeDatasetExport } from "./run-export";
 
 const t = useTestDatabase();
 const work = mkdtempSync(path.join(tmpdir(), "sft-pins-"));
+
+/** The OpenAI JSONL export's rows over both splits (a split with no rows writes no file). */
+async function exportedRows(datasetVersionId: string, name: string): Promise<string[]> {
+  const dir = path.join(work, name);
+  await writeDatasetExport(t.db, datasetVersionId, "OPENAI_JSONL", dir);
+  return ["train.jsonl", "test.jsonl"].flatMap((f) => {
+    try {
+      return readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean);
+    } catch {
+      return [];
+    }
+  });
+}
+
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("SFT exports", () => {
@@ -54,15 +68,7 @@ describe("SFT exports", () => {
     expect(other.validatorVersionIds).not.toEqual(graded.validatorVersionIds);
 
     expect(await countSftTrajectories(t.db, dataset.id)).toBe(1);
-    const dir = path.join(work, "openai");
-    await writeDatasetExport(t.db, dataset.id, "OPENAI_JSONL", dir);
-    const rows = ["train.jsonl", "test.jsonl"].flatMap((f) => {
-      try {
-        return readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean);
-      } catch {
-        return [];
-      }
-    });
+    const rows = await exportedRows(dataset.id, "openai");
     expect(rows).toHaveLength(1);
   });
 
@@ -86,15 +92,7 @@ describe("SFT exports", () => {
     await createTrajectory(t.db, c.id, { validatorVersionIds: bPins as string[] });
     const dataset = await createDatasetVersion(t.db, { projectId: project.id, name: "sft-count" });
     expect(await countSftTrajectories(t.db, dataset.id)).toBe(3);
-    const dir = path.join(work, "count");
-    await writeDatasetExport(t.db, dataset.id, "OPENAI_JSONL", dir);
-    const rows = ["train.jsonl", "test.jsonl"].flatMap((f) => {
-      try {
-        return readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean);
-      } catch {
-        return [];
-      }
-    });
+    const rows = await exportedRows(dataset.id, "count");
     expect(rows).toHaveLength(3);
   });
 });

@@ -4,14 +4,8 @@
  * order and each environment's tasks in task-id order, with its own env_id.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
-import {
-  acceptAndProveScenarios,
-  createEnvironment,
-  createScenario,
-  createTestProject,
-} from "@/prisma/seed/factories";
 import { useTestDatabase } from "@/tests/db";
+import { seedProvenDataset } from "@/tests/proven-dataset";
 import { loadExportEnvironments, streamExportScenarios } from "./load-export-input";
 
 const t = useTestDatabase();
@@ -20,13 +14,11 @@ let versionId = "";
 const SIZES = { alpha: 1, bravo: 3, charlie: 1, delta: 2, echo: 1 };
 
 beforeAll(async () => {
-  const project = await createTestProject(t.db, "stream");
-  for (const [slug, n] of Object.entries(SIZES)) {
-    const env = await createEnvironment(t.db, project.id, { slug });
-    for (let i = 0; i < n; i++) await createScenario(t.db, env.id, { task: `${slug} task ${i}` });
-  }
-  await acceptAndProveScenarios(t.db, project.id);
-  versionId = (await createDatasetVersion(t.db, { projectId: project.id, name: "stream" })).id;
+  const environments = Object.entries(SIZES).map(([slug, n]) => ({
+    fields: { slug },
+    scenarios: Array.from({ length: n }, (_, i) => ({ task: `${slug} task ${i}` })),
+  }));
+  versionId = (await seedProvenDataset(t.db, "stream", environments)).versionId;
 });
 
 async function streamed(batch?: number) {
