@@ -86,16 +86,6 @@ export function InputField({
   fieldClassName?: string;
   labelClassName?: string;
 }) {
-  return (
-    <Field
-      label={label}
-      hint={hint}
-      error={error}
-      id={id}
-      className={fieldClassName}
-      labelClassName={labelClassName}
-    >
-      {(control) => <Input {...control} {...input} />}
-    </Field>
-  );
+  const field = { label, hint, error, id, labelClassName, className: fieldClassName };
+  return <Field {...field}>{(control) => <Input {...control} {...input} />}</Field>;
 }

@@ -1,11 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
-import {
-  createEnvironment,
-  createScenario,
-  createTestProject,
-  createTrajectory,
-} from "@/prisma/seed/factories";
+import { createProjectWithScenarios, createTrajectory } from "@/prisma/seed/factories";
 import { createSandboxRunner } from "@/lib/sandbox";
 import { runValidatorBench } from "./run-validator-bench";
 
@@ -33,16 +28,18 @@ const CHECKS = [
 
 describe("validator test bench (real sandbox)", () => {
   it("runs checks on the initial, gold (replayed), trajectory and custom states, and tries unsaved code", async () => {
-    const project = await createTestProject(t.db);
-    const env = await createEnvironment(t.db, project.id, { source: SOURCE });
-    const scenario = await createScenario(t.db, env.id, {
-      checks: CHECKS,
-      initialState: { count: 0 },
-      goldCalls: [
-        { name: "add", arguments: { amount: 1 } },
-        { name: "add", arguments: { amount: 2 } },
-      ],
+    const { scenarios } = await createProjectWithScenarios(t.db, 1, {
+      environment: { source: SOURCE },
+      scenario: {
+        checks: CHECKS,
+        initialState: { count: 0 },
+        goldCalls: [
+          { name: "add", arguments: { amount: 1 } },
+          { name: "add", arguments: { amount: 2 } },
+        ],
+      },
     });
+    const scenario = scenarios[0]!;
     const trajectory = await createTrajectory(t.db, scenario.id, { finalState: { count: 2 } });
     const passed = (run: Awaited<ReturnType<typeof runValidatorBench>>) =>
       run.checks.map((c) => ("passed" in c.result ? c.result.passed : c.result.error));
