@@ -10,9 +10,12 @@
  * - a POST naming no MCP session that is not `initialize` is OpenEnv's JSON-RPC (mcp.ts), as
  *   upstream's clients send it.
  * The episode lives exactly as long as the session: ending one ends the other, whichever side
- * (client DELETE, idle reaping, server stop) ends it. Access checks (auth.ts) run before this.
+ * (client DELETE, idle reaping, server stop) ends it. With the journal (ENVSTUDIO_SERVE_JOURNAL=1)
+ * a session outlives its replica: a request naming a session another replica started is served
+ * here once the journal's episode is taken over (the session id is the episode's key, as the
+ * session id is the client's only credential in MCP). Access checks (auth.ts) run before this.
  */
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -20,7 +23,7 @@ import { z } from "zod";
 import { HttpError, MAX_BODY } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC, handleMcp, handleMcpText } from "./mcp";
-import { createEpisodeServer } from "./mcp-episode-server";
+import { type EpisodeHandle, createEpisodeServer } from "./mcp-episode-server";
 import type { ServeError, Sessions } from "./sessions";
 
 /** The SDK's code for an unknown session (its transport answers the same). */
@@ -64,6 +67,55 @@ const START_STATUS: Record<ServeError["code"], number> = {
 export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
   const live = new Map<string, StreamableHTTPServerTransport>();
 
+  /** Sessions another replica started, taken over here (see takeOver). */
+  const adopted = new Map<string, EpisodeHandle>();
+  type Refusal = { error: string; status: number; code: number };
+  const notFound: Refusal = { error: "Session not found", status: 404, code: SESSION_NOT_FOUND };
+
+  /**
+   * A session this replica does not hold: with the journal, its episode is taken over (rebuilt by
+   * replaying its calls) unless it ended, and the session goes on here. Otherwise 404, after
+   * which an MCP client starts a new session.
+   */
+  async function takeOver(id: string): Promise<EpisodeHandle | Refusal> {
+    if (!sessions.journaled) return notFound;
+    const resumable = await sessions.resume(id, id);
+    if (!resumable.ok)
+      return resumable.error.code === "CAPACITY"
+        ? { error: resumable.error.message, status: 503, code: RPC.SERVER_ERROR }
+        : notFound;
+    const owner = { key: id, onEvicted: () => void adopted.delete(id) };
+    const scenario = sessions.rebind(id, owner) ? sessions.scenarioOf(id, id) : null;
+    if (!scenario) return notFound;
+    const handle = { id, key: id, scenario };
+    adopted.set(id, handle);
+    return handle;
+  }
+
+  /**
+   * One request of a session taken over, on a stateless transport of its own: the session was
+   * checked above (the adopted map), and the SDK's session state (the `initialize` it answered)
+   * died with the replica that held it.
+   */
+  async function serveTakenOver(
+    handle: EpisodeHandle,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ) {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = createEpisodeServer(sessions, handle);
+    await server.connect(transport);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      await server.close();
+    }
+  }
+
   /** `initialize`: starts the episode, then lets the SDK answer the handshake. */
   async function start(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) {
     if (lifecycle.draining()) return sendRpcError(res, 503, RPC.SERVER_ERROR, DRAINING_MESSAGE);
@@ -80,18 +132,21 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
         RPC.INVALID_PARAMS,
         "scenario must be a scenario id, seed an integer ≥ 0",
       );
+    // The session id is unguessable and is all an MCP client holds: it is the episode's key too,
+    // so that any replica can take the session over from the journal.
+    const id = randomUUID();
     const owner = {
-      key: randomBytes(18).toString("base64url"),
+      key: id,
       // Idle reaping ended the episode: the session ends with it (later requests get 404).
-      onEvicted: () => void (reset.ok ? live.get(reset.value.id)?.close() : undefined),
+      onEvicted: () => void live.get(id)?.close(),
     };
     const reset = await sessions.reset(
-      { scenario_id: choice.data.scenario, seed: choice.data.seed, diff: true },
+      { scenario_id: choice.data.scenario, seed: choice.data.seed, diff: true, episode_id: id },
       owner,
     );
     if (!reset.ok)
       return sendRpcError(res, START_STATUS[reset.error.code], RPC.SERVER_ERROR, reset.error.message);
-    const { id, scenario } = reset.value;
+    const { scenario } = reset.value;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
@@ -120,8 +175,10 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     }
     if (sessionId !== undefined) {
       const transport = live.get(sessionId);
-      if (!transport) return sendRpcError(res, 404, SESSION_NOT_FOUND, "Session not found");
-      return transport.handleRequest(req, res, body);
+      if (transport) return transport.handleRequest(req, res, body);
+      const taken = adopted.get(sessionId) ?? (await takeOver(sessionId));
+      if ("error" in taken) return sendRpcError(res, taken.status, taken.code, taken.error);
+      return serveTakenOver(taken, req, res, body);
     }
     if (isInitializeRequest(body)) return start(req, res, url, body);
     return sendJson(res, 200, await handleMcp(sessions, body));
@@ -152,8 +209,13 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       if (sessionId === undefined)
         return sendRpcError(res, 400, RPC.SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
       const transport = live.get(sessionId);
-      if (!transport) return sendRpcError(res, 404, SESSION_NOT_FOUND, "Session not found");
-      await transport.handleRequest(req, res);
+      if (transport) return await transport.handleRequest(req, res);
+      const taken = adopted.get(sessionId) ?? (await takeOver(sessionId));
+      if ("error" in taken) return sendRpcError(res, taken.status, taken.code, taken.error);
+      // DELETE of a session taken over: the episode ends here, as it would have there.
+      adopted.delete(sessionId);
+      await sessions.close(sessionId, taken.key);
+      res.writeHead(200).end();
     } catch (error) {
       if (error instanceof HttpError) return sendRpcError(res, error.status, RPC.SERVER_ERROR, error.message);
       sendRpcError(res, 500, RPC.INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
@@ -162,8 +224,8 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
 
   return {
     handle,
-    /** Live MCP sessions (each holds an episode). */
-    size: () => live.size,
+    /** Live MCP sessions (each holds an episode), taken-over ones included. */
+    size: () => live.size + adopted.size,
     closeAll: () => Promise.all([...live.values()].map((t) => t.close())),
   };
 }

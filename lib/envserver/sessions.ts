@@ -64,6 +64,11 @@ export function createSessions(catalog: Catalog, sandbox: SandboxRunner, opts: S
     close: table.close,
     /** Whether `key` may act on the live session `id`. */
     owns: (id: string, key: string) => table.owned(id, key).ok,
+    /** The scenario the live session `id` serves, when `key` may act on it. */
+    scenarioOf: (id: string, key: string) => {
+      const found = table.owned(id, key);
+      return found.ok ? found.value.scenario : null;
+    },
     reap: table.reap,
     releaseLost: table.releaseLost,
     capacity: table.capacity,
