@@ -81,7 +81,9 @@ describe("EnvScaler round trip", () => {
       expect(readFileSync(path.join(second, name), "utf8")).toBe(
         readFileSync(path.join(exported, name), "utf8"),
       );
-  });
+    // The proof run replays every imported scenario's gold calls and near-misses in the sandbox:
+    // on a busy shared machine that alone can take minutes.
+  }, 300_000);
 
   it("imports a Python environment folder with its scenario file (setattr convention), for review", async () => {
     const { id: projectId } = await createTestProject(t.db, "import-py");
