@@ -27,6 +27,18 @@ async function connect(port: number, sessionId?: string) {
   return { client, transport };
 }
 
+/** A bare tools/list naming `session` on `port`, as a client that lost its session would send it. */
+const listIn = (port: number, session: string) =>
+  fetch(mcpUrl(port), {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": session,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+
 const dataOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   (result.structuredContent as { observation: { data: unknown } }).observation.data;
 
@@ -62,15 +74,7 @@ describe("an MCP session outlives its replica", () => {
     const moved = await connect(b.port, id);
     expect(dataOf(await moved.client.callTool({ name: "get_count", arguments: {} }))).toBe(2);
     await moved.transport.terminateSession();
-    const gone = await fetch(mcpUrl(b.port), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": id,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-    });
+    const gone = await listIn(b.port, id);
     expect(gone.status).toBe(404);
     expect((await t.db.servedEpisode.findUniqueOrThrow({ where: { id } })).endedAt).not.toBeNull();
   }, 90_000);
@@ -82,15 +86,7 @@ describe("an MCP session outlives its replica", () => {
       [b.port, "00000000-0000-4000-8000-000000000000"],
       [solo.port, started.transport.sessionId!],
     ] as const) {
-      const res = await fetch(mcpUrl(port), {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": session,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-      });
+      const res = await listIn(port, session);
       expect(res.status).toBe(404);
     }
     await started.transport.terminateSession();
