@@ -74,11 +74,7 @@ export async function resolveSelection(db: Db, projectId: string, selection: Sel
     const targets = selection.items.filter((i) => !seen.has(keyOf(i)) && seen.add(keyOf(i)));
     return { targets, skipped: [], selected: targets.length };
   }
-  const { envWhere, scenarioWhere, tw, wants, repairWhere } = await queueWhere(
-    db,
-    projectId,
-    selection.filter,
-  );
+  const { envWhere, scenarioWhere, tw, wants, repairWhere } = queueWhere(projectId, selection.filter);
   const [envCount, scenarioCount, trajCount, repairCount] = await Promise.all([
     wants.environment ? db.environment.count({ where: envWhere }) : 0,
     wants.scenario ? db.scenario.count({ where: scenarioWhere }) : 0,
@@ -178,15 +174,10 @@ async function lockWaiting(tx: Tx, item: BulkItem) {
     const s = await tx.scenario.findUniqueOrThrow({ where: { id: item.id }, select: { status: true } });
     if (!SCENARIO_WAITING.includes(s.status)) throw done(s.status);
   } else if (item.kind === "trajectory") {
-    const [row] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "Trajectory" WHERE "id" = ${item.id} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<{ reviewDecision: string | null }[]>`
+      SELECT "reviewDecision"::text AS "reviewDecision" FROM "Trajectory" WHERE "id" = ${item.id} FOR UPDATE`;
     if (!row) throw new AppError("NOT_FOUND", "not found");
-    const last = await tx.reviewDecision.findFirst({
-      where: { targetType: "TRAJECTORY", targetId: item.id, decision: { in: ["ACCEPT", "REJECT", "UNDO"] } },
-      orderBy: { createdAt: "desc" },
-      select: { decision: true },
-    });
-    if (last && last.decision !== "UNDO") throw done(last.decision);
+    if (row.reviewDecision) throw done(row.reviewDecision);
   }
   // Repair proposals: decideRepair locks the proposal and refuses one already decided.
 }

@@ -33,7 +33,7 @@ const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []
  * The filter as a where clause per kind, and which kinds it can match at all: the queue page and
  * the bulk decisions' "every item matching the filter" read the same rows.
  */
-export async function queueWhere(db: Db, projectId: string, filter: QueueFilter) {
+export function queueWhere(projectId: string, filter: QueueFilter) {
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
   const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
   const scenarioSearch: Prisma.ScenarioWhereInput = q
@@ -64,7 +64,7 @@ export async function queueWhere(db: Db, projectId: string, filter: QueueFilter)
   };
   const tw: Prisma.TrajectoryWhereInput = {
     flagReason: filter.flagReason ? filter.flagReason : { not: null },
-    id: { notIn: await decidedTrajectoryIds(db, projectId) },
+    reviewDecision: null,
     scenario: {
       ...scenarioSearch,
       environment: { projectId, ...(filter.domain ? { domain: filter.domain } : {}) },
@@ -127,7 +127,7 @@ export async function findReviewQueue(
     select: { targetId: true },
   });
   const taken = claims.map((c) => c.targetId);
-  const { envWhere, scenarioWhere, tw, wants, q, repairWhere } = await queueWhere(db, projectId, filter);
+  const { envWhere, scenarioWhere, tw, wants, q, repairWhere } = queueWhere(projectId, filter);
   const order = queueOrder(filter);
   const [envs, scenarios, trajectories, envCount, scenarioCount, trajCount] = await Promise.all([
     wants.environment
@@ -283,16 +283,6 @@ const pinsOf = (s: ScenarioRow) => ({
 const proofOf = (s: ScenarioRow) => pinnedProofStatus(s.proofs.map(proofRowOf), pinsOf(s));
 
 /** Trajectories whose latest accept/reject was not undone: the log is their review state. */
-async function decidedTrajectoryIds(db: Db, projectId: string): Promise<string[]> {
-  const rows = await db.reviewDecision.findMany({
-    where: { projectId, targetType: "TRAJECTORY", decision: { in: ["ACCEPT", "REJECT", "UNDO"] } },
-    orderBy: { createdAt: "asc" },
-    select: { targetId: true, decision: true },
-  });
-  const latest = new Map(rows.map((r) => [r.targetId, r.decision]));
-  return [...latest].filter(([, d]) => d !== "UNDO").map(([id]) => id);
-}
-
 type EnvRow = {
   id: string;
   currentVersionId: string | null;

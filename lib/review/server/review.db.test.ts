@@ -10,10 +10,12 @@ import {
 } from "@/prisma/seed/factories";
 import { seedReviewWorld } from "@/tests/review-world";
 import { claimItem } from "./claims";
+import { resolveSelection } from "./bulk-review";
 import { decideItem } from "./decide-item";
 import { findAuditLog } from "./find-audit-log";
 import { findReviewQueue } from "./find-review-queue";
 import { reviewQualityProbe } from "./review-quality-probe";
+import { undoLastDecision } from "./undo-decision";
 
 const t = useTestDatabase();
 
@@ -147,6 +149,49 @@ describe("review queue and claims", () => {
     const after = await findReviewQueue(t.db, project.id, {}, alice);
     expect(after.counts).toEqual({ environment: 1, scenario: 0, trajectory: 0, repair: 0 });
     expect(after.decidedToday.mine).toBe(2);
+  });
+
+  it("keeps listing flagged rollouts when the log holds more decided rollouts than PostgreSQL takes bind parameters; an undone one is back", async () => {
+    const { project, env, alice } = await world();
+    const scenario = await createScenario(t.db, env.id, { status: "VERIFIED" });
+    const [decided, undone, waiting] = await Promise.all(
+      [0, 1, 2].map((i) => createTrajectory(t.db, scenario.id, { rolloutIndex: i, flagReason: "truncated" })),
+    );
+    // 40,000 decisions on other rollouts: the queue once sent every decided id as a parameter.
+    await t.db.$executeRaw`
+      INSERT INTO "ReviewDecision" ("id", "projectId", "targetType", "targetId", "decision")
+      SELECT 'bulk-' || i, ${project.id}, 'TRAJECTORY', 'gone-' || i, 'REJECT' FROM generate_series(1, 40000) i`;
+    const reject = async (id: string) =>
+      decideItem(
+        t.db,
+        { ...(await currentVersionsOf(t.db, "trajectory", id)), decision: "REJECT", reason: "agent guessed" },
+        alice,
+      );
+    await reject(decided!.id);
+    await reject(undone!.id);
+    await undoLastDecision(t.db, project.id, alice);
+
+    const queue = await findReviewQueue(t.db, project.id, { kind: "trajectory" }, alice);
+    expect(queue.items.map((i) => i.id).sort()).toEqual([undone!.id, waiting!.id].sort());
+    expect(queue.counts.trajectory).toBe(2);
+    // The bulk decisions' "every item matching the filter" reads the same rows.
+    const resolved = await resolveSelection(t.db, project.id, {
+      mode: "filter",
+      filter: { kind: "trajectory" },
+      asOf: new Date().toISOString(),
+      except: [],
+    });
+    expect(resolved.targets.map((i) => i.id).sort()).toEqual([undone!.id, waiting!.id].sort());
+    // The state is the rollout's own column, kept from the log by the database.
+    const states = await t.db.trajectory.findMany({
+      where: { id: { in: [decided!.id, undone!.id, waiting!.id] } },
+      select: { id: true, reviewDecision: true },
+    });
+    expect(Object.fromEntries(states.map((s) => [s.id, s.reviewDecision]))).toEqual({
+      [decided!.id]: "REJECT",
+      [undone!.id]: null,
+      [waiting!.id]: null,
+    });
   });
 
   it("offers the project's domains and flag reasons as filters, each once and sorted", async () => {
