@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DatasetStatsSchema } from "@/lib/datasets/dataset.schema";
 import { findDatasets } from "@/lib/datasets/server/find-datasets";
-import { findEligibleEnvironments } from "@/lib/datasets/server/get-dataset-detail";
+import { findEligibleEnvironments } from "@/lib/datasets/server/find-eligible-environments";
 import { getDb } from "@/lib/db";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/auth/server/require-role";

@@ -11,7 +11,8 @@ import { DatasetPreviewFormSchema } from "../../lib/datasets/dataset-form.schema
 import { previewPage } from "../../lib/datasets/preview-page";
 import { findDatasets } from "../../lib/datasets/server/find-datasets";
 import { findVersionRows } from "../../lib/datasets/server/find-version-rows";
-import { findEligibleEnvironments, getDatasetDetail } from "../../lib/datasets/server/get-dataset-detail";
+import { findEligibleEnvironments } from "../../lib/datasets/server/find-eligible-environments";
+import { getDatasetDetail } from "../../lib/datasets/server/get-dataset-detail";
 import { VersionRowsQuerySchema } from "../../lib/datasets/version-rows.schema";
 import { parseListQuery } from "../../lib/environments/environment.schema";
 import { findDomains, findEnvironments } from "../../lib/environments/server/find-environments";

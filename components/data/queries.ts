@@ -8,6 +8,7 @@ import { API } from "@/lib/api/routes";
 import type { EnvironmentListFilters } from "@/lib/environments/environment.schema";
 import type { ClaimInput } from "@/lib/review/review.schema";
 import type { VersionRowsQuery } from "@/lib/datasets/version-rows.schema";
+import type { EligibleEnvironmentsQuery } from "@/lib/datasets/eligible-environments.schema";
 import { queryKeys } from "./query-keys";
 
 export const queries = {
@@ -35,6 +36,11 @@ export const queries = {
     queryOptions({
       queryKey: queryKeys.datasetVersion.row(versionId, scenarioId),
       queryFn: ({ signal }) => fetchApi(API.datasetVersionRow, { versionId, scenarioId }, { signal }),
+    }),
+  eligibleEnvironments: (query: EligibleEnvironmentsQuery) =>
+    queryOptions({
+      queryKey: queryKeys.environments.eligible(query),
+      queryFn: ({ signal }) => fetchApi(API.eligibleEnvironments, query, { signal }),
     }),
   environmentList: (filters: EnvironmentListFilters) =>
     queryOptions({

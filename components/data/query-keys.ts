@@ -6,6 +6,10 @@
 import { type EnvironmentListFilters, environmentListSearch } from "@/lib/environments/environment.schema";
 import type { ClaimInput } from "@/lib/review/review.schema";
 import { type VersionRowsQuery, versionRowsSearch } from "@/lib/datasets/version-rows.schema";
+import {
+  type EligibleEnvironmentsQuery,
+  eligibleEnvironmentsSearch,
+} from "@/lib/datasets/eligible-environments.schema";
 
 export const queryKeys = {
   run: {
@@ -33,6 +37,9 @@ export const queryKeys = {
     analysis: (environmentId: string, source: string) => ["source-analysis", environmentId, source] as const,
     list: (filters: EnvironmentListFilters) =>
       ["environments", "list", environmentListSearch(filters)] as const,
+    /** One searched page of the environments a dataset can be made from. */
+    eligible: (query: EligibleEnvironmentsQuery) =>
+      ["environments", "eligible", eligibleEnvironmentsSearch(query)] as const,
   },
   review: {
     /** Everything the review pages read: what a decision or an undo may change. */

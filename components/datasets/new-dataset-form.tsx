@@ -3,13 +3,14 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ErrorState } from "@/components/ui/states";
 import { DatasetPreview } from "./dataset-preview";
-import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
+import { EnvironmentPicker } from "./environment-picker";
+import type { EligibleEnvironmentsPage } from "@/lib/datasets/eligible-environments.schema";
 import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
 import { Button } from "@/components/ui/button";
 import { InputField } from "@/components/ui/field";
 
-export function NewDatasetForm({ environments }: { environments: EligibleEnvironment[] }) {
+export function NewDatasetForm({ environments }: { environments: EligibleEnvironmentsPage }) {
   const router = useRouter();
   const ref = useRef<HTMLFormElement>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -39,7 +40,7 @@ export function NewDatasetForm({ environments }: { environments: EligibleEnviron
       </div>
       <SplitFields />
       <EnvironmentPicker
-        environments={environments}
+        initial={environments}
         selected={selected}
         onChange={(ids) => {
           setSelected(ids);

@@ -3,7 +3,8 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ErrorState } from "@/components/ui/states";
 import { DatasetPreview } from "./dataset-preview";
-import { type EligibleEnvironment, EnvironmentPicker } from "./environment-picker";
+import { EnvironmentPicker } from "./environment-picker";
+import type { EligibleEnvironmentsPage } from "@/lib/datasets/eligible-environments.schema";
 import { SplitFields, splitValues } from "./split-fields";
 import { useDatasetDraft } from "./use-dataset-draft";
 import { Button } from "@/components/ui/button";
@@ -22,7 +23,7 @@ export function NewVersionForm({
   name: string;
   seed: number;
   testRatio: number;
-  environments: EligibleEnvironment[];
+  environments: EligibleEnvironmentsPage;
   items: EditableItem[];
 }) {
   const router = useRouter();
@@ -53,7 +54,7 @@ export function NewVersionForm({
     >
       <SplitFields seed={seed} testRatio={testRatio} />
       <EnvironmentPicker
-        environments={environments}
+        initial={environments}
         selected={selected}
         onChange={(ids) => {
           setSelected(ids);

@@ -15,6 +15,11 @@ import {
   VersionRowsPageSchema,
   versionRowsSearch,
 } from "../datasets/version-rows.schema";
+import {
+  type EligibleEnvironmentsQuery,
+  EligibleEnvironmentsPageSchema,
+  eligibleEnvironmentsSearch,
+} from "../datasets/eligible-environments.schema";
 import { ExportViewSchema } from "../export/export-view";
 import { ImportReplySchema } from "../import/import-form.schema";
 import { RunSummarySchema, RunViewSchema } from "../pipeline/run-view.schema";
@@ -61,6 +66,11 @@ export const API = {
       `/api/dataset-versions/${segment(versionId)}/rows/${segment(scenarioId)}`,
     VersionRowDetailSchema,
   ),
+  /** The dataset forms' environment picker: one searched page of what a dataset can be made from. */
+  eligibleEnvironments: queryRoute((query: Partial<EligibleEnvironmentsQuery>) => {
+    const search = eligibleEnvironmentsSearch(query);
+    return `/api/datasets/eligible-environments${search ? `?${search}` : ""}`;
+  }, EligibleEnvironmentsPageSchema),
   environmentList: queryRoute((filters: EnvironmentListFilters) => {
     const search = environmentListSearch(filters);
     return `/api/environments${search ? `?${search}` : ""}`;

@@ -55,24 +55,3 @@ export async function getDatasetDetail(db: Db, projectId: string, idOrName: stri
     })),
   };
 }
-
-/**
- * Environments with an accepted version (also those edited since: their accepted version can be
- * pinned) and their accepted-scenario counts: what a dataset can be made from.
- */
-export async function findEligibleEnvironments(db: Db, projectId: string) {
-  const envs = await db.environment.findMany({
-    where: {
-      projectId,
-      OR: [{ status: "ACCEPTED" }, { acceptedVersionId: { not: null }, status: { not: "REJECTED" } }],
-    },
-    orderBy: { slug: "asc" },
-    select: {
-      id: true,
-      slug: true,
-      name: true,
-      _count: { select: { scenarios: { where: { status: "ACCEPTED" } } } },
-    },
-  });
-  return envs.map((e) => ({ id: e.id, slug: e.slug, name: e.name, acceptedScenarios: e._count.scenarios }));
-}
