@@ -27,6 +27,7 @@ import {
   bulkReject,
 } from "./bulk-review";
 import { claimItem } from "./claims";
+import { decideItemInTx } from "./decide-item";
 import { findReviewQueue } from "./find-review-queue";
 
 const t = useTestDatabase();
@@ -315,6 +316,37 @@ describe("bulk decisions on the review queue", () => {
       decided: 0,
       skipped: [{ reason: "already rejected" }],
     });
+  });
+
+  it("waits for a decision on the same flagged trajectory still open in another transaction, then skips it", async () => {
+    const { project, envs, alice, bob } = await world(1);
+    const s = await createScenario(t.db, envs[0]!.id);
+    const traj = await createTrajectory(t.db, s.id, { flagReason: "reward hacking" });
+    const seen = await currentVersionsOf(t.db, "trajectory", traj.id);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let decidedInside!: () => void;
+    const inside = new Promise<void>((r) => (decidedInside = r));
+    // Alice's single decision is written but not committed while Bob's bulk reject starts.
+    const single = t.db.$transaction(
+      async (tx) => {
+        await decideItemInTx(tx, { ...seen, decision: "ACCEPT", reason: "fine" }, alice);
+        decidedInside();
+        await held;
+      },
+      { timeout: 30_000 },
+    );
+    await inside;
+    const selection = { mode: "items" as const, items: [{ kind: "trajectory" as const, id: traj.id }] };
+    const bulk = bulkReject(t.db, project.id, { selection, reason: "hack" }, bob, send);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await single;
+    expect(await bulk).toMatchObject({ decided: 0, skipped: [{ reason: "already accepted" }] });
+    expect((await decisionsOn([traj.id])).map((d) => d.decision)).toEqual(["ACCEPT"]);
+    expect((await t.db.trajectory.findUniqueOrThrow({ where: { id: traj.id } })).reviewDecision).toBe(
+      "ACCEPT",
+    );
   });
 
   it("launches one proof run for the selected scenarios and skips other kinds", async () => {
