@@ -57,8 +57,11 @@ describe("the dataset forms' environment picker", () => {
     expect(byName.total).toBe(3);
     const bySlug = await findEligibleEnvironments(t.db, project.id, { q: "ENV-05", page: 1 });
     expect(bySlug.items.map((e) => e.slug)).toEqual(Array.from({ length: 10 }, (_, i) => `env-05${i}`));
-    const none = await findEligibleEnvironments(t.db, project.id, { q: "no-such-env", page: 1 });
-    expect(none).toMatchObject({ items: [], total: 0 });
+    for (const q of ["no-such-env", "%", "env_0"])
+      expect(await findEligibleEnvironments(t.db, project.id, { q, page: 1 })).toMatchObject({
+        items: [],
+        total: 0,
+      });
     const past = await findEligibleEnvironments(t.db, project.id, { q: "", page: 9 });
     expect(past).toMatchObject({ items: [], total: count });
   });

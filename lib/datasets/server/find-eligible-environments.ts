@@ -10,13 +10,14 @@ import {
   type EligibleEnvironmentsPage,
   type EligibleEnvironmentsQuery,
 } from "../eligible-environments.schema";
+import { containsText } from "@/lib/core/contains-text";
 
 export async function findEligibleEnvironments(
   db: Db,
   projectId: string,
   query: EligibleEnvironmentsQuery = { q: "", page: 1 },
 ): Promise<EligibleEnvironmentsPage> {
-  const term = query.q ? { contains: query.q, mode: "insensitive" as const } : null;
+  const term = query.q ? containsText(query.q) : null;
   const where: Prisma.EnvironmentWhereInput = {
     projectId,
     AND: [

@@ -20,6 +20,7 @@ import {
   type VersionRowsPage,
   type VersionRowsQuery,
 } from "../version-rows.schema";
+import { containsText } from "@/lib/core/contains-text";
 
 const ROW_SELECT = {
   scenarioId: true,
@@ -108,12 +109,9 @@ function toRow(r: RowRecord, envIds: Map<string, string>, numbers: Map<string, n
   };
 }
 
-/** `q` as literal text inside Prisma's `contains` (an ILIKE pattern): `%`, `_` and `\` escaped. */
-const likeLiteral = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The search: task text, task id, environment slug or name contain `q` (case-insensitive). */
 function rowsWhere(datasetVersionId: string, query: VersionRowsQuery): Prisma.DatasetItemWhereInput {
-  const contains = query.q ? { contains: likeLiteral(query.q), mode: "insensitive" as const } : undefined;
+  const contains = query.q ? containsText(query.q) : undefined;
   return {
     datasetVersionId,
     ...(query.split ? { split: query.split } : {}),

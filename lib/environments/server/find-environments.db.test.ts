@@ -43,6 +43,11 @@ describe("findEnvironments", () => {
     expect(page.items.map((e) => e.slug).sort()).toEqual(["hospital", "pharmacy"]);
   });
 
+  it("matches % and _ literally: a search for them is not a wildcard", async () => {
+    expect((await findEnvironments(t.db, projectId, query({ q: "%" }))).total).toBe(0);
+    expect((await findEnvironments(t.db, projectId, query({ q: "h_spital" }))).total).toBe(0);
+  });
+
   it("filters by status and domain together with search", async () => {
     expect(
       (await findEnvironments(t.db, projectId, query({ status: "IN_REVIEW" }))).items.map((e) => e.slug),

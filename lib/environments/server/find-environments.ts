@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Prisma } from "@/lib/db";
 import type { EnvironmentListItem, EnvironmentListPage, ListEnvironmentsQuery } from "../environment.schema";
+import { containsText } from "@/lib/core/contains-text";
 
 /**
  * One page of environments with the total. Filters run in Postgres (indexes on project+status and
@@ -18,10 +19,7 @@ export async function findEnvironments(
     ...(query.domain ? { domain: query.domain } : {}),
     ...(query.q
       ? {
-          OR: [
-            { name: { contains: query.q, mode: "insensitive" } },
-            { slug: { contains: query.q, mode: "insensitive" } },
-          ],
+          OR: [{ name: containsText(query.q) }, { slug: containsText(query.q) }],
         }
       : {}),
   };

@@ -12,6 +12,7 @@ import type { QueueFilter, QueueItem, ReviewKind } from "../review.schema";
 import { reasonSentence, shortTitle } from "../queue-text";
 import { findRepairQueueItems, repairQueueWhere } from "@/lib/repair/server/find-repair-items";
 import { proofRisks, qualityRisks } from "./accept-risks";
+import { containsText } from "@/lib/core/contains-text";
 
 export type { QueueItem } from "../review.schema";
 
@@ -35,7 +36,7 @@ const reasonsOf = (v: unknown) => (Array.isArray(v) ? v.map(reasonSentence) : []
  */
 export function queueWhere(projectId: string, filter: QueueFilter) {
   const want = (k: ReviewKind) => !filter.kind || filter.kind === k;
-  const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
+  const q = filter.q ? containsText(filter.q) : null;
   const scenarioSearch: Prisma.ScenarioWhereInput = q
     ? {
         OR: [{ task: q }, { externalId: q }, { environment: { name: q } }, { environment: { slug: q } }],

@@ -127,6 +127,8 @@ describe("review queue and claims", () => {
       ).items.map((i) => i.id),
     ).toEqual([flagged.id]);
     expect((await findReviewQueue(t.db, project.id, { domain: "other" }, alice)).items).toEqual([]);
+    // A search's % and _ are literal text, not wildcards.
+    expect((await findReviewQueue(t.db, project.id, { q: "%" }, alice)).matching).toBe(0);
     // Deciding a trajectory takes it off the queue (the log is its review state).
     await decideItem(
       t.db,

@@ -35,6 +35,12 @@ beforeAll(async () => {
 });
 
 describe("findScenarios", () => {
+  it("matches % and _ in a search literally", async () => {
+    expect(await findScenarios(t.db, projectId, { q: "%" })).toEqual([]);
+    expect((await findScenarios(t.db, projectId, { q: "order_42" })).length).toBe(0);
+    expect((await findScenarios(t.db, projectId, { q: "order 42" })).map((r) => r.id)).toEqual([ids.refund]);
+  });
+
   it("lists the project's scenarios newest first with their check and rollout counts", async () => {
     const rows = await findScenarios(t.db, projectId, {});
     expect(rows.map((r) => r.id)).toEqual([ids.restock, ids.open, ids.refund]);

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import type { Db, ProofStatus } from "@/lib/db";
 import { findPinnedStrength } from "./find-weak-validators";
 import { findPinnedProofStatus } from "./lock-scenario-pins";
+import { containsText } from "@/lib/core/contains-text";
 
 export async function getScenarioOrThrow(db: Db, projectId: string, id: string) {
   const scenario = await db.scenario.findFirst({
@@ -54,7 +55,7 @@ export async function findScenarios(
   projectId: string,
   filter: { proofStatus?: ProofStatus; environmentId?: string; take?: number; q?: string },
 ) {
-  const q = filter.q ? { contains: filter.q, mode: "insensitive" as const } : null;
+  const q = filter.q ? containsText(filter.q) : null;
   const rows = await db.scenario.findMany({
     where: {
       environment: { projectId },
