@@ -30,7 +30,16 @@ test("pick one environment out of many by searching, and preview a dataset of ju
 
   await page.goto("/datasets");
   const form = page.getByRole("form", { name: "New dataset" });
-  await expect(form.getByRole("navigation", { name: "Pagination" })).toContainText(/Page 1 of \d+/);
+  const pager = form.getByRole("navigation", { name: "Environment pages" });
+  await expect(pager).toContainText(/Page 1 of \d+/);
+  const firstRow = form
+    .getByRole("group", { name: /^Environments/ })
+    .locator("label")
+    .first();
+  const firstOnPage1 = (await firstRow.textContent()) ?? "";
+  await pager.getByRole("button", { name: "Next" }).click();
+  await expect(pager).toContainText(/Page 2 of \d+/);
+  await expect(firstRow).not.toHaveText(firstOnPage1);
   const search = form.getByLabel("Search environments to pick");
   await search.fill(target);
   const boxes = form.getByRole("checkbox");

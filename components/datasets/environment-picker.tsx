@@ -123,7 +123,13 @@ export function EnvironmentPicker({
         ))}
       </div>
       {shown && shown.total > shown.pageSize ? (
-        <Pagination page={shown.page} pageSize={shown.pageSize} total={shown.total} onPage={setPage} />
+        <Pagination
+          label="Environment pages"
+          page={shown.page}
+          pageSize={shown.pageSize}
+          total={shown.total}
+          onPage={setPage}
+        />
       ) : null}
     </fieldset>
   );

@@ -5,15 +5,18 @@ export function Pagination({
   pageSize,
   total,
   onPage,
+  label = "Pagination",
 }: {
   page: number;
   pageSize: number;
   total: number;
   onPage: (page: number) => void;
+  /** The navigation's accessible name: two pagers on one page need different ones. */
+  label?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav aria-label="Pagination" className="flex items-center justify-end gap-3 text-sm text-slate-600">
+    <nav aria-label={label} className="flex items-center justify-end gap-3 text-sm text-slate-600">
       <span>
         Page {page} of {pages.toLocaleString("en-US")}
       </span>
