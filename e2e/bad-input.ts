@@ -96,6 +96,12 @@ export const ROUTE_CASES: Record<string, BadRequest[]> = {
     { label: "pageSize=100000", url: "/api/environments?pageSize=100000" },
     { label: "status=NOPE", url: "/api/environments?status=NOPE" },
   ],
+  "GET /api/datasets/eligible-environments": [
+    ...["a%00b", "x%00"].map((b) => ({ label: `q=${b}`, url: `/api/datasets/eligible-environments?q=${b}` })),
+    { label: "page=0", url: "/api/datasets/eligible-environments?page=0" },
+    { label: "page=two", url: "/api/datasets/eligible-environments?page=two" },
+    { label: "q of 201 characters", url: `/api/datasets/eligible-environments?q=${"x".repeat(201)}` },
+  ],
   "GET /api/runs/[id]": byId("/api/runs/[id]"),
   "GET /api/runs/[id]/summary": byId("/api/runs/[id]/summary"),
   "GET /api/datasets/[id]/exports": byId("/api/datasets/[id]/exports"),

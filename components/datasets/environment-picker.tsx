@@ -46,12 +46,15 @@ export function EnvironmentPicker({
         No accepted environments yet: accept some on the Environments page first.
       </p>
     );
-  const toggle = (env: EligibleEnvironment, on: boolean) => {
+  const tick = (env: EligibleEnvironment) => {
+    setTicked(new Map(ticked).set(env.id, env));
+    onChange([...selected, env.id]);
+  };
+  const untick = (id: string) => {
     const next = new Map(ticked);
-    if (on) next.set(env.id, env);
-    else next.delete(env.id);
+    next.delete(id);
     setTicked(next);
-    onChange(on ? [...selected, env.id] : selected.filter((s) => s !== env.id));
+    onChange(selected.filter((s) => s !== id));
   };
   const shown = result.data;
   return (
@@ -70,7 +73,7 @@ export function EnvironmentPicker({
                 variant="secondary"
                 size="sm"
                 aria-label={`Untick ${env?.slug ?? id}`}
-                onClick={() => env && toggle(env, false)}
+                onClick={() => untick(id)}
               >
                 {env?.slug ?? id} ×
               </Button>
@@ -110,7 +113,7 @@ export function EnvironmentPicker({
           <Checkbox
             key={e.id}
             checked={selected.includes(e.id)}
-            onChange={(ev) => toggle(e, ev.target.checked)}
+            onChange={(ev) => (ev.target.checked ? tick(e) : untick(e.id))}
             label={
               <>
                 <span>{e.name}</span>
