@@ -4,7 +4,7 @@
  * over all of them. Exits non-zero if anything failed or a tier did not report.
  * `npm test -- unit db` runs only the named tiers.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -12,7 +12,10 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const REPORTS = path.join(ROOT, "reports");
 type Counts = { passed: number; failed: number; skipped: number };
 
-type Tier = { name: string; command: string[]; report: string; read: (json: unknown) => Counts };
+/** A runner whose report file is read for its counts, or a check whose counts come from running it. */
+type Tier =
+  | { name: string; command: string[]; report: string; read: (json: unknown) => Counts }
+  | { name: string; run: () => Promise<Counts> };
 
 const vitestCounts = (json: unknown): Counts => {
   const j = json as {
@@ -60,26 +63,49 @@ const vitest = (project: string): Tier => ({
   read: vitestCounts,
 });
 
-/** Type checking and lint as pass/fail checks; no report file, the exit code is the result. */
-const staticChecks = (): Counts => {
-  const checks = [
-    ["node_modules/.bin/tsc", "--noEmit"],
-    // The sandbox host's .mjs files (JSDoc-typed): the root config covers TypeScript only.
-    ["node_modules/.bin/tsc", "-p", "lib/sandbox/host/tsconfig.json"],
-    ["node_modules/.bin/eslint", ".", "--max-warnings", "0"],
-    ["node_modules/.bin/prettier", "--check", "."],
+/** One check's exit status and everything it printed, printed once it is done (lanes run side by side). */
+function runCheck([cmd, ...args]: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd!, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const output: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => output.push(b));
+    child.stderr.on("data", (b: Buffer) => output.push(b));
+    child.on("error", (e) => output.push(Buffer.from(`${e.message}\n`)));
+    child.on("close", (code) => {
+      process.stdout.write(`$ ${path.basename(cmd!)} ${args.join(" ")}\n${Buffer.concat(output).toString()}`);
+      resolve(code === 0);
+    });
+  });
+}
+
+/**
+ * Type checking and lint as pass/fail checks; no report file, the exit code is the result. Each
+ * tool is single-threaded, so two lanes run side by side: ESLint (type-aware, the longest) and the
+ * rest in turn.
+ */
+async function staticChecks(): Promise<Counts> {
+  const lanes = [
+    [["node_modules/.bin/eslint", ".", "--max-warnings", "0"]],
+    [
+      ["node_modules/.bin/tsc", "--noEmit"],
+      // The sandbox host's .mjs files (JSDoc-typed): the root config covers TypeScript only.
+      ["node_modules/.bin/tsc", "-p", "lib/sandbox/host/tsconfig.json"],
+      ["node_modules/.bin/prettier", "--check", "."],
+    ],
   ];
-  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const [cmd, ...args] of checks) {
-    console.log(`$ ${path.basename(cmd!)} ${args.join(" ")}`);
-    const ok = spawnSync(cmd!, args, { cwd: ROOT, stdio: "inherit" }).status === 0;
-    counts[ok ? "passed" : "failed"] += 1;
-  }
-  return counts;
-};
+  const results = await Promise.all(
+    lanes.map(async (lane) => {
+      const oks: boolean[] = [];
+      for (const check of lane) oks.push(await runCheck(check));
+      return oks;
+    }),
+  );
+  const oks = results.flat();
+  return { passed: oks.filter(Boolean).length, failed: oks.filter((ok) => !ok).length, skipped: 0 };
+}
 
 const TIERS: Tier[] = [
-  { name: "static", command: [], report: "", read: staticChecks },
+  { name: "static", run: staticChecks },
   vitest("unit"),
   vitest("db"),
   {
@@ -97,8 +123,8 @@ const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const lines: string[] = [];
 for (const tier of tiers) {
   console.log(`\n=== ${tier.name} tests ===`);
-  if (!tier.report) {
-    const counts = tier.read(null);
+  if ("run" in tier) {
+    const counts = await tier.run();
     lines.push(`${tier.name}: ${counts.passed} passed, ${counts.failed} failed`);
     total.passed += counts.passed;
     total.failed += counts.failed;

@@ -26,6 +26,7 @@ import {
 import { loadSamples } from "@/prisma/seed/load-samples";
 import { seedSamples } from "@/prisma/seed/seed-samples";
 import { useTestDatabase } from "@/tests/db";
+import { skipNearMisses } from "@/tests/proof-config";
 import { importFiles } from "./import-files";
 
 const t = useTestDatabase();
@@ -129,6 +130,7 @@ describe("imports earn their trust", () => {
     );
 
     // The studio's proof finds the check passes without any work, and sends the scenario back to review.
+    await skipNearMisses(t.db, result.value.proofRunId!);
     await executeProofRun(t.db, result.value.proofRunId!, proofDeps());
     const proven = await t.db.scenario.findUniqueOrThrow({ where: { id: scenario.id } });
     expect(proven).toMatchObject({ proofStatus: "FAILED", status: "IN_REVIEW" });
@@ -182,6 +184,7 @@ describe("imports earn their trust", () => {
     expect(await t.db.scenario.count({ where: { ...where, proofStatus: { not: "PENDING" } } })).toBe(0);
     expect(await t.db.environment.count({ where: { projectId, status: { not: "IN_REVIEW" } } })).toBe(0);
 
+    await skipNearMisses(t.db, result.value.proofRunId!);
     await executeProofRun(t.db, result.value.proofRunId!, proofDeps());
     const scenarios = await t.db.scenario.findMany({ where, select: { status: true, proofStatus: true } });
     expect(scenarios.length).toBe(result.value.scenarios);

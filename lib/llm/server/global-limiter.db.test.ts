@@ -154,9 +154,10 @@ describe("global LLM limits", () => {
     expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
     const starts = requestsTagged("rate-").map((r) => r.at);
     expect(starts).toHaveLength(42);
-    // Measured where the requests arrive, 0.5 s of slack for a first request that reached the
-    // endpoint late (a busy machine delays a process between its token and its request).
-    expect(Math.max(...starts) - Math.min(...starts)).toBeGreaterThanOrEqual(2_700);
+    // Measured where the requests arrive. A busy machine delays a process between its token and
+    // its request, and a late first request shortens the span (2.4 s was seen at load 10 on two
+    // cores), so the bound is half the 3.2 s: still far from the unlimited burst's near-zero span.
+    expect(Math.max(...starts) - Math.min(...starts)).toBeGreaterThanOrEqual(1_600);
   });
 
   it("a request waiting for a slot keeps waiting while the database refuses connections, then runs", async () => {

@@ -18,7 +18,21 @@ function sleepersOnHost(): number {
 }
 
 function killSleepers(): void {
-  spawnSync("pkill", ["-f", `sleep ${SLEEP_SECONDS}`]);
+  spawnSync("pkill", ["-KILL", "-f", `sleep ${SLEEP_SECONDS}`]);
+}
+
+/**
+ * The sleepers on the host once `want` of them show up, or at the deadline. fork_exec may return
+ * before its child has exec'd, and until then the child's command line is still python's.
+ */
+async function sleepersReaching(want: number, deadlineMs = 10_000): Promise<number> {
+  const until = Date.now() + deadlineMs;
+  let count = sleepersOnHost();
+  while (count < want && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    count = sleepersOnHost();
+  }
+  return count;
 }
 afterAll(killSleepers);
 
@@ -99,11 +113,14 @@ open(sys.argv[1], "w").write("|".join(results))
     return readFileSync(out, "utf8");
   };
 
-  it("without the filter, the same python starts processes (the probe can see them)", () => {
-    const out = run(false);
-    expect(out).toBe("started 100|fork ran|posix_spawn ran|thread ran");
-    expect(sleepersOnHost()).toBeGreaterThanOrEqual(100);
-    killSleepers();
+  it("without the filter, the same python starts processes (the probe can see them)", async () => {
+    try {
+      const out = run(false);
+      expect(out).toBe("started 100|fork ran|posix_spawn ran|thread ran");
+      expect(await sleepersReaching(100)).toBeGreaterThanOrEqual(100);
+    } finally {
+      killSleepers(); // a failure here must not leave sleepers for the tests that count none
+    }
   });
 
   it("with the filter, fork, exec, spawn and threads are refused", () => {
