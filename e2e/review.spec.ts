@@ -121,3 +121,35 @@ test("review queue: filters, counts, j/k/a/r/e keys, and a claimed item is hidde
   await expect(page).toHaveURL(/\/scenarios\/.+\?trajectory=/);
   expect(envB.id).toBeTruthy();
 });
+
+test("a key pressed the moment a new filter's rows appear acts on those rows, not the old filter's", async ({
+  page,
+}) => {
+  const db = e2eDb();
+  const projectId = await defaultProjectId();
+  const domain = unique("keyrace");
+  const env = await createEnvironment(db, projectId, { status: "IN_REVIEW", domain, name: `${domain} env` });
+  created.push(env.id);
+  const scenario = await createScenario(db, env.id, { status: "ACCEPTED" });
+  const trajectory = await createTrajectory(db, scenario.id, { flagReason: `${domain} flagged` });
+
+  await page.goto(`/review?domain=${domain}`);
+  const items = page.getByTestId("queue-item");
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(items.nth(0)).toContainText(`${domain} env`);
+  // Press "e" in the task that put the filtered rows in the page: a mutation observer runs right
+  // after React's commit, before the effects React runs later. The old queue's listener, if still
+  // there, would open the old filter's current item (the environment's editor).
+  await page.evaluate((key) => {
+    const observer = new MutationObserver(() => {
+      const rows = document.querySelectorAll('[data-testid="queue-item"]');
+      if (rows.length !== 1 || rows[0]?.getAttribute("data-key") !== key) return;
+      observer.disconnect();
+      document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "e", bubbles: true }));
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  }, `trajectory:${trajectory.id}`);
+  await page.getByLabel("Filter by flag reason").selectOption(`${domain} flagged`);
+  await expect(page).toHaveURL(new RegExp(`/scenarios/${scenario.id}\\?trajectory=${trajectory.id}`));
+});

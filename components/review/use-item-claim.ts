@@ -2,7 +2,9 @@
 /**
  * The claim on the selected queue item: taken on selection, kept alive by a heartbeat while the
  * page is open (claims expire after CLAIM_TTL_MS), released when the selection moves, and released
- * by a beacon when the page is hidden for good, so a closed tab frees the item at once.
+ * by a beacon when the page is hidden for good (closed, or left for another page), so the item is
+ * free at once. The beacon is best effort: a browser gives a closing tab's handlers only a moment,
+ * and one starved of CPU may close the tab first; the claim then lapses after CLAIM_TTL_MS.
  */
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useEffectEvent } from "react";
+import { useEffectEvent, useLayoutEffect } from "react";
 
 export type QueueKeyHandlers = {
   next: () => void;
@@ -15,7 +15,10 @@ export type QueueKeyHandlers = {
 export function useQueueKeys(handlers: QueueKeyHandlers) {
   // The listener is added once; it calls whichever handlers the latest render passed.
   const run = useEffectEvent((action: keyof QueueKeyHandlers) => handlers[action]());
-  useEffect(() => {
+  // A layout effect, not a passive one: a new filter remounts the queue, and passive cleanups run
+  // some time after the new rows are painted. In that gap the old queue's listener would still
+  // answer a key with the old rows ("e" opening an item the reviewer no longer sees).
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (

@@ -1,5 +1,5 @@
 "use client";
-import { type RefObject, useEffect, useEffectEvent } from "react";
+import { type RefObject, useEffectEvent, useLayoutEffect } from "react";
 
 /** Ctrl on Linux/Windows, Cmd on macOS: either one counts as "mod". */
 export type Hotkey = "mod+s" | "mod+enter";
@@ -32,7 +32,9 @@ export function useHotkeys(
     e.stopPropagation();
     handler();
   });
-  useEffect(() => {
+  // A layout effect, as for the review queue's keys: an editor that remounts swaps its listener in
+  // the same commit, so no key reaches the unmounted editor's handlers in between.
+  useLayoutEffect(() => {
     if (!enabled) return;
     const node: HTMLElement | Window | null = target ? target.current : window;
     if (!node) return;
