@@ -11,8 +11,15 @@
  */
 import { createDb } from "../lib/db";
 import { previewDatasetVersion } from "../lib/datasets/server/create-dataset-version";
-import { difficultyOf, loadRolloutCounts } from "../lib/difficulty/server/scenario-difficulty";
+import {
+  type CountsByScenario,
+  countsFromJson,
+  difficultyOf,
+  loadRolloutCounts,
+} from "../lib/difficulty/server/scenario-difficulty";
 import { PreviewPageSchema, previewPage } from "../lib/datasets/preview-page";
+import { previewDatasetPage } from "../lib/datasets/server/preview-dataset-page";
+import { isDeepStrictEqual } from "node:util";
 import { percentile, round, writeResult } from "./bench-util";
 import { scratchDatabase } from "./pipeline/setup";
 
@@ -68,13 +75,17 @@ async function seed(db: Db) {
     SELECT 'x' || i, 's' || i, 'ev' || ((i - 1) / ${PER_ENV} + 1), '["old"]', 100, 'model-a', 'non_conversational',
            '{}', '[]', '{}', '[]', 1, 'COMPLETED', 1
     FROM generate_series(1, ${SCENARIOS}) i`);
-  await db.$executeRawUnsafe(`ANALYZE`);
+  // Each bulk statement above rewrote every scenario's plan facts (six versions of each row). Rows
+  // written one rollout or proof at a time, as the studio writes them, are updated in place and
+  // vacuumed as they go; compacting once stands for that steady state.
+  await db.$executeRawUnsafe(`VACUUM FULL "ScenarioPlanFact"`);
+  await db.$executeRawUnsafe(`VACUUM ANALYZE`);
 }
 
-async function time(fn: () => Promise<unknown>): Promise<number[]> {
+async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<number[]> {
   await fn(); // warm
   const ms: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     await fn();
     ms.push(performance.now() - t0);
@@ -84,26 +95,34 @@ async function time(fn: () => Promise<unknown>): Promise<number[]> {
 
 type Pin = { scenarioId: string; environmentVersionId: string; validatorVersionIds: string[] };
 
-/** The baseline: the same sums taken over the rollouts on every read (no kept sums). */
-async function sumRollouts(db: Db, pins: Pin[]) {
-  return db.$queryRawUnsafe<unknown[]>(
-    `SELECT t."scenarioId", t."model", count(*)::int AS "n",
-            (count(*) FILTER (WHERE t."reward" = 1))::int AS "successes",
-            sum(t."reward")::float8 AS "rewardSum", sum(t."reward" * t."reward")::float8 AS "rewardSquareSum"
-     FROM jsonb_to_recordset($1::jsonb) AS p("scenarioId" text, "environmentVersionId" text, "validatorVersionIds" jsonb)
-     JOIN "Trajectory" t ON t."scenarioId" = p."scenarioId" AND t."environmentVersionId" = p."environmentVersionId"
-      AND t."validatorVersionIds" = p."validatorVersionIds"
-     GROUP BY t."scenarioId", t."model"`,
+/**
+ * The baseline: the same sums taken over the rollouts on every read (no kept sums), carried and
+ * decoded the way the kept sums are (one JSON text), so the two differ only in what they read.
+ */
+async function sumRollouts(db: Db, pins: Pin[]): Promise<CountsByScenario> {
+  const [row] = await db.$queryRawUnsafe<{ sums: string | null }[]>(
+    `SELECT json_agg(json_build_array(g."scenarioId", g."model", g."n", g."successes", g."rewardSum", g."rewardSquareSum"))::text AS sums
+     FROM (
+       SELECT t."scenarioId", t."model", count(*)::int AS "n",
+              (count(*) FILTER (WHERE t."reward" = 1))::int AS "successes",
+              sum(t."reward")::float8 AS "rewardSum", sum(t."reward" * t."reward")::float8 AS "rewardSquareSum"
+       FROM jsonb_to_recordset($1::jsonb) AS p("scenarioId" text, "environmentVersionId" text, "validatorVersionIds" jsonb)
+       JOIN "Trajectory" t ON t."scenarioId" = p."scenarioId" AND t."environmentVersionId" = p."environmentVersionId"
+        AND t."validatorVersionIds" = p."validatorVersionIds"
+       GROUP BY t."scenarioId", t."model") g`,
     JSON.stringify(pins),
   );
+  return countsFromJson(row?.sums ?? null);
 }
 
 export async function main() {
-  const { url, drop } = await scratchDatabase();
+  // CORPUS_DATABASE_URL: a corpus seeded earlier (CORPUS_KEEP=1), read as it is and kept.
+  const reused = process.env.CORPUS_DATABASE_URL;
+  const { url, drop } = reused ? { url: reused, drop: async () => {} } : await scratchDatabase();
   const db = createDb(url, 4);
   try {
     const t0 = performance.now();
-    await seed(db);
+    if (!reused) await seed(db);
     const seedS = (performance.now() - t0) / 1000;
     console.log(`seeded ${SCENARIOS} scenarios × ${ROLLOUTS} rollouts in ${seedS.toFixed(1)} s`);
     const base = { projectId: "p", name: "bench", testRatio: 0.2 };
@@ -118,7 +137,38 @@ export async function main() {
     );
     if (process.env.CORPUS_SEED_ONLY === "1") return;
     const page = PreviewPageSchema.parse({});
-    const withDifficulty = await time(async () =>
+    // What a curator does on the page: filters and sorts, pages through both lists, shows the weak.
+    const variants = [
+      { difficulty: filters, page },
+      {
+        difficulty: { ...filters, sort: "p_signal" as const, groupSize: 16 },
+        page: { ...page, offset: 2_000 },
+      },
+      {
+        difficulty: { ...filters, testBand: { min: 0.2, max: 0.8 }, sort: "pass_at_k" as const },
+        page: { ...page, excludedOffset: 5_000 },
+      },
+      {
+        difficulty: { excludeZeroSignal: false, sort: "key" as const },
+        page: { ...page, show: "weak" as const },
+      },
+    ];
+    const identical = [];
+    for (const v of variants) {
+      const whole = previewPage(
+        await previewDatasetVersion(db, { ...base, difficulty: v.difficulty }),
+        v.page,
+      );
+      const paged = await previewDatasetPage(db, { ...base, difficulty: v.difficulty }, v.page);
+      identical.push(isDeepStrictEqual(JSON.parse(JSON.stringify(whole)), JSON.parse(JSON.stringify(paged))));
+    }
+    console.log(`paged preview identical to the whole plan's page: ${identical.join(", ")}`);
+    let turn = 0;
+    const withDifficulty = await time(async () => {
+      const v = variants[turn++ % variants.length] as (typeof variants)[number];
+      return previewDatasetPage(db, { ...base, difficulty: v.difficulty }, v.page);
+    }, RUNS * variants.length);
+    const wholePlan = await time(async () =>
       previewPage(await previewDatasetVersion(db, { ...base, difficulty: filters }), page),
     );
     const pins = (
@@ -137,13 +187,23 @@ export async function main() {
         { k: 4, groupSize: 8 },
       ),
     );
-    const rollouts = await time(() => sumRollouts(db, pins));
+    const rollouts = await time(async () =>
+      difficultyOf(
+        await sumRollouts(db, pins),
+        pins.map((p) => p.scenarioId),
+        { k: 4, groupSize: 8 },
+      ),
+    );
     const metrics = {
       scenarios: SCENARIOS,
       rollouts: SCENARIOS * ROLLOUTS,
       seed_s: round(seedS),
       preview_difficulty_p50_ms: round(percentile(withDifficulty, 50)),
       preview_difficulty_p95_ms: round(percentile(withDifficulty, 95)),
+      whole_plan_preview_p50_ms: round(percentile(wholePlan, 50)),
+      whole_plan_over_paged_p50: round(percentile(wholePlan, 50) / percentile(withDifficulty, 50), 1),
+      paged_pages_identical_to_whole_plan: identical.filter(Boolean).length,
+      paged_pages_compared: identical.length,
       difficulty_sql_p50_ms: round(percentile(sql, 50)),
       difficulty_sql_p95_ms: round(percentile(sql, 95)),
       difficulty_over_rollouts_p50_ms: round(percentile(rollouts, 50)),

@@ -11,8 +11,8 @@ import {
   DatasetVersionFormSchema,
   StartExportFormSchema,
 } from "@/lib/datasets/dataset-form.schema";
-import { previewPage } from "@/lib/datasets/preview-page";
-import { createDatasetVersion, previewDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { createDatasetVersion } from "@/lib/datasets/server/create-dataset-version";
+import { previewDatasetPage } from "@/lib/datasets/server/preview-dataset-page";
 import { getDb } from "@/lib/db";
 import { startExport } from "@/lib/export/server/start-export";
 import { getDefaultProject } from "@/lib/projects/server/get-default-project";
@@ -42,7 +42,7 @@ export async function previewDatasetVersionAction(raw: unknown) {
   return runAction(raw, DatasetPreviewFormSchema, "REVIEWER", async ({ page, ...input }) => {
     const db = getDb();
     const project = await getDefaultProject(db);
-    return previewPage(await previewDatasetVersion(db, { ...input, projectId: project.id }), page);
+    return previewDatasetPage(db, { ...input, projectId: project.id }, page);
   });
 }
 

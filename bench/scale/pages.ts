@@ -8,7 +8,6 @@ import { getDashboard } from "../../lib/dashboard/server/get-dashboard";
 import { getDashboardCharts } from "../../lib/dashboard/server/get-dashboard-charts";
 import { getDashboardStats } from "../../lib/dashboard/server/get-dashboard-stats";
 import { DatasetPreviewFormSchema } from "../../lib/datasets/dataset-form.schema";
-import { previewPage } from "../../lib/datasets/preview-page";
 import { findDatasets } from "../../lib/datasets/server/find-datasets";
 import { findVersionRows } from "../../lib/datasets/server/find-version-rows";
 import { findEligibleEnvironments } from "../../lib/datasets/server/find-eligible-environments";
@@ -24,7 +23,7 @@ import { QueueFilterSchema } from "../../lib/review/review.schema";
 import { findReviewQueue } from "../../lib/review/server/find-review-queue";
 import { findScenarios } from "../../lib/scenarios/server/get-scenario";
 // What app/datasets/actions.ts previewDatasetVersionAction calls; swap here when it changes.
-import { previewDatasetVersion as previewForAction } from "../../lib/datasets/server/create-dataset-version";
+import { previewDatasetPage as previewForAction } from "../../lib/datasets/server/preview-dataset-page";
 
 export type Page = { name: string; label: string; load: (db: Db) => Promise<unknown>; slow?: boolean };
 
@@ -150,9 +149,9 @@ export const PAGES: Page[] = [
     slow: true,
     load: async (db) => {
       const project = await getDefaultProject(db);
-      // As previewDatasetVersionAction: the plan, then the first page of its lists.
+      // As previewDatasetVersionAction: the preview's first page of its lists.
       const { page, ...input } = DatasetPreviewFormSchema.parse({ name: "scale-preview", isNew: true });
-      return previewPage(await previewForAction(db, { ...input, projectId: project.id }), page);
+      return previewForAction(db, { ...input, projectId: project.id }, page);
     },
   },
 ];

@@ -7,6 +7,7 @@
  */
 import { type ScenarioDifficulty, expectedZeroSignalShare, isZeroSignal } from "../difficulty/estimators";
 import type { DatasetDifficulty, DifficultyBand } from "./dataset.schema";
+import { compareKeys } from "./key-order";
 import type { SplitName } from "./split";
 
 export type DifficultySummary = {
@@ -27,7 +28,7 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
 
 /** Why an item is left out by the difficulty filters, or null when it stays. */
 export function difficultyExclusion(
-  item: Pick<Judged, "split" | "difficulty">,
+  item: { split: SplitName; difficulty: Pick<ScenarioDifficulty, "n" | "successes" | "success_rate"> | null },
   opts: DatasetDifficulty,
 ): { reason: string; kind: "zeroSignal" | "band" } | null {
   const d = item.difficulty;
@@ -64,7 +65,7 @@ export function compareByDifficulty(sort: DatasetDifficulty["sort"]) {
         return sort === "p_signal" ? y - x : x - y;
       }
     }
-    return a.key.localeCompare(b.key);
+    return compareKeys(a.key, b.key);
   };
 }
 

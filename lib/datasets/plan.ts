@@ -8,7 +8,7 @@
 import type { ScenarioDifficulty } from "../difficulty/estimators";
 import { acceptedEnvironmentVersionId, acceptedValidatorVersionIds } from "../review/acceptance";
 import { type NearMissStrength, isWeakValidator } from "../scenarios/near-miss-strength";
-import { type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
+import { type PinnedProofStatus, type ProofRow, pinnedProofStatus } from "../scenarios/proof-status";
 import type { DatasetDifficulty } from "./dataset.schema";
 import {
   type DifficultySummary,
@@ -16,6 +16,7 @@ import {
   difficultyExclusion,
   summarizeDifficulty,
 } from "./difficulty-plan";
+import { compareKeys, planKey } from "./key-order";
 import { type SplitName, splitByEnvironment } from "./split";
 
 export type PlanProof = ProofRow;
@@ -98,14 +99,20 @@ export type DatasetPlan = {
   difficulty: DifficultySummary | null;
 };
 
-type Verdict =
+export type Verdict =
   { ok: true; note: string } | { ok: false; reason: string; needsOverride: boolean; action?: PlanAction };
 
-function judge(
-  s: PlanScenario,
-  env: PlanEnvironment,
+/**
+ * Whether one scenario enters on these pins, and why not. `proof` is the newest proof's verdict on
+ * exactly (envPin, vals) — what pinnedProofStatus reads from the proof rows, or what the preview
+ * reads from the kept plan facts — so both paths judge with this one function.
+ */
+export function judgeScenario(
+  s: Pick<PlanScenario, "id" | "status">,
+  env: Pick<PlanEnvironment, "id" | "status" | "currentVersionId" | "acceptedVersionId">,
   envPin: string | null,
-  vals: string[] | null,
+  vals: readonly string[] | null,
+  proof: PinnedProofStatus,
   versionOf: (id: string) => number,
 ): Verdict {
   const scenarioPage = `/scenarios/${s.id}`;
@@ -134,7 +141,6 @@ function judge(
   const envAccepted = acceptedEnvironmentVersionId(env);
   if (envPin !== envAccepted) problems.push(`environment v${versionOf(envPin)} not accepted`);
   const changed = s.status !== "ACCEPTED";
-  const proof = pinnedProofStatus(s.proofs, { environmentVersionId: envPin, validatorVersionIds: vals });
   if (proof !== "VERIFIED")
     problems.push(
       `${changed ? "changed since accepted and " : ""}${proof === "FAILED" ? "proof failed" : "proof missing"} for environment v${versionOf(envPin)}`,
@@ -157,8 +163,8 @@ function judge(
 
 /** The first thing to do about an item whose pins are not accepted and proven. */
 function resolution(
-  s: PlanScenario,
-  env: PlanEnvironment,
+  s: Pick<PlanScenario, "id">,
+  env: Pick<PlanEnvironment, "id" | "currentVersionId">,
   envPin: string,
   envAccepted: string | null,
   proof: string,
@@ -170,8 +176,17 @@ function resolution(
   return { label: "prove it", href: `/environments/${env.id}` };
 }
 
-const envPinOf = (env: PlanEnvironment, opts: Pick<PlanOptions, "pins" | "override">) =>
-  opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
+/** Version number of any environment version id of these environments (0 when unknown). */
+export function versionLookup(environments: Pick<PlanEnvironment, "versions">[]): (id: string) => number {
+  const numbers = new Map(environments.flatMap((e) => e.versions.map((v) => [v.id, v.version] as const)));
+  return (id) => numbers.get(id) ?? 0;
+}
+
+/** The environment version a plan pins: the chosen one, else the accepted one, else (by override) the current one. */
+export const envPinOf = (
+  env: Pick<PlanEnvironment, "id" | "status" | "currentVersionId" | "acceptedVersionId">,
+  opts: Pick<PlanOptions, "pins" | "override">,
+) => opts.pins[env.id] ?? acceptedEnvironmentVersionId(env) ?? (opts.override ? env.currentVersionId : null);
 
 /**
  * The pins each scenario would be planned on (what difficulty is read for): the chosen or accepted
@@ -199,24 +214,28 @@ export function planDatasetVersion(
   opts: PlanOptions,
 ): DatasetPlan {
   const envById = new Map(environments.map((e) => [e.id, e]));
-  const versionNumber = new Map(
-    environments.flatMap((e) => e.versions.map((v) => [v.id, v.version] as const)),
-  );
-  const versionOf = (id: string) => versionNumber.get(id) ?? 0;
+  const versionOf = versionLookup(environments);
   const included: Omit<PlanItem, "split">[] = [];
   const excluded: PlanExcluded[] = [];
   const userExcluded = new Set(opts.excludeScenarioIds);
-  for (const s of scenarios) {
+  const keyed = scenarios.flatMap((s) => {
     const env = envById.get(s.environmentId);
-    if (!env) continue;
-    const key = `${env.slug}/${s.externalId}`;
+    return env ? [{ s, env, key: planKey(env.slug, s.externalId) }] : [];
+  });
+  // Key order (code points), whatever order the loader used: the preview's SQL pages the same way.
+  keyed.sort((a, b) => compareKeys(a.key, b.key));
+  for (const { s, env, key } of keyed) {
     if (userExcluded.has(s.id)) {
       excluded.push({ scenarioId: s.id, key, reason: "left out by you", needsOverride: false });
       continue;
     }
     const envPin = envPinOf(env, opts);
     const vals = acceptedValidatorVersionIds(s);
-    const verdict = judge(s, env, envPin, vals, versionOf);
+    const proof =
+      envPin && vals
+        ? pinnedProofStatus(s.proofs, { environmentVersionId: envPin, validatorVersionIds: vals })
+        : "PENDING";
+    const verdict = judgeScenario(s, env, envPin, vals, proof, versionOf);
     const base = {
       scenarioId: s.id,
       key,
@@ -253,6 +272,8 @@ export function planDatasetVersion(
   };
 }
 
+export const DIFFICULTY_ACTION: PlanAction = { label: "change the difficulty filters above" };
+
 /** Difficulty exclusions after the split (a band belongs to a split), then the chosen order. */
 function shapeByDifficulty(items: PlanItem[], options: DatasetDifficulty) {
   const kept: PlanItem[] = [];
@@ -270,7 +291,7 @@ function shapeByDifficulty(items: PlanItem[], options: DatasetDifficulty) {
       key: item.key,
       reason: out.reason,
       needsOverride: false,
-      action: { label: "change the difficulty filters above" },
+      action: DIFFICULTY_ACTION,
     });
   }
   kept.sort(compareByDifficulty(options.sort));
@@ -294,30 +315,57 @@ function warningsOf(
   items: PlanItem[],
   opts: PlanOptions,
 ): string[] {
-  const warnings: string[] = [];
-  if (items.length > 0 && opts.testRatio > 0 && !items.some((i) => i.split === "TEST"))
-    warnings.push("The test split is empty: all included scenarios come from one environment.");
-  if (items.length > 0 && !items.some((i) => i.split === "TRAIN")) warnings.push("The train split is empty.");
   const tally = (ids: string[]) => {
     const m = new Map<string, number>();
     for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
     return m;
   };
-  const totals = tally(scenarios.map((s) => s.environmentId));
-  const takens = tally(items.map((i) => i.environmentId));
+  return planWarnings(
+    environments,
+    {
+      scenariosByEnvironment: tally(scenarios.map((s) => s.environmentId)),
+      includedByEnvironment: tally(items.map((i) => i.environmentId)),
+      included: items.length,
+      test: items.filter((i) => i.split === "TEST").length,
+      overridden: items.filter((i) => i.overridden).length,
+    },
+    opts.testRatio,
+  );
+}
+
+/** What a plan's warnings are computed from: the included items (after every exclusion), tallied. */
+export type PlanTallies = {
+  scenariosByEnvironment: ReadonlyMap<string, number>;
+  includedByEnvironment: ReadonlyMap<string, number>;
+  included: number;
+  test: number;
+  overridden: number;
+};
+
+export function planWarnings(
+  environments: Pick<PlanEnvironment, "id" | "slug">[],
+  t: PlanTallies,
+  testRatio: number,
+): string[] {
+  const warnings: string[] = [];
+  if (t.included > 0 && testRatio > 0 && t.test === 0)
+    warnings.push("The test split is empty: all included scenarios come from one environment.");
+  if (t.included > 0 && t.test === t.included) warnings.push("The train split is empty.");
   for (const env of environments) {
-    const total = totals.get(env.id) ?? 0;
-    const taken = takens.get(env.id) ?? 0;
+    const total = t.scenariosByEnvironment.get(env.id) ?? 0;
+    const taken = t.includedByEnvironment.get(env.id) ?? 0;
     if (total === 0) warnings.push(`${env.slug} has no scenarios.`);
     else if (taken === 0) warnings.push(`${env.slug}: none of its ${total} scenarios can be included.`);
   }
-  const overridden = items.filter((i) => i.overridden).length;
-  if (overridden)
-    warnings.push(`${overridden} item(s) enter by override, without accepted and proven versions.`);
+  if (t.overridden)
+    warnings.push(`${t.overridden} item(s) enter by override, without accepted and proven versions.`);
   return warnings;
 }
 
-function choiceOf(env: PlanEnvironment, opts: PlanOptions): PlanEnvironmentChoice {
+export function choiceOf(
+  env: PlanEnvironment,
+  opts: Pick<PlanOptions, "pins" | "override">,
+): PlanEnvironmentChoice {
   const accepted = acceptedEnvironmentVersionId(env);
   return {
     id: env.id,
@@ -338,6 +386,8 @@ export function withStrengths(
 ): DatasetPlan {
   const included = plan.included.map((i) => ({ ...i, strength: strengths.get(i.scenarioId) ?? null }));
   const weak = included.filter((i) => isWeakValidator(i.strength)).length;
-  const warning = `${weak} included scenario(s) have a weak validator: a near-miss of the gold solution earns full reward.`;
-  return { ...plan, included, warnings: weak ? [...plan.warnings, warning] : plan.warnings };
+  return { ...plan, included, warnings: weak ? [...plan.warnings, weakWarning(weak)] : plan.warnings };
 }
+
+export const weakWarning = (weak: number) =>
+  `${weak} included scenario(s) have a weak validator: a near-miss of the gold solution earns full reward.`;

@@ -44,6 +44,11 @@ export type DatasetPreviewPage = Omit<DatasetPlan, "included" | "excluded"> & {
   page: PreviewPage;
 };
 
+/** Most frequent first, then by reason: the order the preview lists reasons in. */
+export function orderReasons(reasons: Iterable<ExclusionReason>): ExclusionReason[] {
+  return [...reasons].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
 function groupReasons(excluded: readonly PlanExcluded[]): ExclusionReason[] {
   const byReason = new Map<string, ExclusionReason>();
   for (const e of excluded) {
@@ -57,21 +62,25 @@ function groupReasons(excluded: readonly PlanExcluded[]): ExclusionReason[] {
         ...(e.action ? { action: e.action } : {}),
       });
   }
-  return [...byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  return orderReasons(byReason.values());
 }
 
-function capWarnings(warnings: string[]): string[] {
+export function capWarnings(warnings: string[]): string[] {
   if (warnings.length <= MAX_WARNINGS) return warnings;
   const more = warnings.length - MAX_WARNINGS;
   return [...warnings.slice(0, MAX_WARNINGS), `…and ${more} more warning(s) like these.`];
 }
+
+/** The environments whose version a curator may want to choose: several versions, or none pinned. */
+export const needsChoice = (e: DatasetPlan["environments"][number]) =>
+  e.versions.length > 1 || e.pinnedVersionId === null;
 
 export function previewPage(plan: DatasetPlan, page: PreviewPage): DatasetPreviewPage {
   const weak = plan.included.filter((i) => isWeakValidator(i.strength));
   const shown = page.show === "weak" ? weak : plan.included;
   return {
     warnings: capWarnings(plan.warnings),
-    environments: plan.environments.filter((e) => e.versions.length > 1 || e.pinnedVersionId === null),
+    environments: plan.environments.filter(needsChoice),
     difficulty: plan.difficulty,
     totals: {
       scenarios: plan.included.length + plan.excluded.length,

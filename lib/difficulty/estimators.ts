@@ -133,6 +133,9 @@ export function scenarioDifficulty(
 export const isZeroSignal = (d: Pick<DifficultyFigures, "n" | "successes">) =>
   d.n > 0 && (d.successes === 0 || d.successes === d.n);
 
+/** How many scenarios have each (n, successes): what the share below sums over. */
+export type SignalHistogram = { n: number; successes: number; count: number }[];
+
 /**
  * The expected share of GRPO groups with no signal over a set of scenarios: the mean of
  * 1 − P(signal) over those with rollouts (scenarios without rollouts have no estimate); null when
@@ -142,8 +145,32 @@ export function expectedZeroSignalShare(
   items: readonly { n: number; successes: number }[],
   groupSize: number,
 ): number | null {
-  const measured = items.filter((i) => i.n > 0);
-  if (measured.length === 0) return null;
-  const sum = measured.reduce((s, i) => s + 1 - signalProbability(i.successes / i.n, groupSize), 0);
-  return round(sum / measured.length);
+  return zeroSignalShareOf(
+    items.map((i) => ({ n: i.n, successes: i.successes, count: 1 })),
+    groupSize,
+  );
+}
+
+/**
+ * The same share from a histogram (entries with equal n and successes may repeat). Merged and
+ * summed in one canonical order (by n, then successes), so the preview's SQL histogram and a list of
+ * items give the same float, to the last bit.
+ */
+export function zeroSignalShareOf(histogram: SignalHistogram, groupSize: number): number | null {
+  const merged = new Map<string, { n: number; successes: number; count: number }>();
+  for (const h of histogram) {
+    if (h.n <= 0 || h.count <= 0) continue;
+    const key = `${h.n}/${h.successes}`;
+    const seen = merged.get(key);
+    if (seen) seen.count += h.count;
+    else merged.set(key, { ...h });
+  }
+  const measured = [...merged.values()].sort((a, b) => a.n - b.n || a.successes - b.successes);
+  const scenarios = measured.reduce((sum, h) => sum + h.count, 0);
+  if (scenarios === 0) return null;
+  const sum = measured.reduce(
+    (s, h) => s + h.count * (1 - signalProbability(h.successes / h.n, groupSize)),
+    0,
+  );
+  return round(sum / scenarios);
 }
