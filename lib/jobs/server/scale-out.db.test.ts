@@ -191,7 +191,7 @@ it("three workers and two replicas lose one of each and lose nothing", { timeout
   // No answer paid twice, whichever worker ran the step: per step and request (cache key; a
   // rollout's k samples are salted apart) at most one answer was bought and used; a step resumed
   // on another worker found the answers its killed worker had stored in the cache. Every request
-  // the endpoint saw is accounted for.
+  // the endpoint saw is accounted for by a call row.
   const calls = await t.db.llmCall.findMany({
     where: { runId: { in: [generation.id, rollouts.id] }, cached: false },
     select: { runId: true, stepId: true, cacheKey: true, status: true },
@@ -203,7 +203,12 @@ it("three workers and two replicas lose one of each and lose nothing", { timeout
   }
   expect([...bought].filter(([, n]) => n > 1)).toEqual([]);
   expect(calls.filter((c) => c.status === "PENDING")).toEqual([]);
-  expect(calls).toHaveLength(fake.chatRequests().length);
+  // A call row is written, with its attempt counted, just before its request is sent: the killed
+  // worker may have written rows whose request never left it (they end LOST, one per slot it held).
+  const requests = fake.chatRequests().length;
+  const lost = calls.filter((c) => c.status === "LOST").length;
+  expect(calls.length).toBeGreaterThanOrEqual(requests);
+  expect(calls.length - requests).toBeLessThanOrEqual(Math.min(lost, GLOBAL_LIMIT));
   expect(new Set(calls.filter((c) => c.runId === rollouts.id).map((c) => c.cacheKey)).size).toBe(items * 3);
   expect(peakInFlight(killedAt)).toBeLessThanOrEqual(GLOBAL_LIMIT);
   expect(peakInFlight(killedAt)).toBe(GLOBAL_LIMIT); // the limit was reached: the check has teeth
