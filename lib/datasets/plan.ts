@@ -372,7 +372,7 @@ export function choiceOf(
     slug: env.slug,
     acceptedVersionId: accepted,
     currentVersionId: env.currentVersionId,
-    pinnedVersionId: opts.pins[env.id] ?? accepted ?? (opts.override ? env.currentVersionId : null),
+    pinnedVersionId: envPinOf(env, opts),
     versions: [...env.versions]
       .sort((a, b) => b.version - a.version)
       .map((v) => ({ ...v, accepted: v.id === accepted, current: v.id === env.currentVersionId })),

@@ -115,17 +115,36 @@ export type StageOne = {
 };
 
 /**
- * Stage 1. `pairs` are the (n, successes) the included items have; the lookup covers each on both
- * sides, so stage 2 and the pages can join on it.
+ * Whether an included item with these counts is left out by difficulty on each side, and its sort
+ * value (the same on both sides: figures depend on the counts alone). `pairs` may hold more pairs
+ * than the items have: a lookup entry nothing joins is never read.
+ */
+export function difficultyLookup(
+  pairs: readonly { n: number; successes: number }[],
+  opts: DatasetDifficulty,
+): DifficultyLookup[] {
+  return [false, true].flatMap((test) =>
+    pairs.map(({ n, successes }) => {
+      const figures = figuresOf(n, successes, opts);
+      const out = difficultyExclusion({ split: test ? "TEST" : "TRAIN", difficulty: figures }, opts);
+      const metric = opts.sort === "key" ? null : figures[opts.sort];
+      return { test, n, successes, dropped: out !== null, metric };
+    }),
+  );
+}
+
+/**
+ * Stage 1. `pairs` are (at least) the (n, successes) the included items have; the lookup covers
+ * each on both sides, so stage 2 and the pages can join on it.
  */
 export function stageOne(
   groups: readonly ClassGroup[],
   pairs: readonly { n: number; successes: number }[],
   environments: PlanEnvironment[],
   opts: PreviewOptions,
+  versionOf: (id: string) => number = versionLookup(environments),
 ): StageOne {
   const envById = new Map(environments.map((e) => [e.id, e]));
-  const versionOf = versionLookup(environments);
   const includedByEnvironment = new Map<string, number>();
   const reasons = new Map<string, GroupReason>();
   let needsOverride = 0;
@@ -158,27 +177,21 @@ export function stageOne(
       planKey(envById.get(f.group.environmentId)?.slug ?? "", f.externalId);
     if (first && (!seen.first || compareKeys(keyOf(first), keyOf(seen.first)) < 0)) seen.first = first;
   }
+  // In the environments' (slug) order rather than the groups' (hash) order: the split sorts its
+  // input anyway, and a sorted input spares it most comparisons (a locale compare each).
   const sides = splitByEnvironment(
-    [...includedByEnvironment].map(([environmentKey, scenarioCount]) => ({ environmentKey, scenarioCount })),
+    environments.flatMap((e) => {
+      const scenarioCount = includedByEnvironment.get(e.slug);
+      return scenarioCount === undefined ? [] : [{ environmentKey: e.slug, scenarioCount }];
+    }),
     opts.seed,
     opts.testRatio,
   );
   const split = new Map(environments.map((e) => [e.id, sides.get(e.slug) ?? "TRAIN"]));
-  const lookup = [false, true].flatMap((test) =>
-    pairs.map(({ n, successes }) => {
-      const figures = figuresOf(n, successes, opts.difficulty);
-      const out = difficultyExclusion(
-        { split: test ? "TEST" : "TRAIN", difficulty: figures },
-        opts.difficulty,
-      );
-      const metric = opts.difficulty.sort === "key" ? null : figures[opts.difficulty.sort];
-      return { test, n, successes, dropped: out !== null, metric };
-    }),
-  );
   return {
     split,
     testEnvironmentIds: environments.filter((e) => split.get(e.id) === "TEST").map((e) => e.id),
-    lookup,
+    lookup: difficultyLookup(pairs, opts.difficulty),
     verdictReasons: [...reasons.values()],
     needsOverride,
   };

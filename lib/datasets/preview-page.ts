@@ -72,7 +72,7 @@ export function capWarnings(warnings: string[]): string[] {
 }
 
 /** The environments whose version a curator may want to choose: several versions, or none pinned. */
-export const needsChoice = (e: DatasetPlan["environments"][number]) =>
+export const needsChoice = (e: { versions: readonly unknown[]; pinnedVersionId: string | null }) =>
   e.versions.length > 1 || e.pinnedVersionId === null;
 
 export function previewPage(plan: DatasetPlan, page: PreviewPage): DatasetPreviewPage {

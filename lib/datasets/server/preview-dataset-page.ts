@@ -20,7 +20,7 @@ import { idList } from "@/lib/review/acceptance";
 import { findPinnedStrengths } from "@/lib/scenarios/server/find-weak-validators";
 import { type CreateDatasetVersionInput, CreateDatasetVersionInputSchema } from "../dataset.schema";
 import { planKey } from "../key-order";
-import { type PlanEnvironment, type PlanItem, choiceOf, versionLookup } from "../plan";
+import { type PlanEnvironment, type PlanItem, choiceOf, envPinOf, versionLookup } from "../plan";
 import {
   type ClassGroup,
   FACT_CLASSES,
@@ -29,6 +29,7 @@ import {
   type SideGroup,
   type StageOne,
   excludedItem,
+  difficultyLookup,
   stageOne,
   stageTwo,
   verdictOf,
@@ -42,6 +43,15 @@ import {
 } from "../preview-page";
 import type { SplitName } from "../split";
 import { type PlanInput, loadEnvironments, overrideReasonOf } from "./load-dataset-plan";
+import {
+  loadDefaultGroups,
+  loadExcludedRuns,
+  loadIncludedRuns,
+  loadPairs,
+  loadTestSide,
+  sideGroups,
+} from "./preview-default-pins";
+import { type PageRow, consideredFacts, scan } from "./preview-scan";
 
 /**
  * Every scenario of the considered environments (as loadEnvironments picks them), classed as
@@ -51,10 +61,7 @@ import { type PlanInput, loadEnvironments, overrideReasonOf } from "./load-datas
  * "problem" (that version is not accepted) and proof and sums are looked up on that pin.
  */
 export function classified(input: PlanInput, opts: PreviewOptions) {
-  const considered = input.environments?.length
-    ? Prisma.sql`f."environmentId" IN (SELECT x.id FROM "Environment" x WHERE x."projectId" = ${input.projectId}
-        AND (x.id = ANY(${input.environments}::text[]) OR x.slug = ANY(${input.environments}::text[])))`
-    : Prisma.sql`f."environmentStatus" NOT IN ('REJECTED', 'FAILED')`;
+  const considered = consideredFacts(input);
   const leftOut = input.excludeScenarioIds.length
     ? Prisma.sql`f."scenarioId" = ANY(${input.excludeScenarioIds}::text[])`
     : Prisma.sql`false`;
@@ -92,20 +99,6 @@ export function classified(input: PlanInput, opts: PreviewOptions) {
                 FROM "ScenarioPlanFact" f WHERE f."projectId" = ${input.projectId} AND ${considered}) a
           OFFSET 0) p
         OFFSET 0) b)`;
-}
-
-/**
- * One corpus-wide read in a transaction of its own with JIT off and room to hash in memory: the
- * planner's cost for these scans is above JIT's threshold, and compiling them costs more (about
- * 80 ms) than the scan saves; sorting 100,000 rows in the default 4 MB spills to disk. SET LOCAL
- * keeps both to this read, and separate transactions let the reads run side by side.
- */
-async function scan<T>(db: Db, query: Prisma.Sql): Promise<T> {
-  const [, rows] = await db.$transaction([
-    db.$queryRaw`SELECT set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
-    db.$queryRaw<T>(query),
-  ]);
-  return rows;
 }
 
 type StageOneRow = [
@@ -172,19 +165,6 @@ type SideRow = [
   number,
   number,
 ];
-
-export type PageRow = {
-  id: string;
-  environmentId: string;
-  externalId: string;
-  status: string;
-  vals: unknown;
-  pin: string | null;
-  cls: FactClass;
-  proof: string | null;
-  n: number;
-  successes: number;
-};
 
 const byKey = Prisma.sql`s."key"`;
 
@@ -337,6 +317,84 @@ async function includedItems(
   });
 }
 
+/** The verdict firsts' scenario ids, read beside stage two. */
+const firstsOf = (one: StageOne) =>
+  one.verdictReasons.flatMap((r) =>
+    r.first ? [{ environmentId: r.first.group.environmentId, externalId: r.first.externalId }] : [],
+  );
+
+/** Any choice: every scenario classified on its pin in SQL, then grouped and paged by scans. */
+async function readClassified(db: Db, input: PlanInput, opts: PreviewOptions, page: PreviewPage) {
+  const facts = classified(input, opts);
+  const [environments, { groups, pairs }] = await Promise.all([
+    loadEnvironments(db, input),
+    loadClassGroups(db, facts),
+  ]);
+  const versionOf = versionLookup(environments);
+  const one = stageOne(groups, pairs, environments, opts, versionOf);
+  const [{ sides, keptByEnvironment }, includedRows, excludedRows, firstIds] = await Promise.all([
+    loadSideGroups(db, facts, one),
+    loadIncludedPage(db, facts, one, opts, page),
+    loadExcludedPage(db, facts, one, page),
+    scenarioIdsOf(db, firstsOf(one)),
+  ]);
+  return {
+    environments,
+    versionOf,
+    groups,
+    one,
+    sides,
+    keptByEnvironment,
+    includedRows,
+    excludedRows,
+    firstIds,
+  };
+}
+
+/** Every scenario on its default pins and nobody left out by hand: the kept facts answer as they are. */
+const isDefaultPins = (input: PlanInput, opts: PreviewOptions) =>
+  Object.keys(opts.pins).length === 0 && !opts.override && input.excludeScenarioIds.length === 0;
+
+async function readOnDefaultPins(db: Db, input: PlanInput, opts: PreviewOptions, page: PreviewPage) {
+  const [environments, { pairs, lookup, groups, kept, totals }] = await Promise.all([
+    loadEnvironments(db, input),
+    loadPairs(db, input.projectId).then(async (pairs) => {
+      const lookup = difficultyLookup(pairs, opts.difficulty);
+      return { pairs, lookup, ...(await loadDefaultGroups(db, input, lookup)) };
+    }),
+  ]);
+  const versionOf = versionLookup(environments);
+  const one = stageOne(groups, pairs, environments, opts, versionOf);
+  const keptByEnvironment = new Map<string, number>();
+  for (const g of groups) {
+    const onSide = kept.get(g)?.[one.split.get(g.environmentId) === "TEST" ? "test" : "train"] ?? 0;
+    keptByEnvironment.set(g.environmentId, (keptByEnvironment.get(g.environmentId) ?? 0) + onSide);
+  }
+  const testIds = one.testEnvironmentIds;
+  const [[sides, includedRows, excludedRows], firstIds] = await Promise.all([
+    loadTestSide(db, input, testIds).then(async (testSide) => {
+      const sides = sideGroups(totals, testSide);
+      const [included, excluded] = await Promise.all([
+        loadIncludedRuns(db, input, lookup, sides, testIds, page),
+        loadExcludedRuns(db, input, groups, lookup, sides, testIds, page),
+      ]);
+      return [sides, included, excluded] as const;
+    }),
+    scenarioIdsOf(db, firstsOf(one)),
+  ]);
+  return {
+    environments,
+    versionOf,
+    groups,
+    one,
+    sides,
+    keptByEnvironment,
+    includedRows,
+    excludedRows,
+    firstIds,
+  };
+}
+
 export async function previewDatasetPage(
   db: Db,
   raw: CreateDatasetVersionInput,
@@ -350,23 +408,21 @@ export async function previewDatasetPage(
     testRatio: input.testRatio,
     difficulty: input.difficulty,
   };
-  const facts = classified(input, opts);
-  const [environments, { groups, pairs }] = await Promise.all([
-    loadEnvironments(db, input),
-    loadClassGroups(db, facts),
-  ]);
+  const read = isDefaultPins(input, opts)
+    ? await readOnDefaultPins(db, input, opts, page)
+    : await readClassified(db, input, opts, page);
+  const {
+    environments,
+    versionOf,
+    groups,
+    one,
+    sides,
+    keptByEnvironment,
+    includedRows,
+    excludedRows,
+    firstIds,
+  } = read;
   const envById = new Map(environments.map((e) => [e.id, e]));
-  const versionOf = versionLookup(environments);
-  const one = stageOne(groups, pairs, environments, opts);
-  const firsts = one.verdictReasons.flatMap((r) =>
-    r.first ? [{ environmentId: r.first.group.environmentId, externalId: r.first.externalId }] : [],
-  );
-  const [{ sides, keptByEnvironment }, includedRows, excludedRows, firstIds] = await Promise.all([
-    loadSideGroups(db, facts, one),
-    loadIncludedPage(db, facts, one, opts, page),
-    loadExcludedPage(db, facts, one, page),
-    scenarioIdsOf(db, firsts),
-  ]);
   const two = stageTwo(one, groups, sides, keptByEnvironment, environments, opts);
   const included = await includedItems(db, includedRows, envById, one.split, opts, versionOf);
   const excluded = excludedRows.map((r) => {
@@ -383,7 +439,10 @@ export async function previewDatasetPage(
   });
   return {
     warnings: capWarnings(two.warnings),
-    environments: environments.map((e) => choiceOf(e, opts)).filter(needsChoice),
+    // Judged before the choice is built: building it sorts each environment's versions.
+    environments: environments
+      .filter((e) => needsChoice({ versions: e.versions, pinnedVersionId: envPinOf(e, opts) }))
+      .map((e) => choiceOf(e, opts)),
     difficulty: two.summary,
     totals: { ...two.totals, shown: page.show === "weak" ? two.totals.weak : two.totals.included },
     reasons: orderReasons(reasons),

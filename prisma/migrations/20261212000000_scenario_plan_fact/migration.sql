@@ -39,7 +39,10 @@ CREATE TABLE "ScenarioPlanFact" (
     CONSTRAINT "ScenarioPlanFact_scenarioId_fkey" FOREIGN KEY ("scenarioId") REFERENCES "Scenario"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 CREATE INDEX "ScenarioPlanFact_environmentId_idx" ON "ScenarioPlanFact"("environmentId");
-CREATE INDEX "ScenarioPlanFact_projectId_idx" ON "ScenarioPlanFact"("projectId");
+-- The preview's pages on default pins walk these in key order: a difficulty bucket's items, and
+-- one verdict's left-out items.
+CREATE INDEX "ScenarioPlanFact_projectId_planClass_n_successes_key_idx" ON "ScenarioPlanFact"("projectId", "planClass", "n", "successes", "key");
+CREATE INDEX "ScenarioPlanFact_projectId_planClass_key_idx" ON "ScenarioPlanFact"("projectId", "planClass", "key");
 
 -- The string elements of a JSON array, in order (what idList reads), NULL when not an array.
 CREATE FUNCTION "plan_id_list"(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS
