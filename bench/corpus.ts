@@ -3,7 +3,8 @@
  * accepted, proven scenarios in 10,000 environments with 8 rollouts each (800,000 trajectories,
  * plus 100,000 under other validator versions that must not count), then times:
  *   - the dataset preview with difficulty filters (zero-signal exclusion, a train band, sorted by
- *     success rate): server time of what the page's action runs, the plan and its first page;
+ *     success rate, and three more requests a curator makes): server time of what the page's
+ *     action runs, against the baseline of computing the whole plan and paging it;
  *   - difficulty alone for every pin, read from the per-pins sums the triggers keep ("RolloutTally"),
  *     against the baseline of summing the rollouts themselves in SQL on every read.
  * Needs a PostgreSQL server (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else 127.0.0.1:5432).

@@ -3,13 +3,16 @@ import "server-only";
  * The dataset preview at corpus scale. The pure plan (../plan.ts) needs every scenario with its
  * proofs and rollout sums in one process: seconds at 100,000 scenarios. Here Postgres reads the
  * kept per-scenario facts ("ScenarioPlanFact": one narrow row per scenario on its default pins,
- * with its verdict class) and answers in two rounds:
+ * with its verdict class). On the default pins, ./preview-default-pins.ts reads them once and
+ * pages through indexes. Any other choice (a chosen pin, the override, scenarios left out by hand)
+ * is answered here in two rounds:
  *   1. the scenarios grouped by environment and verdict, and the (n, successes) pairs the
  *      included ones have (beside the environments themselves);
  *   2. with the split and the difficulty lookup worked out from those (../preview-from-groups.ts),
  *      side by side: the included items by side and counts with each environment's kept count,
  *      one page of included items in the chosen order, one page of left-out items.
- * Only the pages' items are then read in full (per-model difficulty, strength, version numbers).
+ * Either way only the pages' items are then read in full (per-model difficulty, strength, version
+ * numbers).
  * A scenario pinned to another environment version than its accepted one (a chosen pin, or the
  * override's current version) has its proof and sums looked up on that pin instead.
  * preview-dataset-page.db.test.ts holds this equal to previewPage(planDatasetVersion(...)).
