@@ -9,6 +9,8 @@ import "server-only";
  *      either side, and the included items by (n, successes, weak);
  *   2. with the split: the test side's included items (an index read of its environments; the
  *      train side is the rest), and the two pages as key-ordered index ranges (../preview-levels.ts).
+ * The reads are separate snapshots, as the scanning path's rounds are: a write between them can
+ * shift a page by the rows it moved until the next preview (creating a version reads one plan).
  * preview-dataset-page.db.test.ts holds the result equal to the pure plan's page.
  */
 import { type Db, Prisma } from "@/lib/db";
