@@ -47,6 +47,23 @@ export type ClassGroup = {
   first: string | null;
 };
 
+/** A verdict group as SQL reports it; a class the SQL does not know is judged as a problem. */
+export const classGroupOf = (
+  environmentId: string,
+  cls: string,
+  accepted: boolean | null,
+  proof: string | null,
+  count: number,
+  first: string | null,
+): ClassGroup => ({
+  environmentId,
+  cls: (FACT_CLASSES as readonly string[]).includes(cls) ? (cls as FactClass) : "problem",
+  accepted: accepted ?? true,
+  proof,
+  count,
+  first,
+});
+
 /** Stage 2: included scenarios by side and what difficulty, weak and override read. */
 export type SideGroup = {
   test: boolean;

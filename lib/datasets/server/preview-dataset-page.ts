@@ -26,7 +26,7 @@ import { planKey } from "../key-order";
 import { type PlanEnvironment, type PlanItem, choiceOf, envPinOf, versionLookup } from "../plan";
 import {
   type ClassGroup,
-  FACT_CLASSES,
+  classGroupOf,
   type FactClass,
   type PreviewOptions,
   type SideGroup,
@@ -144,14 +144,7 @@ async function loadClassGroups(db: Db, facts: Prisma.Sql) {
     row?.groups ?? "[]",
   ) as StageOneRow[]) {
     if (byEnvironment && environmentId && cls)
-      groups.push({
-        environmentId,
-        cls: FACT_CLASSES.includes(cls) ? cls : "problem",
-        accepted: accepted ?? true,
-        proof,
-        count,
-        first,
-      });
+      groups.push(classGroupOf(environmentId, cls, accepted, proof, count, first));
     else if (!byEnvironment && n !== null && successes !== null) pairs.push({ n, successes });
   }
   return { groups, pairs };
@@ -320,6 +313,19 @@ async function includedItems(
   });
 }
 
+/** What either way of reading gives the assembly of the page. */
+type PreviewReads = {
+  environments: PlanEnvironment[];
+  versionOf: (id: string) => number;
+  groups: ClassGroup[];
+  one: StageOne;
+  sides: SideGroup[];
+  keptByEnvironment: Map<string, number>;
+  includedRows: PageRow[];
+  excludedRows: PageRow[];
+  firstIds: Map<string, string>;
+};
+
 /** The verdict firsts' scenario ids, read beside stage two. */
 const firstsOf = (one: StageOne) =>
   one.verdictReasons.flatMap((r) =>
@@ -327,7 +333,12 @@ const firstsOf = (one: StageOne) =>
   );
 
 /** Any choice: every scenario classified on its pin in SQL, then grouped and paged by scans. */
-async function readClassified(db: Db, input: PlanInput, opts: PreviewOptions, page: PreviewPage) {
+async function readClassified(
+  db: Db,
+  input: PlanInput,
+  opts: PreviewOptions,
+  page: PreviewPage,
+): Promise<PreviewReads> {
   const facts = classified(input, opts);
   const [environments, { groups, pairs }] = await Promise.all([
     loadEnvironments(db, input),
@@ -358,7 +369,12 @@ async function readClassified(db: Db, input: PlanInput, opts: PreviewOptions, pa
 const isDefaultPins = (input: PlanInput, opts: PreviewOptions) =>
   Object.keys(opts.pins).length === 0 && !opts.override && input.excludeScenarioIds.length === 0;
 
-async function readOnDefaultPins(db: Db, input: PlanInput, opts: PreviewOptions, page: PreviewPage) {
+async function readOnDefaultPins(
+  db: Db,
+  input: PlanInput,
+  opts: PreviewOptions,
+  page: PreviewPage,
+): Promise<PreviewReads> {
   const [environments, { pairs, lookup, groups, kept, totals }] = await Promise.all([
     loadEnvironments(db, input),
     loadPairs(db, input.projectId).then(async (pairs) => {

@@ -17,8 +17,8 @@ import { type Db, Prisma } from "@/lib/db";
 import {
   type ClassGroup,
   type DifficultyLookup,
-  FACT_CLASSES,
   type FactClass,
+  classGroupOf,
   type SideGroup,
 } from "../preview-from-groups";
 import { type BucketRun, type Level, droppedLevel, includedLevels, pageSegments } from "../preview-levels";
@@ -45,7 +45,7 @@ export async function loadPairs(db: Db, projectId: string) {
 
 type Tally = { n: number; successes: number; weak: boolean; count: number };
 
-type OtherGroupRow = [string, FactClass, boolean | null, string | null, number, string | null];
+type OtherGroupRow = [string, string, boolean | null, string | null, number, string | null];
 
 /** A pair as one int8, so "is this item's pair dropped" is one hashed `= ANY` per row. */
 const pairCode = (n: number, successes: number) => ((BigInt(n) << 32n) | BigInt(successes)).toString();
@@ -100,14 +100,7 @@ export async function loadDefaultGroups(db: Db, input: PlanInput, lookup: readon
   for (const [environmentId, cls, accepted, proof, count, first] of JSON.parse(
     row?.other ?? "[]",
   ) as OtherGroupRow[])
-    groups.push({
-      environmentId,
-      cls: FACT_CLASSES.includes(cls) ? cls : "problem",
-      accepted: accepted ?? true,
-      proof,
-      count,
-      first,
-    });
+    groups.push(classGroupOf(environmentId, cls, accepted, proof, count, first));
   const totals = (JSON.parse(row?.totals ?? "[]") as [number, number, boolean, number][]).map(
     ([n, successes, weak, count]) => ({ n, successes, weak, count }),
   );
