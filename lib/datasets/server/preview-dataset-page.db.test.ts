@@ -34,8 +34,8 @@ function randomRequest(
   corpus: Corpus,
 ): { input: CreateDatasetVersionInput; page: Parameters<typeof previewDatasetPage>[2] } {
   const chosen = some(r, corpus.environments, 0.4).map((e) => (chance(r, 0.5) ? e.id : e.slug));
-  // Half the requests keep every default (no pin, no override, nobody left out by hand): the
-  // preview reads those from the kept facts' indexes rather than classifying every scenario.
+  // Half the requests keep the default pins (no chosen pin, no override): the preview reads those
+  // from the kept facts' indexes rather than classifying every scenario.
   const defaults = chance(r, 0.5);
   const pinned = defaults ? [] : some(r, corpus.environments, 0.3);
   const override = !defaults && chance(r, 0.3);
@@ -50,7 +50,7 @@ function randomRequest(
       environments: chosen.length ? chosen : undefined,
       pins: Object.fromEntries(pinned.map((e) => [e.id, pick(r, e.versions)])),
       overrideReason: override ? "testing the override" : undefined,
-      excludeScenarioIds: defaults ? [] : some(r, corpus.scenarios, 0.1).map((s) => s.id),
+      excludeScenarioIds: defaults && chance(r, 0.5) ? [] : some(r, corpus.scenarios, 0.1).map((s) => s.id),
       seed: Math.floor(r() * 1000),
       testRatio: pick(r, [0, 0.2, 0.5]),
       difficulty: {
@@ -81,7 +81,7 @@ const seen = {
   excludedRows: 0,
   warnings: 0,
   /** Rows of both pages in requests that kept every default (the index-read path). */
-  defaultRows: { included: 0, excluded: 0, test: 0 },
+  defaultRows: { included: 0, excluded: 0, test: 0, leftOutByHand: 0 },
 };
 
 const asBrowserSees = (preview: DatasetPreviewPage) =>
@@ -100,14 +100,11 @@ async function agree(corpus: Corpus, r: Random, requests: number) {
     seen.test += whole.included.filter((i) => i.split === "TEST").length;
     seen.excludedRows += whole.excluded.length;
     seen.warnings += whole.warnings.length;
-    if (
-      Object.keys(input.pins ?? {}).length === 0 &&
-      !input.overrideReason &&
-      !input.excludeScenarioIds?.length
-    ) {
+    if (Object.keys(input.pins ?? {}).length === 0 && !input.overrideReason) {
       seen.defaultRows.included += whole.included.length;
       seen.defaultRows.excluded += whole.excluded.length;
       seen.defaultRows.test += whole.included.filter((i) => i.split === "TEST").length;
+      seen.defaultRows.leftOutByHand += whole.excluded.filter((e) => e.reason === "left out by you").length;
     }
     if (!isDeepStrictEqual(paged, whole)) {
       expect({ request: { input, page }, preview: paged }).toEqual({
@@ -134,6 +131,7 @@ describe("the dataset preview read from kept facts", () => {
     expect(seen.defaultRows.included).toBeGreaterThan(20);
     expect(seen.defaultRows.excluded).toBeGreaterThan(20);
     expect(seen.defaultRows.test).toBeGreaterThan(0);
+    expect(seen.defaultRows.leftOutByHand).toBeGreaterThan(0);
     // Every way to be left out: by hand, by review, by missing acceptance, by proof, by difficulty.
     expect([...seen.reasons].sort()).toEqual(
       expect.arrayContaining([

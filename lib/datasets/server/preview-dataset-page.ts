@@ -4,8 +4,8 @@ import "server-only";
  * proofs and rollout sums in one process: seconds at 100,000 scenarios. Here Postgres reads the
  * kept per-scenario facts ("ScenarioPlanFact": one narrow row per scenario on its default pins,
  * with its verdict class). On the default pins, ./preview-default-pins.ts reads them once and
- * pages through indexes. Any other choice (a chosen pin, the override, scenarios left out by hand)
- * is answered here in two rounds:
+ * pages through indexes. Any other choice (a chosen pin, the override) is answered here in two
+ * rounds:
  *   1. the scenarios grouped by environment and verdict, and the (n, successes) pairs the
  *      included ones have (beside the environments themselves);
  *   2. with the split and the difficulty lookup worked out from those (../preview-from-groups.ts),
@@ -365,9 +365,8 @@ async function readClassified(
   };
 }
 
-/** Every scenario on its default pins and nobody left out by hand: the kept facts answer as they are. */
-const isDefaultPins = (input: PlanInput, opts: PreviewOptions) =>
-  Object.keys(opts.pins).length === 0 && !opts.override && input.excludeScenarioIds.length === 0;
+/** Every scenario on its default pins: the kept facts answer as they are. */
+const isDefaultPins = (opts: PreviewOptions) => Object.keys(opts.pins).length === 0 && !opts.override;
 
 async function readOnDefaultPins(
   db: Db,
@@ -427,7 +426,7 @@ export async function previewDatasetPage(
     testRatio: input.testRatio,
     difficulty: input.difficulty,
   };
-  const read = isDefaultPins(input, opts)
+  const read = isDefaultPins(opts)
     ? await readOnDefaultPins(db, input, opts, page)
     : await readClassified(db, input, opts, page);
   const {

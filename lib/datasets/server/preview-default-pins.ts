@@ -1,8 +1,8 @@
 import "server-only";
 /**
- * The preview's reads when every scenario sits on its default pins (no chosen pin, no override,
- * nobody left out by hand): the kept facts then answer everything, and no read sorts or groups
- * the corpus twice.
+ * The preview's reads when every scenario sits on its default pins (no chosen pin, no override):
+ * the kept facts then answer everything, and no read sorts or groups the corpus twice. Scenarios
+ * left out by hand are classed "out" in the one pass and kept out of every other read.
  *   0. the (n, successes) pairs the included facts have, by a skip scan of the bucket index, so
  *      the difficulty lookup is known before the corpus is read;
  *   1. one pass over the facts: verdict groups per environment with what each would keep on
@@ -25,6 +25,18 @@ import { type BucketRun, type Level, droppedLevel, includedLevels, pageSegments 
 import type { PreviewPage } from "../preview-page";
 import type { PlanInput } from "./load-dataset-plan";
 import { type PageRow, consideredFacts, scan } from "./preview-scan";
+
+/** The facts a curator left out by hand are left out of every read but the left-out page's own. */
+const notLeftOut = (input: PlanInput) =>
+  input.excludeScenarioIds.length
+    ? Prisma.sql`AND NOT (f."scenarioId" = ANY(${input.excludeScenarioIds}::text[]))`
+    : Prisma.empty;
+
+/** The verdict class as the plan sees it: a scenario left out by hand is "out", whatever its facts say. */
+const classOf = (input: PlanInput) =>
+  input.excludeScenarioIds.length
+    ? Prisma.sql`CASE WHEN f."scenarioId" = ANY(${input.excludeScenarioIds}::text[]) THEN 'out' ELSE f."planClass" END`
+    : Prisma.sql`f."planClass"`;
 
 /** Every (n, successes) of the project's included facts, one index probe each. */
 export async function loadPairs(db: Db, projectId: string) {
@@ -76,9 +88,9 @@ export async function loadDefaultGroups(db: Db, input: PlanInput, lookup: readon
              (count(*) FILTER (WHERE q.cls = 'ok' AND NOT ${codedPair} = ANY(${dropped(false)}::int8[])))::int AS "keptTrain",
              (count(*) FILTER (WHERE q.cls = 'ok' AND NOT ${codedPair} = ANY(${dropped(true)}::int8[])))::int AS "keptTest"
       FROM (
-        SELECT f."environmentId", f."planClass" AS cls, f."externalId" COLLATE "C" AS "externalId", f.n, f.successes, f.weak,
-               CASE WHEN f."planClass" = 'problem' THEN f.status = 'ACCEPTED' ELSE true END AS accepted,
-               CASE WHEN f."planClass" = 'problem' THEN f."proofStatus" END AS proof
+        SELECT f."environmentId", ${classOf(input)} AS cls, f."externalId" COLLATE "C" AS "externalId", f.n, f.successes, f.weak,
+               CASE WHEN ${classOf(input)} = 'problem' THEN f.status = 'ACCEPTED' ELSE true END AS accepted,
+               CASE WHEN ${classOf(input)} = 'problem' THEN f."proofStatus" END AS proof
         FROM "ScenarioPlanFact" f WHERE f."projectId" = ${input.projectId} AND ${consideredFacts(input)}) q
       GROUP BY GROUPING SETS ((q."environmentId", q.cls, q.accepted, q.proof), (q.cls, q.n, q.successes, q.weak))) g`,
   );
@@ -115,7 +127,7 @@ export async function loadTestSide(db: Db, input: PlanInput, testEnvironmentIds:
     Prisma.sql`
     SELECT f.n, f.successes, f.weak, count(*)::int AS count FROM "ScenarioPlanFact" f
     WHERE f."environmentId" = ANY(${testEnvironmentIds}::text[]) AND f."projectId" = ${input.projectId}
-      AND ${consideredFacts(input)} AND f."planClass" = 'ok'
+      AND ${consideredFacts(input)} AND f."planClass" = 'ok' ${notLeftOut(input)}
     GROUP BY f.n, f.successes, f.weak`,
   );
 }
@@ -134,8 +146,11 @@ export function sideGroups(totals: readonly Tally[], testSide: readonly Tally[])
   });
 }
 
-const rowColumns = Prisma.sql`f."scenarioId" AS id, f."environmentId", f."externalId", f.status, f."validatorVersionIds" AS vals,
-  f."environmentVersionId" AS pin, f."planClass" AS cls, f."proofStatus" AS proof, f.n, f.successes, f."key"`;
+const rowColumns = (
+  cls: Prisma.Sql = Prisma.sql`f."planClass"`,
+) => Prisma.sql`f."scenarioId" AS id, f."environmentId",
+  f."externalId", f.status, f."validatorVersionIds" AS vals, f."environmentVersionId" AS pin, ${cls} AS cls,
+  f."proofStatus" AS proof, f.n, f.successes, f."key"`;
 
 /** Rows `offset..offset+limit` of key-ordered index ranges merged by key (a merge append, no sort). */
 async function mergedRuns(db: Db, ranges: Prisma.Sql[], offset: number, limit: number): Promise<PageRow[]> {
@@ -157,9 +172,9 @@ function bucketRange(input: PlanInput, run: BucketRun, testIds: string[], weakOn
       : run.sides === "test"
         ? Prisma.sql`AND f."environmentId" = ANY(${testIds}::text[])`
         : Prisma.sql`AND NOT (f."environmentId" = ANY(${testIds}::text[]))`;
-  return Prisma.sql`SELECT ${rowColumns} FROM "ScenarioPlanFact" f
+  return Prisma.sql`SELECT ${rowColumns()} FROM "ScenarioPlanFact" f
     WHERE f."projectId" = ${input.projectId} AND f."planClass" = 'ok' AND f.n = ${run.n} AND f.successes = ${run.successes}
-      AND ${consideredFacts(input)} ${side} ${weakOnly ? Prisma.sql`AND f.weak` : Prisma.empty}`;
+      AND ${consideredFacts(input)} ${notLeftOut(input)} ${side} ${weakOnly ? Prisma.sql`AND f.weak` : Prisma.empty}`;
 }
 
 async function levelRows(
@@ -216,9 +231,13 @@ export function loadExcludedRuns(
   for (const g of groups) if (g.cls !== "ok") byClass.set(g.cls, (byClass.get(g.cls) ?? 0) + g.count);
   const verdicts = {
     count: [...byClass.values()].reduce((a, b) => a + b, 0),
-    ranges: [...byClass.keys()].map(
-      (cls) => Prisma.sql`SELECT ${rowColumns} FROM "ScenarioPlanFact" f
-        WHERE f."projectId" = ${input.projectId} AND f."planClass" = ${cls} AND ${consideredFacts(input)}`,
+    ranges: [...byClass.keys()].map((cls) =>
+      cls === "out"
+        ? Prisma.sql`SELECT ${rowColumns(Prisma.sql`'out'`)} FROM "ScenarioPlanFact" f
+            WHERE f."scenarioId" = ANY(${input.excludeScenarioIds}::text[]) AND f."projectId" = ${input.projectId}
+              AND ${consideredFacts(input)}`
+        : Prisma.sql`SELECT ${rowColumns()} FROM "ScenarioPlanFact" f
+            WHERE f."projectId" = ${input.projectId} AND f."planClass" = ${cls} AND ${consideredFacts(input)} ${notLeftOut(input)}`,
     ),
   };
   const dropped = droppedLevel(lookup, sides);
