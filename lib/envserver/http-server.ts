@@ -88,7 +88,8 @@ export function createEnvServer(
       return send(res, refused.status, {
         error: { code: refused.status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN", message: refused.message },
       });
-    if (url.pathname === "/mcp") return void mcp.handle(req, res, url);
+    if (url.pathname === "/mcp" || url.pathname.startsWith("/mcp/episodes"))
+      return void mcp.handle(req, res, url);
     if (!route)
       return send(res, 404, {
         error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` },

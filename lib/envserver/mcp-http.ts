@@ -1,14 +1,19 @@
 /**
- * MCP over Streamable HTTP at /mcp (specification 2025-11-25, basic/transports), on the official
- * SDK's StreamableHTTPServerTransport, one MCP session per episode:
- * - an `initialize` POST without `Mcp-Session-Id` starts an episode (the scenario from
- *   `?scenario=` or `params._meta["envstudio/scenario"]`, else picked as a reset picks it, by
- *   `seed` when given) and its id is the session's `Mcp-Session-Id`;
- * - later requests name it in that header; an unknown or expired one is 404 (the client starts
- *   over); DELETE ends the session and its episode; GET is 405 (no SSE stream: the server
- *   never speaks first); the SDK checks `MCP-Protocol-Version`, Accept and Content-Type;
- * - a POST naming no MCP session that is not `initialize` is OpenEnv's JSON-RPC (mcp.ts), as
- *   upstream's clients send it.
+ * MCP over Streamable HTTP, one episode per MCP session, in two forms:
+ * - `/mcp` (specification 2025-11-25, basic/transports) on the official SDK 1.x's
+ *   StreamableHTTPServerTransport: an `initialize` POST without `Mcp-Session-Id` starts an
+ *   episode (the scenario from `?scenario=` or `params._meta["envstudio/scenario"]`, else picked
+ *   as a reset picks it, by `seed` when given) and its id is the session's `Mcp-Session-Id`;
+ *   later requests name it in that header; an unknown or expired one is 404 (the client starts
+ *   over); DELETE ends the session and its episode; GET is 405 (no SSE stream: the server never
+ *   speaks first); the SDK checks `MCP-Protocol-Version`, Accept and Content-Type. A POST naming
+ *   no MCP session that is not `initialize` is OpenEnv's JSON-RPC (mcp.ts), as upstream's clients
+ *   send it; so a 2026-07-28 client's `server/discover` probe here gets -32601 and the client
+ *   falls back to `initialize`, as it does with any 2025 server.
+ * - `/mcp/episodes/<handle>` (mcp-episodes.ts): the episode at a URL of its own, for clients
+ *   that hold no session (2026-07-28's per-request form, or a stateless 2025 client), on SDK
+ *   2.x. `POST /mcp/episodes` starts one; the handle is an episode started either way (an MCP
+ *   session's id is its handle too).
  * The episode lives exactly as long as the session: ending one ends the other, whichever side
  * (client DELETE, idle reaping, server stop) ends it. With the journal (ENVSTUDIO_SERVE_JOURNAL=1)
  * a session outlives its replica: a request naming a session another replica started is served
@@ -24,12 +29,13 @@ import { HttpError, MAX_BODY } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC, handleMcp, handleMcpText } from "./mcp";
 import { type EpisodeHandle, createEpisodeServer } from "./mcp-episode-server";
+import { createEpisodeUrls } from "./mcp-episodes";
 import type { ServeError, Sessions } from "./sessions";
 
 /** The SDK's code for an unknown session (its transport answers the same). */
-const SESSION_NOT_FOUND = -32001;
+export const SESSION_NOT_FOUND = -32001;
 
-const StartSchema = z.object({
+export const StartSchema = z.object({
   scenario: z.string().min(1).max(255).optional(),
   seed: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
@@ -49,13 +55,19 @@ const MetaSchema = z
   })
   .passthrough();
 
-function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers = {}) {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers = {},
+) {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
 }
 
-const START_STATUS: Record<ServeError["code"], number> = {
+export const START_STATUS: Record<ServeError["code"], number> = {
   NOT_FOUND: 404,
   INVALID: 400,
   FORBIDDEN: 403,
@@ -65,39 +77,77 @@ const START_STATUS: Record<ServeError["code"], number> = {
 };
 
 export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
+  /** Every episode this replica serves over MCP: started by `initialize` or POST /mcp/episodes,
+   * or taken over from another replica. */
+  const episodes = new Map<string, EpisodeHandle>();
+  /** The SDK transports of the sessions `initialize` started here. */
   const live = new Map<string, StreamableHTTPServerTransport>();
 
-  /** Sessions another replica started, taken over here (see takeOver). */
-  const adopted = new Map<string, EpisodeHandle>();
   type Refusal = { error: string; status: number; code: number };
   const notFound: Refusal = { error: "Session not found", status: 404, code: SESSION_NOT_FOUND };
 
   /**
-   * A session this replica does not hold: with the journal, its episode is taken over (rebuilt by
-   * replaying its calls) unless it ended, and the session goes on here. Otherwise 404, after
-   * which an MCP client starts a new session.
+   * Starts an episode whose id (unguessable) is both its MCP session id and its key, so that any
+   * replica can take it over from the journal. `onEvicted` runs when idle reaping ends it.
    */
-  async function takeOver(id: string): Promise<EpisodeHandle | Refusal> {
+  async function startEpisode(
+    choice: z.infer<typeof StartSchema>,
+    onEvicted: (id: string) => void,
+  ): Promise<EpisodeHandle | Refusal> {
+    const id = randomUUID();
+    const owner = {
+      key: id,
+      onEvicted: () => {
+        episodes.delete(id);
+        onEvicted(id);
+      },
+    };
+    const reset = await sessions.reset(
+      { scenario_id: choice.scenario, seed: choice.seed, diff: true, episode_id: id },
+      owner,
+    );
+    if (!reset.ok)
+      return { error: reset.error.message, status: START_STATUS[reset.error.code], code: RPC.SERVER_ERROR };
+    const handle = { id, key: id, scenario: reset.value.scenario };
+    episodes.set(id, handle);
+    return handle;
+  }
+
+  /**
+   * The episode an id names: held here, or (with the journal) taken over, its episode rebuilt by
+   * replaying its calls, unless it ended. Otherwise 404, after which an MCP client starts over.
+   */
+  async function episodeOf(id: string): Promise<EpisodeHandle | Refusal> {
+    const held = episodes.get(id);
+    if (held) return held;
     if (!sessions.journaled) return notFound;
     const resumable = await sessions.resume(id, id);
     if (!resumable.ok)
       return resumable.error.code === "CAPACITY"
         ? { error: resumable.error.message, status: 503, code: RPC.SERVER_ERROR }
         : notFound;
-    const owner = { key: id, onEvicted: () => void adopted.delete(id) };
+    const owner = { key: id, onEvicted: () => void episodes.delete(id) };
     const scenario = sessions.rebind(id, owner) ? sessions.scenarioOf(id, id) : null;
     if (!scenario) return notFound;
     const handle = { id, key: id, scenario };
-    adopted.set(id, handle);
+    episodes.set(id, handle);
     return handle;
   }
 
+  /** Ends an episode and its session, whichever way it started. */
+  async function endEpisode(handle: EpisodeHandle) {
+    const transport = live.get(handle.id);
+    if (transport) return void (await transport.close());
+    episodes.delete(handle.id);
+    await sessions.close(handle.id, handle.key);
+  }
+
   /**
-   * One request of a session taken over, on a stateless transport of its own: the session was
-   * checked above (the adopted map), and the SDK's session state (the `initialize` it answered)
-   * died with the replica that held it.
+   * One request of a session whose SDK transport is not here (taken over, or started by POST
+   * /mcp/episodes), on a stateless transport of its own: the session was checked by episodeOf,
+   * and the SDK's session state (the `initialize` it answered) is not needed to answer.
    */
-  async function serveTakenOver(
+  async function serveWithoutTransport(
     handle: EpisodeHandle,
     req: IncomingMessage,
     res: ServerResponse,
@@ -132,33 +182,23 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
         RPC.INVALID_PARAMS,
         "scenario must be a scenario id, seed an integer ≥ 0",
       );
-    // The session id is unguessable and is all an MCP client holds: it is the episode's key too,
-    // so that any replica can take the session over from the journal.
-    const id = randomUUID();
-    const owner = {
-      key: id,
-      // Idle reaping ended the episode: the session ends with it (later requests get 404).
-      onEvicted: () => void live.get(id)?.close(),
-    };
-    const reset = await sessions.reset(
-      { scenario_id: choice.data.scenario, seed: choice.data.seed, diff: true, episode_id: id },
-      owner,
-    );
-    if (!reset.ok)
-      return sendRpcError(res, START_STATUS[reset.error.code], RPC.SERVER_ERROR, reset.error.message);
-    const { scenario } = reset.value;
+    // Idle reaping ended the episode: the session ends with it (later requests get 404).
+    const handle = await startEpisode(choice.data, (id) => void live.get(id)?.close());
+    if ("error" in handle) return sendRpcError(res, handle.status, handle.code, handle.error);
+    const { id } = handle;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       // DELETE answers once the episode is closed and its worker free, so that a client's next
       // session never finds the server still at capacity.
-      onsessionclosed: async () => void (await sessions.close(id, owner.key)),
+      onsessionclosed: async () => void (await sessions.close(id, handle.key)),
     });
     live.set(id, transport);
-    const server = createEpisodeServer(sessions, { id, key: owner.key, scenario });
+    const server = createEpisodeServer(sessions, handle);
     server.onclose = () => {
       live.delete(id);
-      void sessions.close(id, owner.key);
+      episodes.delete(id);
+      void sessions.close(id, handle.key);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -176,19 +216,30 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     if (sessionId !== undefined) {
       const transport = live.get(sessionId);
       if (transport) return transport.handleRequest(req, res, body);
-      const taken = adopted.get(sessionId) ?? (await takeOver(sessionId));
-      if ("error" in taken) return sendRpcError(res, taken.status, taken.code, taken.error);
-      return serveTakenOver(taken, req, res, body);
+      const held = await episodeOf(sessionId);
+      if ("error" in held) return sendRpcError(res, held.status, held.code, held.error);
+      return serveWithoutTransport(held, req, res, body);
     }
     if (isInitializeRequest(body)) return start(req, res, url, body);
     return sendJson(res, 200, await handleMcp(sessions, body));
   }
 
-  /** Answers any request to /mcp; never throws (a failure is the client's JSON-RPC error). */
+  const episodeUrls = createEpisodeUrls({
+    lifecycle,
+    episodeOf,
+    held: (id) => episodes.get(id),
+    endEpisode,
+    sessions,
+    start: startEpisode,
+  });
+
+  /** Answers any request to /mcp or under /mcp/episodes; never throws (a failure is the
+   * client's JSON-RPC error). */
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     try {
+      if (url.pathname !== "/mcp") return await lifecycle.track(() => episodeUrls.handle(req, res, url));
       if (req.method === "POST") return await lifecycle.track(() => post(req, res, url, sessionId));
       if (req.method !== "GET" && req.method !== "DELETE")
         return sendRpcError(res, 405, RPC.SERVER_ERROR, "Method not allowed.", {
@@ -210,11 +261,10 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
         return sendRpcError(res, 400, RPC.SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
       const transport = live.get(sessionId);
       if (transport) return await transport.handleRequest(req, res);
-      const taken = adopted.get(sessionId) ?? (await takeOver(sessionId));
-      if ("error" in taken) return sendRpcError(res, taken.status, taken.code, taken.error);
-      // DELETE of a session taken over: the episode ends here, as it would have there.
-      adopted.delete(sessionId);
-      await sessions.close(sessionId, taken.key);
+      const held = await episodeOf(sessionId);
+      if ("error" in held) return sendRpcError(res, held.status, held.code, held.error);
+      // DELETE of a session without its transport here: the episode ends, as it would there.
+      await endEpisode(held);
       res.writeHead(200).end();
     } catch (error) {
       if (error instanceof HttpError) return sendRpcError(res, error.status, RPC.SERVER_ERROR, error.message);
@@ -224,9 +274,12 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
 
   return {
     handle,
-    /** Live MCP sessions (each holds an episode), taken-over ones included. */
-    size: () => live.size + adopted.size,
-    closeAll: () => Promise.all([...live.values()].map((t) => t.close())),
+    /** Live MCP episodes (sessions, episode URLs and taken-over ones). */
+    size: () => episodes.size,
+    closeAll: async () => {
+      await Promise.all([...live.values()].map((t) => t.close()));
+      await episodeUrls.close();
+    },
   };
 }
 
@@ -238,7 +291,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 
 /** The body as text; past MAX_BODY the rest is read and dropped (so that the client hears the 413
  * instead of a reset connection) and the read fails. */
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

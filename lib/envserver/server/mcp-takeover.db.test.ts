@@ -5,9 +5,14 @@
  * takes the episode over from the journal. The reward only a replay of the dead replica's call
  * can give is the evidence; and DELETE there ends the episode. Without the journal, or for an
  * ended episode, the session is unknown (404) and the client starts over, as the specification says.
+ * An episode's own URL (`/mcp/episodes/<handle>`) moves between replicas the same way.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/db";
 import { type Server, useReplicas } from "../tests/replicas";
@@ -77,6 +82,31 @@ describe("an MCP session outlives its replica", () => {
     const gone = await listIn(b.port, id);
     expect(gone.status).toBe(404);
     expect((await t.db.servedEpisode.findUniqueOrThrow({ where: { id } })).endedAt).not.toBeNull();
+  }, 90_000);
+
+  it("an episode URL started at one replica answers a 2026-07-28 client at another", async () => {
+    const a = await replica();
+    const created = await fetch(`http://127.0.0.1:${a.port}/mcp/episodes`, {
+      method: "POST",
+      body: JSON.stringify({ scenario_id: "counter/c1" }),
+    });
+    const { url } = (await created.json()) as { url: string };
+    const at = (port: number) => new URL(`http://127.0.0.1:${port}${url}`);
+    const modern = async (port: number) => {
+      const client = new ModernClient(
+        { name: "envstudio-test", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      await client.connect(new ModernTransport(at(port)));
+      return client;
+    };
+    const there = await modern(a.port);
+    await there.callTool({ name: "add", arguments: { amount: 3 } });
+    const here = await modern(b.port);
+    const count = await here.callTool({ name: "get_count", arguments: {} });
+    expect((count.structuredContent as { observation: { data: unknown } }).observation.data).toBe(3);
+    expect((await fetch(at(b.port), { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(at(b.port), { method: "DELETE" })).status).toBe(404);
   }, 90_000);
 
   it("an unknown session, or one on a replica without the journal, is 404: the client starts over", async () => {

@@ -295,4 +295,20 @@ describe("access rules in front of /mcp", () => {
     await client.close();
     expect((await raw("POST", rpc("tools/list"), { origin: "https://evil.example" })).status).toBe(403);
   });
+
+  it("guards the episode URLs the same way: starting one and speaking MCP at it need the token", async () => {
+    const episodes = `http://127.0.0.1:${guarded.port}/mcp/episodes`;
+    expect((await fetch(episodes, { method: "POST", body: "{}" })).status).toBe(401);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const created = await fetch(episodes, { method: "POST", headers: auth, body: "{}" });
+    expect(created.status).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    const at = new URL(`http://127.0.0.1:${guarded.port}${url}`);
+    await expect(connect(at)).rejects.toThrow();
+    const { client } = await connect(at, auth);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("submit");
+    await client.close();
+    expect((await fetch(at, { method: "DELETE" })).status).toBe(401);
+    expect((await fetch(at, { method: "DELETE", headers: auth })).status).toBe(204);
+  });
 });
