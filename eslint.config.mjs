@@ -29,6 +29,7 @@ export default tseslint.config(
       "test-results/**",
       "reports/**",
       ".data*/**",
+      ".cache/**",
       "next-env.d.ts",
       "bench/results/**",
     ],
