@@ -19,7 +19,7 @@ import { HttpError, MAX_BODY } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC } from "./mcp";
 import { type EpisodeHandle, createEpisodeServerV2 } from "./mcp-episode-server";
-import { type StartSchema, readBody, sendRpcError } from "./mcp-http";
+import { type Refusal, type StartSchema, readBody, sendJson, sendRpcError } from "./mcp-wire";
 import type { Sessions } from "./sessions";
 
 const EPISODE_PATH = /^\/mcp\/episodes\/([0-9a-f-]{36})$/;
@@ -30,8 +30,6 @@ const CreateBodySchema = z
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .strict();
-
-type Refusal = { error: string; status: number; code: number };
 
 export type EpisodeUrlDeps = {
   sessions: Sessions;
@@ -154,10 +152,4 @@ function webHeaders(req: IncomingMessage): Headers {
     headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   return headers;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
 }

@@ -25,20 +25,22 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { HttpError, MAX_BODY } from "./http-routes";
+import { HttpError } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC, handleMcp, handleMcpText } from "./mcp";
 import { type EpisodeHandle, createEpisodeServer } from "./mcp-episode-server";
 import { createEpisodeUrls } from "./mcp-episodes";
-import type { ServeError, Sessions } from "./sessions";
+import {
+  type Refusal,
+  SESSION_NOT_FOUND,
+  START_STATUS,
+  StartSchema,
+  readBody,
+  sendJson,
+  sendRpcError,
+} from "./mcp-wire";
+import type { Sessions } from "./sessions";
 
-/** The SDK's code for an unknown session (its transport answers the same). */
-export const SESSION_NOT_FOUND = -32001;
-
-export const StartSchema = z.object({
-  scenario: z.string().min(1).max(255).optional(),
-  seed: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-});
 const MetaSchema = z
   .object({
     params: z
@@ -55,27 +57,6 @@ const MetaSchema = z
   })
   .passthrough();
 
-export function sendRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers = {},
-) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
-}
-
-export const START_STATUS: Record<ServeError["code"], number> = {
-  NOT_FOUND: 404,
-  INVALID: 400,
-  FORBIDDEN: 403,
-  CAPACITY: 503,
-  SANDBOX: 502,
-  GONE: 410,
-};
-
 export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
   /** Every episode this replica serves over MCP: started by `initialize` or POST /mcp/episodes,
    * or taken over from another replica. */
@@ -83,7 +64,6 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
   /** The SDK transports of the sessions `initialize` started here. */
   const live = new Map<string, StreamableHTTPServerTransport>();
 
-  type Refusal = { error: string; status: number; code: number };
   const notFound: Refusal = { error: "Session not found", status: 404, code: SESSION_NOT_FOUND };
 
   /**
@@ -281,29 +261,4 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       await episodeUrls.close();
     },
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-/** The body as text; past MAX_BODY the rest is read and dropped (so that the client hears the 413
- * instead of a reset connection) and the read fails. */
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on("end", () =>
-      size > MAX_BODY
-        ? reject(new HttpError(413, `Request body larger than ${MAX_BODY} bytes`))
-        : resolve(Buffer.concat(chunks).toString("utf8")),
-    );
-    req.on("error", reject);
-  });
 }
