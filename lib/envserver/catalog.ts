@@ -17,16 +17,35 @@ export type ServedScenario = {
   checks: string[];
   /** Tools that only read the state (EnvScaler's query operations): MCP's readOnlyHint. */
   queryTools?: string[];
+  /** The dataset split the scenario is in; absent means train. */
+  split?: SplitName;
 };
 
+export type SplitName = "train" | "test";
 export type Catalog = { name: string; scenarios: ServedScenario[] };
 
-/** By full id, by task_id when unambiguous, or by seed (reproducible), else the first. */
+const bySplit = new WeakMap<Catalog, Record<SplitName, ServedScenario[]>>();
+
+/** A split's scenarios in the dataset's order (indexed by the Task API and by reset's `index`). */
+export function scenariosOfSplit(catalog: Catalog, split: SplitName): ServedScenario[] {
+  let splits = bySplit.get(catalog);
+  if (!splits) {
+    splits = { train: [], test: [] };
+    for (const s of catalog.scenarios) splits[s.split ?? "train"].push(s);
+    bySplit.set(catalog, splits);
+  }
+  return splits[split];
+}
+
+/** By full id, by task_id when unambiguous, by split and index (the Task API's), or by seed
+ * (reproducible), else at random. */
 export function pickScenario(
   catalog: Catalog,
-  request: { scenarioId?: string; seed?: number },
+  request: { scenarioId?: string; seed?: number; split?: SplitName; index?: number },
 ): ServedScenario | null {
   const all = catalog.scenarios;
+  if (request.split !== undefined && request.index !== undefined)
+    return scenariosOfSplit(catalog, request.split)[request.index] ?? null;
   if (request.scenarioId !== undefined) {
     const exact = all.find((s) => s.id === request.scenarioId);
     if (exact) return exact;

@@ -29,8 +29,19 @@ export const ResetBodySchema = z
     /** Each step's observation carries the state diff in `metadata.diff`. Off unless asked: a
      * trainer has no use for it, and it is about a third of a step's cost in the sandbox. */
     diff: z.boolean().optional(),
+    /** The Task API's way to pick a scenario: a split and an index in it (both, or neither). */
+    split: z.enum(["train", "test"]).optional(),
+    index: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((b) => (b.split === undefined) === (b.index === undefined), {
+    message: "split and index go together (the Task API's split and task index)",
+    path: ["index"],
+  })
+  .refine((b) => b.split === undefined || b.scenario_id === undefined, {
+    message: "name a scenario by scenario_id or by split and index, not both",
+    path: ["scenario_id"],
+  });
 export type ResetBody = z.infer<typeof ResetBodySchema>;
 
 export const StepBodySchema = z

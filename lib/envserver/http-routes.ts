@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Catalog } from "./catalog";
 import { ResetBodySchema, StepBodySchema } from "./envserver.schema";
+import { type TaskApiAnswer, answerTaskApi, type matchTaskRoute } from "./task-api";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { SCHEMAS, metadataOf, openApiDocument } from "./openapi";
 import type { ServeError, Sessions } from "./sessions";
@@ -166,4 +167,25 @@ export function createRoutes(
       return r.ok ? [200, { closed: true }, named.id] : fail(r.error, named.id);
     },
   };
+}
+
+/** A Task API request (task-api.ts): its JSON body read here, a body that is not JSON answered as
+ * FastAPI answers it (422, `json_invalid`). */
+export async function answerTaskRequest(
+  catalog: Catalog,
+  req: IncomingMessage,
+  route: NonNullable<ReturnType<typeof matchTaskRoute>>,
+): Promise<TaskApiAnswer> {
+  if (req.method !== "POST") return answerTaskApi(catalog, route, undefined);
+  const text = await readText(req);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [
+      422,
+      { detail: [{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {} }] },
+    ];
+  }
+  return answerTaskApi(catalog, route, body);
 }

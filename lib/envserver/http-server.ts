@@ -10,10 +10,11 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { type AccessPolicy, refusal } from "./auth";
 import type { Catalog } from "./catalog";
-import { EPISODE_HEADER, HttpError, STATUS, createRoutes } from "./http-routes";
+import { EPISODE_HEADER, HttpError, STATUS, answerTaskRequest, createRoutes } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import type { Sessions } from "./sessions";
 import { createMcpEndpoint } from "./mcp-http";
+import { matchTaskRoute } from "./task-api";
 import { type WsBinding, attachWebSocket } from "./ws-handler";
 
 /** Largest WebSocket message; a bigger frame closes that connection with 1009. */
@@ -90,6 +91,15 @@ export function createEnvServer(
       });
     if (url.pathname === "/mcp" || url.pathname.startsWith("/mcp/episodes"))
       return void mcp.handle(req, res, url);
+    const task = route ? null : matchTaskRoute(req.method, url.pathname);
+    if (task)
+      return void answerTaskRequest(catalog, req, task).then(
+        ([status, body]) => send(res, status, body),
+        (error: unknown) =>
+          send(res, error instanceof HttpError ? error.status : 500, {
+            detail: error instanceof Error ? error.message : String(error),
+          }),
+      );
     if (!route)
       return send(res, 404, {
         error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` },

@@ -3,8 +3,9 @@
  * protocol's per-request form (`server/discover`, the `_meta` envelope on every request, its
  * header checks) and 2025 clients that connect statelessly. The URL names the episode, so the
  * tool list never varies under one URL.
- * - `POST /mcp/episodes` `{scenario_id?, seed?}` starts an episode (picked as a reset picks it
- *   when no scenario is named) and answers 201 `{handle, url, scenario_id, task}`;
+ * - `POST /mcp/episodes` `{scenario_id?, seed?}` or `{split, index}` (a Task API task) starts an
+ *   episode (picked as a reset picks it when no scenario is named) and answers 201
+ *   `{handle, url, scenario_id, task}`;
  * - `POST /mcp/episodes/<handle>` is MCP, answered by the official SDK 2.x's `createMcpHandler`
  *   (both generations, one fresh server instance per request, JSON responses);
  * - `DELETE /mcp/episodes/<handle>` ends the episode (204); an unknown or ended handle is 404;
@@ -28,8 +29,12 @@ const CreateBodySchema = z
   .object({
     scenario_id: z.string().min(1).max(255).optional(),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    split: z.enum(["train", "test"]).optional(),
+    index: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => (b.split === undefined) === (b.index === undefined))
+  .refine((b) => b.split === undefined || b.scenario_id === undefined);
 
 export type EpisodeUrlDeps = {
   sessions: Sessions;
@@ -77,9 +82,14 @@ export function createEpisodeUrls({
     const body = CreateBodySchema.safeParse(raw);
     if (!body.success)
       return sendJson(res, 400, {
-        error: { code: "INVALID", message: "body must be {scenario_id?: string, seed?: integer ≥ 0}" },
+        error: {
+          code: "INVALID",
+          message:
+            "body must be {scenario_id?: string, seed?: integer ≥ 0} or {split: train|test, index: integer ≥ 0} (the Task API's)",
+        },
       });
-    const started = await start({ scenario: body.data.scenario_id, seed: body.data.seed }, () => undefined);
+    const { scenario_id: scenario, seed, split, index } = body.data;
+    const started = await start({ scenario, seed, split, index }, () => undefined);
     if ("error" in started)
       return sendJson(res, started.status, { error: { code: "NOT_STARTED", message: started.error } });
     sendJson(res, 201, {

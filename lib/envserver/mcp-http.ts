@@ -83,7 +83,14 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       },
     };
     const reset = await sessions.reset(
-      { scenario_id: choice.scenario, seed: choice.seed, diff: true, episode_id: id },
+      {
+        scenario_id: choice.scenario,
+        seed: choice.seed,
+        split: choice.split,
+        index: choice.index,
+        diff: true,
+        episode_id: id,
+      },
       owner,
     );
     if (!reset.ok)

@@ -14,6 +14,8 @@ export const SESSION_NOT_FOUND = -32001;
 export const StartSchema = z.object({
   scenario: z.string().min(1).max(255).optional(),
   seed: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  split: z.enum(["train", "test"]).optional(),
+  index: z.number().int().min(0).optional(),
 });
 /** Why an episode cannot be started or found: HTTP status, JSON-RPC code, message. */
 export type Refusal = { error: string; status: number; code: number };

@@ -98,6 +98,8 @@ export function openApiDocument(catalog: Catalog) {
             episode_id: { type: "string" },
             scenario_id: { type: "string" },
             diff: { type: "boolean", description: "each step's metadata carries the state diff" },
+            split: { type: "string", enum: ["train", "test"], description: "with index: a Task API task" },
+            index: { type: "integer", minimum: 0 },
           },
         }),
       },
@@ -132,6 +134,105 @@ export function openApiDocument(catalog: Catalog) {
           { type: "object" },
           { type: "object" },
         ),
+      },
+      "/mcp/episodes": {
+        post: op("Start an MCP episode at its own URL (2026-07-28 clients)", EPISODE_CREATED, {
+          type: "object",
+          properties: {
+            scenario_id: { type: "string" },
+            seed: { type: "integer", minimum: 0 },
+            split: { type: "string", enum: ["train", "test"] },
+            index: { type: "integer", minimum: 0 },
+          },
+        }),
+      },
+      ...taskApiPaths(),
+    },
+  };
+}
+
+const EPISODE_CREATED = {
+  type: "object",
+  properties: {
+    handle: { type: "string" },
+    url: { type: "string" },
+    scenario_id: { type: "string" },
+    task: { type: "string" },
+  },
+};
+
+const TASK = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    index: { type: "integer" },
+    split: { type: "string" },
+    env_id: { type: "string" },
+    task_id: { type: "string" },
+    task: { type: "string" },
+  },
+};
+
+/** OpenEnv's Task API (task-api.ts), tagged as upstream tags it. */
+function taskApiPaths() {
+  const op = (summary: string, response: object, body?: object) => ({
+    tags: ["Task API"],
+    summary,
+    ...(body ? { requestBody: json(body) } : {}),
+    responses: { "200": { description: "OK", ...json(response) } },
+  });
+  const splitBody = (extra: Record<string, object> = {}) => ({
+    type: "object",
+    required: ["split", ...Object.keys(extra).filter((k) => k === "index")],
+    additionalProperties: false,
+    properties: { split: { type: "string" }, ...extra },
+  });
+  const env = { name: "env_name", in: "path", required: true, schema: { type: "string" } };
+  return {
+    "/list_environments": {
+      get: op("This server's environment (its dataset)", { type: "array", items: { type: "string" } }),
+    },
+    "/{env_name}/splits": {
+      get: { ...op("The dataset's splits", { type: "array", items: { type: "object" } }), parameters: [env] },
+    },
+    "/{env_name}/tasks": {
+      post: {
+        ...op(
+          "A split's tasks",
+          { type: "object", properties: { tasks: { type: "array", items: TASK } } },
+          splitBody(),
+        ),
+        parameters: [env],
+      },
+    },
+    "/{env_name}/num_tasks": {
+      post: {
+        ...op(
+          "How many tasks a split has",
+          { type: "object", properties: { num_tasks: { type: "integer" } } },
+          splitBody(),
+        ),
+        parameters: [env],
+      },
+    },
+    "/{env_name}/task": {
+      post: {
+        ...op(
+          "One task by index",
+          { type: "object", properties: { task: TASK } },
+          splitBody({ index: { type: "integer" } }),
+        ),
+        parameters: [env],
+      },
+    },
+    "/{env_name}/task_range": {
+      post: {
+        ...op(
+          "Tasks [start, stop) of a split (Python slice bounds)",
+          { type: "object", properties: { tasks: { type: "array", items: TASK } } },
+          splitBody({ start: { type: ["integer", "null"] }, stop: { type: ["integer", "null"] } }),
+        ),
+        parameters: [env],
       },
     },
   };

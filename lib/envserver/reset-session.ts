@@ -20,12 +20,19 @@ export async function resetSession(
   body: ResetBody,
   owner: Owner,
 ): Promise<Result<{ id: string; reply: StepReply; scenario: ServedScenario }, ServeError>> {
-  const scenario = pickScenario(catalog, { scenarioId: body.scenario_id, seed: body.seed });
-  if (!scenario)
+  const scenario = pickScenario(catalog, {
+    scenarioId: body.scenario_id,
+    seed: body.seed,
+    split: body.split,
+    index: body.index,
+  });
+  if (!scenario) {
+    const named = body.split === undefined ? (body.scenario_id ?? "") : `${body.split}[${body.index}]`;
     return err({
       code: "NOT_FOUND",
-      message: `no scenario ${body.scenario_id ?? ""} in dataset ${catalog.name}`.replace("  ", " "),
+      message: `no scenario ${named} in dataset ${catalog.name}`.replace("  ", " "),
     });
+  }
   if (!owner.key)
     return err({ code: "INVALID", message: "a session needs a non-empty owner key (session_key)" });
   const id = body.episode_id ?? randomUUID();

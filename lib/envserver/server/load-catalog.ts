@@ -30,6 +30,7 @@ export async function loadCatalog(
       initialState: s.initialState,
       checks: s.checks.map((c) => c.code),
       queryTools: queryToolsOf(env.operations),
+      split: s.split === "TEST" ? "test" : "train",
     });
   }
   return { name: `${datasetName}@v${row.version}`, scenarios };
