@@ -152,6 +152,28 @@ describe("environment server", () => {
     client.close();
   });
 
+  it("the Task API lists each split's scenarios as the dataset version holds them", async () => {
+    const items = await t.db.datasetItem.findMany({
+      where: { datasetVersion: { dataset: { name: "served" } } },
+      select: {
+        split: true,
+        scenario: { select: { externalId: true, environment: { select: { slug: true } } } },
+      },
+    });
+    const env = encodeURIComponent(catalog.name);
+    for (const split of ["train", "test"] as const) {
+      const held = items
+        .filter((i) => i.split === split.toUpperCase())
+        .map((i) => `${i.scenario.environment.slug}/${i.scenario.externalId}`)
+        .sort();
+      const { body } = await post(`/${env}/tasks`, { split });
+      const listed = (body as unknown as { tasks: { id: string; index: number }[] }).tasks;
+      expect(listed.map((task) => task.id).sort()).toEqual(held);
+      expect(listed.map((task) => task.index)).toEqual(held.map((_, i) => i));
+    }
+    expect(items.some((i) => i.split === "TEST")).toBe(true);
+  });
+
   it("reaps idle sessions", async () => {
     let clock = 0;
     const { createSessions } = await import("../sessions");
