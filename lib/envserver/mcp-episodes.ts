@@ -66,7 +66,7 @@ export function createEpisodeUrls({
       if (!episode) throw new Error("the episode ended while its request was read");
       return createEpisodeServerV2(sessions, episode);
     },
-    { responseMode: "json", maxRequestBodySize: MAX_BODY },
+    { maxRequestBodySize: MAX_BODY },
   );
 
   async function create(req: IncomingMessage, res: ServerResponse) {
