@@ -1,6 +1,14 @@
 /**
  * Upstream OpenEnv's clients and validator against this server, message for message. Encoded from
- * meta-pytorch/OpenEnv at commit 685de411e5f77286b0fd94798d42c4467cf8a1bc (2026-05-01):
+ * meta-pytorch/OpenEnv at commit 685de411e5f77286b0fd94798d42c4467cf8a1bc (2026-05-01), and
+ * re-read at huggingface/OpenEnv (the project's new home), where the wire is unchanged:
+ * generic_client.py at 48cfe95e217a4e8ab572f7975ed2a13c64891452 (same messages; the newer
+ * env_client adds reconnects and a session helper, not messages), env_server/http_server.py at
+ * 434bb1dcf892119b1d7344c7fc1c1459a7da390a (the same routes plus the Task API, task-api.test.ts,
+ * and `/ws?session_id=`, openenv-mcp-client.test.ts), and cli/_validation.py at
+ * e7a237df3d633e3e39bba86c33770312575df02e plus its newest indexed text (the same six criteria;
+ * requests no longer follow redirects, and the URL may carry no credentials, query or fragment, so
+ * `openenv validate --url` checks a server reachable without a token, as on loopback):
  * - src/openenv/core/env_client.py + generic_client.py: `GenericEnvClient` opens `<base>/ws` with
  *   no headers, sends `{"type": "reset", "data": kwargs}`, `{"type": "step", "data": action}`,
  *   `{"type": "state"}`, `{"type": "close"}`; raises on any `{"type": "error"}` reply; reads
