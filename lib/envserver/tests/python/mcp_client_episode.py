@@ -1,10 +1,12 @@
 """One episode on envstudio serve through Python's official `mcp` client (mcp.Client).
 
-Usage: mcp_client_episode.py URL MODE SCENARIO_KIND
-  URL   the MCP endpoint: <base>/mcp?scenario=... or an episode's <base>/mcp/episodes/<handle>
-  MODE  the client's `mode`: "auto" (probe server/discover, fall back to initialize),
-        "legacy" (2025 handshake) or a 2026-07-28 pin
-  SCENARIO_KIND  "counter" (gold path: add 1, submit) or "explode" (the error paths)
+Usage: mcp_client_episode.py SERVER MODE SCENARIO_KIND
+  SERVER  the MCP endpoint: <base>/mcp?scenario=... or an episode's <base>/mcp/episodes/<handle>;
+          or `stdio:` and a JSON {"command", "args", "env"} to start a stdio server
+  MODE    the client's `mode`: "auto" (probe server/discover, fall back to initialize),
+          "legacy" (2025 handshake) or a 2026-07-28 pin
+  SCENARIO_KIND  "counter" (gold path: add 1, submit), "explode" (the error paths), or a JSON list
+          of gold calls [{"name", "arguments"}] (then submit)
 Prints one JSON object: what the client saw, for the calling test to assert.
 """
 
@@ -12,7 +14,7 @@ import asyncio
 import json
 import sys
 
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 
@@ -56,9 +58,24 @@ async def explode(client):
     }
 
 
-async def main(url, mode, kind):
-    async with Client(url, mode=mode, raise_exceptions=True) as client:
-        seen = await (counter(client) if kind == "counter" else explode(client))
+async def gold(client, calls):
+    tools = (await client.list_tools()).tools
+    steps = [structured(await client.call_tool(c["name"], c["arguments"])) for c in calls]
+    submit = await client.call_tool("submit", {})
+    return {"tools": [t.name for t in tools], "steps": steps, "submit": structured(submit)}
+
+
+async def main(server, mode, kind):
+    if server.startswith("stdio:"):
+        spec = json.loads(server[len("stdio:"):])
+        server = StdioServerParameters(command=spec["command"], args=spec["args"], env=spec.get("env"))
+    async with Client(server, mode=mode, raise_exceptions=True) as client:
+        if kind == "counter":
+            seen = await counter(client)
+        elif kind == "explode":
+            seen = await explode(client)
+        else:
+            seen = await gold(client, json.loads(kind))
         seen["server"] = client.server_info.name if client.server_info else None
         seen["protocol"] = client.protocol_version
     print(json.dumps(seen))
