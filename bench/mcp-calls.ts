@@ -21,18 +21,36 @@ const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 1500);
 const EPISODES = Number(process.env.BENCH_MCP_EPISODES ?? 200);
 const JSON_AND_SSE = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-async function measure(n: number, f: () => Promise<unknown>) {
+/**
+ * `n` calls of `f` after a warm-up. With `toolCalls`, the first and last replies must be the
+ * tool's own answer (`"success": true`, as text or inside a JSON string): a refusal (capacity, an
+ * ended episode) would measure the error path instead.
+ */
+async function measure(n: number, f: () => Promise<unknown>, toolCalls = false) {
+  const check = (reply: unknown) => {
+    const text = typeof reply === "string" ? reply : JSON.stringify(reply);
+    if (toolCalls && !/success\\*":true/.test(text))
+      throw new Error(`not a tool's answer: ${text.slice(0, 300)}`);
+  };
+  check(await f());
   for (let i = 0; i < Math.ceil(n / 7); i++) await f();
   const t = performance.now();
   const cpu = process.cpuUsage();
-  for (let i = 0; i < n; i++) await f();
+  let last: unknown;
+  for (let i = 0; i < n; i++) last = await f();
   const used = process.cpuUsage(cpu);
+  check(last);
   return { wallMs: (performance.now() - t) / n, cpuMs: (used.user + used.system) / 1000 / n };
 }
 
 export async function main() {
   const sandbox = createSandboxRunner({ poolSize: 2 });
-  const server = await startEnvServer(counterCatalog(), sandbox, loopbackOptions());
+  // No step budget: every call below is a real tool call, not a refusal after the budget.
+  const server = await startEnvServer(
+    counterCatalog(),
+    sandbox,
+    loopbackOptions({ maxSteps: Number.MAX_SAFE_INTEGER }),
+  );
   const base = `http://127.0.0.1:${server.port}`;
   const getCount = { name: "get_count", arguments: {} };
   const rows: Record<string, { wallMs: number; cpuMs: number }> = {};
@@ -41,10 +59,14 @@ export async function main() {
     const reset = () => ws.send({ type: "reset", data: { diff: true, scenario_id: "counter/c1" } });
     rows.wsEpisode = await measure(EPISODES, reset);
     await reset();
-    rows.wsCall = await measure(CALLS, () =>
-      ws.send({ type: "step", data: { tool_name: "get_count", arguments: {} } }),
+    rows.wsCall = await measure(
+      CALLS,
+      () => ws.send({ type: "step", data: { tool_name: "get_count", arguments: {} } }),
+      true,
     );
     ws.close();
+
+    await ws.closed;
 
     // The plain HTTP step on an episode: what any POST per call costs here, MCP or not.
     const started = (await fetch(`${base}/reset`, {
@@ -56,9 +78,17 @@ export async function main() {
       ...started.observation.metadata,
       action: { tool_name: "get_count", arguments: {} },
     });
-    rows.httpCall = await measure(CALLS, () =>
-      fetch(`${base}/step`, { method: "POST", headers: JSON_AND_SSE, body: step }).then((r) => r.text()),
+    rows.httpCall = await measure(
+      CALLS,
+      () =>
+        fetch(`${base}/step`, { method: "POST", headers: JSON_AND_SSE, body: step }).then((r) => r.text()),
+      true,
     );
+    await fetch(`${base}/close`, {
+      method: "POST",
+      headers: JSON_AND_SSE,
+      body: JSON.stringify(started.observation.metadata),
+    });
 
     const sdk = async () => {
       const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp?scenario=counter/c1`));
@@ -94,11 +124,14 @@ export async function main() {
     });
 
     const { client, transport } = await sdk();
-    rows.sdkCall = await measure(CALLS, () => client.callTool(getCount));
+    rows.sdkCall = await measure(CALLS, () => client.callTool(getCount), true);
     const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: getCount });
     const id = transport.sessionId ?? "";
-    rows.rawCall = await measure(CALLS, () =>
-      fetch(`${base}/mcp`, { method: "POST", headers: inSession(id), body: call }).then((r) => r.text()),
+    rows.rawCall = await measure(
+      CALLS,
+      () =>
+        fetch(`${base}/mcp`, { method: "POST", headers: inSession(id), body: call }).then((r) => r.text()),
+      true,
     );
     await transport.terminateSession();
     await client.close();
@@ -112,7 +145,7 @@ export async function main() {
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
     );
     await modern.connect(new TransportV2(new URL(base + created.url)));
-    rows.modernCall = await measure(CALLS, () => modern.callTool(getCount));
+    rows.modernCall = await measure(CALLS, () => modern.callTool(getCount), true);
     await modern.close();
     await fetch(base + created.url, { method: "DELETE" });
   } finally {
