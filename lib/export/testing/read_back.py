@@ -45,7 +45,8 @@ def trl_tools(module) -> dict:
 def import_package(root: Path, pkg: str) -> dict:
     install_openenv_modules()
     sys.path.insert(0, str(root))
-    names = ["", ".client", ".models", ".runtime", ".env_class", ".trl_env", ".server", ".server.app", f".server.{pkg}_environment"]
+    names = ["", ".client", ".models", ".runtime", ".env_class", ".trl_env", ".server", ".server.app", f".server.{pkg}_environment",
+             ".server.mcp_app", f".server.{pkg}_mcp_environment"]
     modules = {n: importlib.import_module(pkg + n) for n in names}
     return {
         "docs": {n or pkg: m.__doc__ for n, m in modules.items()},

@@ -8,6 +8,10 @@ meta-pytorch/OpenEnv 685de411 (2026-05-01), not installed (it cannot be installe
 - src/openenv/core: EnvClient (abstract _step_payload/_parse_result/_parse_state), StepResult,
   env_server.types Action/Observation (extra="forbid")/State (extra="allow"),
   serialization.serialize_observation (reward, done, metadata moved out), one Environment per WS session.
+- src/openenv/core/env_server/mcp_types.py as of huggingface/OpenEnv 385de5eb (2026-06-13; unchanged
+  there since 8823fc79, docs only): Tool, ToolErrorType, ToolError, ListToolsAction, CallToolAction,
+  ListToolsObservation, CallToolObservation and the JSON-RPC models, field for field. Used by
+  openenv_mcp_harness.py, which re-implements the /mcp and /ws routes that step them.
 
 usage: python3 openenv_harness.py <export_dir> <pkg> < {"scenario_id": ..., "calls": [{"name", "arguments"}]}
 """
@@ -18,11 +22,12 @@ import sys
 import tomllib
 import types
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Any, Dict, Generic, Optional, TypeVar
+from typing import Any, Dict, Generic, List, Literal, Optional, TypeVar, Union
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 T = TypeVar("T")
 
@@ -51,6 +56,123 @@ class Environment(abc.ABC):
     def __init__(self, transform=None, rubric=None):
         self.transform, self.rubric = transform, rubric
 
+    def close(self) -> None:
+        pass
+
+
+# --- mcp_types.py (385de5eb) ---
+
+
+class JsonRpcErrorCode(int, Enum):
+    PARSE_ERROR = -32700
+    INVALID_REQUEST = -32600
+    METHOD_NOT_FOUND = -32601
+    INVALID_PARAMS = -32602
+    INTERNAL_ERROR = -32603
+    SERVER_ERROR = -32000
+
+
+class McpMethod(str, Enum):
+    TOOLS_LIST = "tools/list"
+    TOOLS_CALL = "tools/call"
+
+
+class JsonRpcError(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: int
+    message: str
+    data: Optional[Any] = None
+
+    @classmethod
+    def from_code(cls, code: JsonRpcErrorCode, message: Optional[str] = None, data: Any = None) -> "JsonRpcError":
+        default_messages = {
+            JsonRpcErrorCode.PARSE_ERROR: "Parse error",
+            JsonRpcErrorCode.INVALID_REQUEST: "Invalid Request",
+            JsonRpcErrorCode.METHOD_NOT_FOUND: "Method not found",
+            JsonRpcErrorCode.INVALID_PARAMS: "Invalid params",
+            JsonRpcErrorCode.INTERNAL_ERROR: "Internal error",
+            JsonRpcErrorCode.SERVER_ERROR: "Server error",
+        }
+        return cls(code=code.value, message=message or default_messages.get(code, "Unknown error"), data=data)
+
+
+class JsonRpcRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: Dict[str, Any] = Field(default_factory=dict)
+    id: Optional[Union[str, int]] = None
+
+
+class JsonRpcResponse(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    jsonrpc: Literal["2.0"] = "2.0"
+    result: Optional[Any] = None
+    error: Optional[JsonRpcError] = None
+    id: Optional[Union[str, int]] = None
+
+    def model_dump(self, **kwargs) -> Dict[str, Any]:
+        data: Dict[str, Any] = {"jsonrpc": self.jsonrpc, "id": self.id}
+        if self.error is not None:
+            data["error"] = self.error.model_dump() if hasattr(self.error, "model_dump") else self.error
+        else:
+            data["result"] = self.result
+        return data
+
+    @classmethod
+    def success(cls, result: Any, request_id: Optional[Union[str, int]] = None) -> "JsonRpcResponse":
+        return cls(result=result, id=request_id)
+
+    @classmethod
+    def error_response(cls, code: JsonRpcErrorCode, message: Optional[str] = None, data: Any = None,
+                       request_id: Optional[Union[str, int]] = None) -> "JsonRpcResponse":
+        return cls(error=JsonRpcError.from_code(code, message, data), id=request_id)
+
+
+class Tool(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    description: str
+    input_schema: Dict[str, Any]
+
+
+class ToolErrorType(str, Enum):
+    EXECUTION_ERROR = "execution_error"
+    INVALID_ARGS = "invalid_args"
+    TRANSPORT_ERROR = "transport_error"
+    TOOL_NOT_FOUND = "tool_not_found"
+    TIMEOUT = "timeout"
+
+
+class ToolError(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    error_type: ToolErrorType
+    message: str
+
+
+class ListToolsAction(Action):
+    type: Literal["list_tools"] = "list_tools"
+
+
+class CallToolAction(Action):
+    type: Literal["call_tool"] = "call_tool"
+    tool_name: str
+    arguments: Dict[str, Any] = Field(default_factory=dict)
+
+
+class ListToolsObservation(Observation):
+    tools: List[Tool]
+
+
+class CallToolObservation(Observation):
+    tool_name: str
+    result: Any = None
+    error: Optional[ToolError] = None
+
+
+MCP_TYPES = (JsonRpcErrorCode, McpMethod, JsonRpcError, JsonRpcRequest, JsonRpcResponse, Tool, ToolErrorType, ToolError,
+             ListToolsAction, CallToolAction, ListToolsObservation, CallToolObservation)
+
 
 @dataclass
 class StepResult(Generic[T]):
@@ -74,12 +196,15 @@ class EnvClient(abc.ABC):
 
 
 def install_openenv_modules() -> None:
-    mods = {name: types.ModuleType(name) for name in ["openenv", "openenv.core", "openenv.core.client_types", "openenv.core.env_server", "openenv.core.env_server.types", "openenv.core.env_server.interfaces", "openenv.core.env_server.http_server"]}
+    mods = {name: types.ModuleType(name) for name in ["openenv", "openenv.core", "openenv.core.client_types", "openenv.core.env_server", "openenv.core.env_server.types", "openenv.core.env_server.interfaces", "openenv.core.env_server.http_server", "openenv.core.env_server.mcp_types"]}
     mods["openenv.core"].EnvClient = EnvClient
     mods["openenv.core.client_types"].StepResult = StepResult
     for cls in (Action, Observation, State):
         setattr(mods["openenv.core.env_server.types"], cls.__name__, cls)
     mods["openenv.core.env_server.interfaces"].Environment = Environment
+    for cls in MCP_TYPES:
+        setattr(mods["openenv.core.env_server.mcp_types"], cls.__name__, cls)
+    mods["openenv.core.env_server.mcp_types"].RESERVED_TOOL_NAMES = frozenset(["reset", "step", "state", "close"])
     mods["openenv.core.env_server.http_server"].create_app = lambda env, act, obs, **kw: {"env": env, "action": act, "observation": obs, **kw}
     sys.modules.update(mods)
 
