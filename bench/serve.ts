@@ -10,6 +10,9 @@
  * peer does not compute: what that feature costs. The MCP lane plays the same episodes on the
  * Pyodide server with diffs through /mcp (Streamable HTTP, the SDK's client, one MCP session per
  * episode; MCP results always carry the diff) and is compared with that server's WebSocket lane.
+ * Two more lanes play upstream OpenEnv's own MCP (JSON-RPC on /mcp keyed by session_id, as its
+ * MCPToolClient does) on the Pyodide server and on the one-worker peer, which serves it as
+ * upstream's server does.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -21,6 +24,7 @@ import { round, writeResult } from "./bench-util";
 import { childCpuSeconds, treePssBytes } from "./proc-memory";
 import { type GoldCall, type LoadResult, type Player, drive } from "./serve-load";
 import { openMcp } from "./serve-load-mcp";
+import { openOpenEnvMcp } from "./serve-load-openenv-mcp";
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
@@ -48,6 +52,8 @@ const MCP_PLAYER = {
   url: (ws: string) => ws.replace(/^ws:/, "http:").replace(/\/ws$/, "/mcp"),
   open: openMcp,
 };
+/** Upstream OpenEnv's MCP JSON-RPC on /mcp, as its MCPToolClient sends it (both servers speak it). */
+const OPENENV_MCP_PLAYER = { url: MCP_PLAYER.url, open: openOpenEnvMcp };
 const driveMode = (mode: Mode, server: Server, gold: GoldCall[], sessions: number, ms: number, min = 0) =>
   mode.player
     ? drive(mode.player.url(server.url), gold, sessions, ms, min, {}, mode.player.open)
@@ -176,6 +182,20 @@ export async function main() {
       player: MCP_PLAYER,
     },
     { name: "bwrapDiffs", start: () => node("bwrap"), resetData: { diff: true } },
+    // Upstream OpenEnv's MCP (JSON-RPC on /mcp with a session_id, as its MCPToolClient plays it)
+    // on the peer and on the Pyodide server. Upstream keeps sessions in the worker process that
+    // created them, so only the one-worker peer can serve HTTP-keyed sessions.
+    {
+      name: "peer1OpenEnvMcp",
+      start: () => Promise.resolve({ ...servers.get("peer1")!, name: "peer uvicorn 1 worker, OpenEnv MCP" }),
+      player: OPENENV_MCP_PLAYER,
+    },
+    {
+      name: "pyodideOpenEnvMcp",
+      start: () =>
+        Promise.resolve({ ...servers.get("pyodide")!, name: "envstudio serve pyodide, OpenEnv MCP" }),
+      player: OPENENV_MCP_PLAYER,
+    },
     // What full isolation costs (docs/sandbox.md): BENCH_SERVE_ISOLATED=1 adds these lanes.
     ...(ISOLATED
       ? [
@@ -273,6 +293,16 @@ function report(tallies: Map<string, Tally>, load: number[]) {
     "pyodide MCP / pyodide WebSocket, both with diffs",
     tallies.get("pyodideMcp")!,
     tallies.get("pyodideDiffs")!,
+  );
+  metrics.pyodideOpenEnvMcpVsPeer1OpenEnvMcp = ratioPerRound(
+    "pyodide / peer1, both through upstream OpenEnv's MCP JSON-RPC",
+    tallies.get("pyodideOpenEnvMcp")!,
+    tallies.get("peer1OpenEnvMcp")!,
+  );
+  metrics.pyodideOpenEnvMcpVsPyodide = ratioPerRound(
+    "pyodide OpenEnv MCP / pyodide WebSocket",
+    tallies.get("pyodideOpenEnvMcp")!,
+    tallies.get("pyodide")!,
   );
   writeResult("serve", metrics, {
     pyodideMcpVsPyodide:

@@ -10,17 +10,28 @@ and the action are validated into pydantic models, reset and step run on the ses
 one-thread executor, and the observation goes out through a pydantic response model. OpenEnv
 itself is not a Debian package; this reproduces that per-message work with FastAPI and pydantic.
 
+It also answers upstream's MCP JSON-RPC on POST /mcp (http_server.py's `mcp_handler`, as
+huggingface/OpenEnv commit 434bb1dc serves it and its `MCPToolClient` at 00173d47 sends it):
+`openenv/session/create` starts a session (its environment reset) and answers its `session_id`;
+`tools/call` with `{name, arguments, session_id}` steps that session on its own one-thread
+executor and answers the serialized tool result (`content`, `structured_content`, `data`,
+`is_error`); `openenv/session/close` ends it. The request is validated into a pydantic model and
+the reply goes out through one, as upstream's JsonRpcRequest / JsonRpcResponse. Sessions live in
+the worker process that created them, as upstream's do, so the HTTP lane runs against one worker.
+
 The scenario file, named by SERVE_PEER_SCENARIO, is [source, class_name, initial_state, checks, task].
 Needs Debian's python3-fastapi and python3-uvicorn.
 """
 import asyncio
 import json
 import os
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Optional
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ValidationError
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 
 class WSMessage(BaseModel):
@@ -42,6 +53,44 @@ class ToolObservation(BaseModel):
 class WSResponse(BaseModel):
     type: str
     data: Dict[str, Any]
+
+
+class JsonRpcRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    jsonrpc: str
+    method: str
+    params: Dict[str, Any] = {}
+    id: Optional[Any] = None
+
+
+class JsonRpcResponse(BaseModel):
+    jsonrpc: str = "2.0"
+    id: Optional[Any] = None
+    result: Optional[Any] = None
+    error: Optional[Dict[str, Any]] = None
+
+def _no_delay_on_accept():
+    """TCP_NODELAY on every accepted connection. Debian's uvicorn (0.17, h11) writes a response's
+    headers and body separately and leaves Nagle on, so on a kept-alive connection the body waits
+    for the client's delayed ACK: about 40 ms per HTTP request (measured with curl reusing one
+    connection: 5 ms, then 43 ms, 44 ms). WebSocket frames are single writes and do not stall. A
+    peer handicapped by that would not be a fair one."""
+    import socket
+
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    made = H11Protocol.connection_made
+
+    def connection_made(self, transport):
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        made(self, transport)
+
+    H11Protocol.connection_made = connection_made
+
+
+_no_delay_on_accept()
 
 SOURCE, CLASS_NAME, INITIAL, CHECKS, TASK = json.load(open(os.environ["SERVE_PEER_SCENARIO"]))
 module = {"__name__": "environment"}
@@ -130,3 +179,45 @@ async def ws_session(ws: WebSocket):
     finally:
         executor.shutdown(wait=False)
 
+
+HTTP_SESSIONS = {}
+
+
+def tool_result(result):
+    """A step as upstream serializes a tool call's result for a JSON-RPC reply."""
+    content = result.observation["content"]
+    return {
+        "content": [{"type": "text", "text": json.dumps(content), "annotations": None, "meta": None}],
+        "structured_content": result.dict(),
+        "meta": None,
+        "data": content,
+        "is_error": False,
+    }
+
+
+@app.post("/mcp")
+async def mcp(request: Request):
+    loop = asyncio.get_running_loop()
+    try:
+        rpc = JsonRpcRequest(**json.loads(await request.body()))
+    except (ValueError, ValidationError) as e:
+        reply = JsonRpcResponse(error={"code": -32600, "message": f"Invalid request: {e}"})
+        return Response(reply.json(), media_type="application/json")
+    params = rpc.params
+    if rpc.method == "openenv/session/create":
+        session_id = str(uuid.uuid4())
+        session = {"env": None, "initial": None, "steps": 0, "executor": ThreadPoolExecutor(max_workers=1)}
+        await loop.run_in_executor(session["executor"], reset, session)
+        HTTP_SESSIONS[session_id] = session
+        reply = JsonRpcResponse(id=rpc.id, result={"session_id": session_id})
+    elif rpc.method == "tools/call" and params.get("session_id") in HTTP_SESSIONS:
+        session = HTTP_SESSIONS[params["session_id"]]
+        action = ToolAction(tool_name=params["name"], arguments=params.get("arguments", {}))
+        result = await loop.run_in_executor(session["executor"], step, session, action)
+        reply = JsonRpcResponse(id=rpc.id, result=tool_result(result))
+    elif rpc.method == "openenv/session/close" and params.get("session_id") in HTTP_SESSIONS:
+        HTTP_SESSIONS.pop(params["session_id"])["executor"].shutdown(wait=False)
+        reply = JsonRpcResponse(id=rpc.id, result={"session_id": params["session_id"], "closed": True})
+    else:
+        reply = JsonRpcResponse(id=rpc.id, error={"code": -32602, "message": f"Unknown session_id or method: {rpc.method}"})
+    return Response(reply.json(), media_type="application/json")
