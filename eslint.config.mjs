@@ -29,7 +29,6 @@ export default tseslint.config(
       "test-results/**",
       "reports/**",
       ".data*/**",
-      ".cache/**",
       "next-env.d.ts",
       "bench/results/**",
     ],

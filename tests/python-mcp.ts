@@ -1,16 +1,22 @@
 /**
- * Python's official MCP client (`mcp` on PyPI, pinned below) in a virtualenv of its own under
- * .cache/, made on first use from whatever package index pip is configured with. It is a test
- * client only: the product never runs it.
+ * Python's official MCP client (`mcp` on PyPI, pinned below) in a virtualenv of its own, made on
+ * first use from whatever package index pip is configured with. It is a test client only: the
+ * product never runs it. The virtualenv lives in the user's cache folder, outside the project:
+ * inside it, its interpreter symlink (pointing out of the tree) stops Next's build.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
 export const PYTHON_MCP_VERSION = "2.3.0";
-const VENV = path.resolve(".cache/python-mcp");
+const VENV = path.join(
+  process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"),
+  "envstudio",
+  `python-mcp-${PYTHON_MCP_VERSION}`,
+);
 export const PYTHON_MCP = path.join(VENV, "bin", "python");
 
 /** The virtualenv's interpreter, with `mcp==PYTHON_MCP_VERSION` installed (installs it if not). */

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import { COUNTER_ENV, COUNTER_SOURCE } from "@/lib/export/testing/fixture";
+import type { SandboxRunner } from "@/lib/sandbox";
 import type { Catalog } from "../catalog";
 import type { ServeOptions } from "../start-server";
 
@@ -47,6 +48,17 @@ export const EXPLODING_SOURCE = `${COUNTER_SOURCE}
         """Always raises."""
         raise ValueError("boom")
 `;
+
+/** The counter dataset plus `explode/e1`, the exploding counter (its tools read by the sandbox). */
+export async function countersWithExplode(sandbox: SandboxRunner): Promise<Catalog> {
+  const tools = await sandbox.extractTools(EXPLODING_SOURCE, "Counter");
+  if (!tools.ok) throw new Error(tools.error.message);
+  const counters = counterCatalog();
+  const [first] = counters.scenarios;
+  if (!first) throw new Error("no counter scenario");
+  const explode = { ...first, id: "explode/e1", envId: "explode", taskId: "e1", source: EXPLODING_SOURCE };
+  return { ...counters, scenarios: [...counters.scenarios, { ...explode, tools: tools.value }] };
+}
 
 export type WsReply = {
   type: string;

@@ -11,10 +11,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
-import type { Catalog } from "../catalog";
 import { ENDED_MESSAGE } from "../sessions";
 import { startEnvServer } from "../start-server";
-import { EXPLODING_SOURCE, counterCatalog, loopbackOptions } from "./harness";
+import { countersWithExplode, loopbackOptions } from "./harness";
 
 let sandbox: SandboxRunner;
 let open: Awaited<ReturnType<typeof startEnvServer>>;
@@ -26,25 +25,7 @@ const mcpUrl = (s = open, query = "") => new URL(`http://127.0.0.1:${s.port}/mcp
 
 beforeAll(async () => {
   sandbox = createSandboxRunner({ poolSize: 3 });
-  const tools = await sandbox.extractTools(EXPLODING_SOURCE, "Counter");
-  if (!tools.ok) throw new Error(tools.error.message);
-  const counters = counterCatalog();
-  const base = counters.scenarios[0];
-  if (!base) throw new Error("no counter scenario");
-  const catalog: Catalog = {
-    name: "counters",
-    scenarios: [
-      ...counters.scenarios,
-      {
-        ...base,
-        id: "explode/e1",
-        envId: "explode",
-        taskId: "e1",
-        source: EXPLODING_SOURCE,
-        tools: tools.value,
-      },
-    ],
-  };
+  const catalog = await countersWithExplode(sandbox);
   const opts = loopbackOptions({ sandboxWorkers: 3, idleMs: IDLE_MS });
   open = await startEnvServer(catalog, sandbox, { ...opts, now: () => clock });
   guarded = await startEnvServer(catalog, sandbox, { ...opts, token: TOKEN });

@@ -15,10 +15,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { pythonMcpClient } from "@/tests/python-mcp";
-import type { Catalog } from "../catalog";
 import { ENDED_MESSAGE } from "../sessions";
 import { startEnvServer } from "../start-server";
-import { EXPLODING_SOURCE, counterCatalog, loopbackOptions } from "./harness";
+import { countersWithExplode, loopbackOptions } from "./harness";
 
 const run = promisify(execFile);
 const SCRIPT = path.join(__dirname, "python", "mcp_client_episode.py");
@@ -30,25 +29,7 @@ const base = () => `http://127.0.0.1:${server.port}`;
 beforeAll(async () => {
   python = await pythonMcpClient();
   sandbox = createSandboxRunner({ poolSize: 2 });
-  const tools = await sandbox.extractTools(EXPLODING_SOURCE, "Counter");
-  if (!tools.ok) throw new Error(tools.error.message);
-  const counters = counterCatalog();
-  const first = counters.scenarios[0];
-  if (!first) throw new Error("no counter scenario");
-  const catalog: Catalog = {
-    ...counters,
-    scenarios: [
-      ...counters.scenarios,
-      {
-        ...first,
-        id: "explode/e1",
-        envId: "explode",
-        taskId: "e1",
-        source: EXPLODING_SOURCE,
-        tools: tools.value,
-      },
-    ],
-  };
+  const catalog = await countersWithExplode(sandbox);
   server = await startEnvServer(catalog, sandbox, loopbackOptions({ sandboxWorkers: 2 }));
 }, 360_000);
 afterAll(async () => {

@@ -1,7 +1,7 @@
 /**
  * OpenEnv's Task API on envstudio serve, as huggingface/OpenEnv defines it
  * (src/openenv/core/env_server/http_server.py and types.py at commit
- * 434bb1dcf892119b1d7344c7fc1c1459a7da390a, identical to PR #726's dac82c6c; its own test is
+ * 434bb1dcf892119b1d7344c7fc1c1459a7da390a, identical to dac82c6c, where it was added; its own test is
  * tests/core/test_task_api.py): the routes and response shapes, FastAPI's error bodies, the walk
  * upstream's runtime validator makes (src/openenv/validation/runtime/discovery.py at 78c6bfe6:
  * splits, then num_tasks as an int, then task 0 and 1 of each split), and a task picked by

@@ -55,8 +55,8 @@ class ${p}Environment(Environment):
  * `server/<pkg>_mcp_environment.py`: the same environment as an MCP server under OpenEnv's own
  * server (server/mcp_app.py). It is `create_app(<Prefix>McpEnvironment, CallToolAction,
  * CallToolObservation, …)` as upstream's echo_env and ORS importer (ors_app.py.tpl) build theirs,
- * but with no `mcp_client`/`mcp_server`: huggingface/OpenEnv http_server.py (434bb1dc, since PR
- * #726) then answers `/mcp` tools/list by stepping `ListToolsAction()` and tools/call by stepping
+ * but with no `mcp_client`/`mcp_server`: huggingface/OpenEnv http_server.py (434bb1dc; since the Task API change,
+ * commit dac82c6c) then answers `/mcp` tools/list by stepping `ListToolsAction()` and tools/call by stepping
  * `CallToolAction(tool_name, arguments)`, and `/ws` turns `{"type": "list_tools"}` /
  * `{"type": "call_tool", …}` step messages into the same actions (serialization.py
  * deserialize_action). reset is the package environment's own (same scenario choice, same State);

@@ -1,7 +1,7 @@
 """Minimal re-implementation of how OpenEnv's own server serves an MCP-action environment, written
 from huggingface/OpenEnv, not installed (it cannot be installed here):
 - src/openenv/core/env_server/http_server.py @ 434bb1dcf892119b1d7344c7fc1c1459a7da390a (the newest
-  version readable; the MCP-action fallback came with PR #726): HTTPEnvServer.register_routes ->
+  version readable; the MCP-action fallback came with commit dac82c6c): HTTPEnvServer.register_routes ->
   mcp_handler (openenv/session/create|close; tools/list and tools/call, where an env with neither
   `mcp_client` nor `mcp_server` whose action_cls is CallToolAction or ListToolsAction is stepped with
   ListToolsAction() / CallToolAction(tool_name=name, arguments=args)), POST /mcp (body parsing; every
