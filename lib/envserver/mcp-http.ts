@@ -121,12 +121,13 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     return handle;
   }
 
-  /** Ends an episode and its session, whichever way it started. */
+  /** Ends an episode and its session, whichever way it started; answers once the episode is
+   * closed and its worker free, as DELETE /mcp does. */
   async function endEpisode(handle: EpisodeHandle) {
-    const transport = live.get(handle.id);
-    if (transport) return void (await transport.close());
     episodes.delete(handle.id);
     await sessions.close(handle.id, handle.key);
+    // The session's own close (server.onclose) then finds the episode already closed.
+    await live.get(handle.id)?.close();
   }
 
   /**

@@ -144,6 +144,26 @@ describe("an episode at its own URL", () => {
     await auto.client.close();
     expect((await raw(url, modernRpc("tools/list"), { "mcp-protocol-version": MODERN })).status).toBe(404);
   });
+
+  it("DELETE at the episode URL of a live /mcp session ends the session and its episode", async () => {
+    const live = server.sessions.live();
+    const { client, transport } = await modernClient(`${base()}/mcp?scenario=counter/c1`, "auto");
+    const id = transport.sessionId ?? "";
+    expect(server.sessions.live()).toBe(live + 1);
+    expect((await fetch(`${base()}/mcp/episodes/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect(server.sessions.live()).toBe(live);
+    // The session is gone too: the same id at /mcp is unknown.
+    const gone = await raw(
+      `${base()}/mcp`,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      {
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-11-25",
+      },
+    );
+    expect(gone).toMatchObject({ status: 404, body: { error: { code: -32001 } } });
+    await client.close();
+  });
 });
 
 describe("bad input at an episode URL gets the specification's error and the server keeps serving", () => {
