@@ -257,12 +257,16 @@ describe("bad input gets the specification's error and the server keeps serving"
     await client.close();
   });
 
-  it("an idle session is reaped with its episode: later requests get 404", async () => {
+  it("an idle session is reaped with its episode: later requests get 404, at /mcp and at its episode URL", async () => {
     const { client, transport } = await connect(mcpUrl(open, "?scenario=counter/c1"));
     const id = transport.sessionId ?? "";
+    const created = await fetch(`http://127.0.0.1:${open.port}/mcp/episodes`, { method: "POST", body: "{}" });
+    const episodeUrl = `http://127.0.0.1:${open.port}${((await created.json()) as { url: string }).url}`;
     clock += IDLE_MS + 1;
-    expect(await open.sessions.reap()).toBeGreaterThanOrEqual(1);
+    expect(await open.sessions.reap()).toBeGreaterThanOrEqual(2);
     expect(await raw("POST", rpc("tools/list"), inSession(id))).toMatchObject({ status: 404 });
+    for (const url of [`http://127.0.0.1:${open.port}/mcp/episodes/${id}`, episodeUrl])
+      expect((await fetch(url, { method: "DELETE" })).status).toBe(404);
     await client.close();
   });
 });
