@@ -17,8 +17,12 @@ test("prove a sample environment's validators from its page and read the evidenc
   const progress = await proveFromEnvironmentPage(page);
   await expect(progress).toContainText("proof: 3 succeeded");
 
+  // Straight to the first scenario's page: a click right after the reload could race the
+  // environment page's own refresh when the proof finishes, which aborts the navigation.
   await page.reload();
-  await page.getByTestId("scenario-list").getByRole("link").first().click();
+  const href = await page.getByTestId("scenario-list").getByRole("link").first().getAttribute("href");
+  expect(href).toMatch(/^\/scenarios\//);
+  await page.goto(href ?? "");
   const panel = page.getByTestId("proof-panel");
   await expect(panel).toContainText("Verified");
   await expect(panel).toContainText("gold from scenario");
