@@ -8,6 +8,7 @@
  * stateless one). Both answer through `episodeToolCall`, so the two cannot drift apart.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -35,10 +36,16 @@ const LooseCallToolSchema = z.object({ method: z.literal("tools/call"), params: 
 
 export const MCP_SERVER_INFO = { name: "envstudio", version: "0.1.0" } as const;
 
+/** The Server's JSON Schema validator (it checks elicitation replies, which these servers never
+ * ask for): one for every session, since each default one builds its own Ajv instance, a cost
+ * every MCP session would otherwise pay. */
+const sharedValidator = new AjvJsonSchemaValidator();
+
 export function createEpisodeServer(sessions: Sessions, episode: EpisodeHandle): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: instructionsOf(episode),
+    jsonSchemaValidator: sharedValidator,
   });
   const tools = mcpTools(episode.scenario);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -1,7 +1,7 @@
 /**
  * MCP over Streamable HTTP, one episode per MCP session, in two forms:
  * - `/mcp` (specification 2025-11-25, basic/transports) on the official SDK 1.x's
- *   StreamableHTTPServerTransport: an `initialize` POST without `Mcp-Session-Id` starts an
+ *   web-standard Streamable HTTP transport (answered over Node by mcp-node.ts): an `initialize` POST without `Mcp-Session-Id` starts an
  *   episode (the scenario from `?scenario=` or `params._meta["envstudio/scenario"]`, else picked
  *   as a reset picks it, by `seed` when given) and its id is the session's `Mcp-Session-Id`;
  *   later requests name it in that header; an unknown or expired one is 404 (the client starts
@@ -22,7 +22,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { HttpError } from "./http-routes";
@@ -30,6 +30,7 @@ import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC, handleMcp, handleMcpText } from "./mcp";
 import { type EpisodeHandle, createEpisodeServer } from "./mcp-episode-server";
 import { createEpisodeUrls } from "./mcp-episodes";
+import { answerOverNode } from "./mcp-node";
 import {
   type Refusal,
   SESSION_NOT_FOUND,
@@ -62,7 +63,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
    * or taken over from another replica. */
   const episodes = new Map<string, EpisodeHandle>();
   /** The SDK transports of the sessions `initialize` started here. */
-  const live = new Map<string, StreamableHTTPServerTransport>();
+  const live = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   const notFound: Refusal = { error: "Session not found", status: 404, code: SESSION_NOT_FOUND };
 
@@ -141,14 +142,14 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     res: ServerResponse,
     body: unknown,
   ) {
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     const server = createEpisodeServer(sessions, handle);
     await server.connect(transport);
     try {
-      await transport.handleRequest(req, res, body);
+      await answerOverNode(transport, req, res, body);
     } finally {
       await server.close();
     }
@@ -174,7 +175,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     const handle = await startEpisode(choice.data, (id) => void live.get(id)?.close());
     if ("error" in handle) return sendRpcError(res, handle.status, handle.code, handle.error);
     const { id } = handle;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       // DELETE answers once the episode is closed and its worker free, so that a client's next
@@ -189,7 +190,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       void sessions.close(id, handle.key);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await answerOverNode(transport, req, res, body);
   }
 
   async function post(req: IncomingMessage, res: ServerResponse, url: URL, sessionId: string | undefined) {
@@ -203,7 +204,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
     }
     if (sessionId !== undefined) {
       const transport = live.get(sessionId);
-      if (transport) return transport.handleRequest(req, res, body);
+      if (transport) return answerOverNode(transport, req, res, body);
       const held = await episodeOf(sessionId);
       if ("error" in held) return sendRpcError(res, held.status, held.code, held.error);
       return serveWithoutTransport(held, req, res, body);
@@ -248,7 +249,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       if (sessionId === undefined)
         return sendRpcError(res, 400, RPC.SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
       const transport = live.get(sessionId);
-      if (transport) return await transport.handleRequest(req, res);
+      if (transport) return await answerOverNode(transport, req, res);
       const held = await episodeOf(sessionId);
       if ("error" in held) return sendRpcError(res, held.status, held.code, held.error);
       // DELETE of a session without its transport here: the episode ends, as it would there.

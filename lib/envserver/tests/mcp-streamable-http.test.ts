@@ -213,6 +213,36 @@ describe("bad input gets the specification's error and the server keeps serving"
         inSession(id),
       ),
     ).toEqual({ status: 202, body: null });
+    // The transport reads Node's own headers (mcp-node.ts): Accept, Content-Type and a session
+    // id sent twice are judged as the SDK judges them on a fetch Request.
+    expect(
+      await raw("POST", rpc("tools/list"), { ...inSession(id), accept: "application/json" }),
+    ).toMatchObject({
+      status: 406,
+      body: { error: { code: -32000, message: expect.stringContaining("Not Acceptable") as unknown } },
+    });
+    expect(
+      await raw("POST", rpc("tools/list"), { ...inSession(id), "content-type": "text/plain" }),
+    ).toMatchObject({ status: 415, body: { error: { code: -32000 } } });
+    const twice = await fetch(mcpUrl(), {
+      method: "POST",
+      headers: [
+        ["content-type", "application/json"],
+        ["accept", "application/json, text/event-stream"],
+        ["mcp-protocol-version", LATEST_PROTOCOL_VERSION],
+        ["mcp-session-id", id],
+        ["mcp-session-id", id],
+      ],
+      body: rpc("tools/list"),
+    });
+    // Two values are one header, "id, id" (as fetch's Headers joins them): no such session.
+    expect(twice.status).toBe(404);
+    // An earlier revision the SDK supports is accepted in the header.
+    expect(
+      (await raw("POST", rpc("tools/list"), { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" }))
+        .status,
+    ).toBe(200);
+    await stillServes();
     expect((await raw("GET", undefined, {})).status).toBe(405);
     // No server-initiated messages, so no SSE stream: GET is 405, with or without a session.
     expect((await raw("GET", undefined, { accept: "text/event-stream", ...inSession(id) })).status).toBe(405);
