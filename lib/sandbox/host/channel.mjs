@@ -8,16 +8,26 @@
 // (at most `maxSpinners` workers at once, cores - 1), because a thread that slept runs the next
 // call with cold caches — on the 2-core VM a no-op call into Pyodide took ~40 µs after a 0.2 ms
 // sleep against ~18 µs after a 0.2 ms spin — and batch rollouts send the next step well within
-// the window. After that it sleeps between polls, each pause a fraction of the time it has
-// waited (at most 4 ms), so a call that comes late (an LLM agent thinking) costs little latency
-// and an idle lease little CPU. (The host used to watch idle slots from its event loop with a
+// the window. After that it sleeps between polls, each pause a quarter of the time it has waited
+// (from 50 µs, at most 4 ms), so a call that comes late (an LLM agent thinking) costs little
+// latency and an idle lease little CPU. Polls are not free: one that finds nothing costs ~6-8 µs
+// (the failed read throws) besides its wake-up. Pauses of an eighth from 20 µs would take ~20
+// polls over a 1 ms gap, and with clients that leave such gaps between calls (an HTTP request
+// per call, as MCP's) the workers would spend a third more CPU per step than with a WebSocket
+// client; a quarter from 50 µs polls half as often (the serve bench's workers: 0.66 → 0.50 ms of CPU per
+// WebSocket step, ~1.0 → 0.65 per MCP step, 32 sessions on 2 cores) for at most a quarter more
+// wait on a late call. (The host used to watch idle slots from its event loop with a
 // net.Socket; that needs network permission, which the host no longer has.)
 import { readSync } from "node:fs";
 
 const NEWLINE = 10;
 const CHUNK = 1 << 16;
 const SPIN_MS = 1;
+/** Mid-line (the rest of a large request is on its way). */
 const MIN_PAUSE_MS = 0.02;
+/** Between calls: the first pause, and each pause's share of the time waited so far. */
+const FIRST_PAUSE_MS = 0.05;
+const PAUSE_SHARE = 1 / 4;
 const MAX_PAUSE_MS = 4;
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
@@ -83,7 +93,7 @@ export class Channel {
     const waited = performance.now() - this.lastLineAt;
     if (waited < SPIN_MS && this.quick && (this.hasSpin || this.acquireSpin())) return;
     this.releaseSpin();
-    Atomics.wait(nap, 0, 0, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, waited / 8)));
+    Atomics.wait(nap, 0, 0, Math.min(MAX_PAUSE_MS, Math.max(FIRST_PAUSE_MS, waited * PAUSE_SHARE)));
   }
 
   /** Runs every complete line in `data`, keeping a partial last line for the next read.
