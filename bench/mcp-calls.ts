@@ -3,8 +3,10 @@
  * the same run. One server and its clients in this process, one session at a time on the counter
  * (get_count: the sandbox's share is a fraction of a millisecond), so the figures are the
  * protocols' own cost: wall time and this process's CPU (client and server together) per call
- * and per episode opened and closed, after a warm-up. The serve bench's MCP lane measures the
- * same paths under load; this one says which side of the wire the time is on.
+ * and per episode opened and closed, after a warm-up. Bare requests go through the serve bench's
+ * node:http client (bench/http-client.ts); one row repeats the bare call over Node's fetch, to
+ * show what that client adds. The serve bench's MCP lanes measure the same paths under load;
+ * this one says which side of the wire the time is on.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,6 +18,7 @@ import { createSandboxRunner } from "@/lib/sandbox";
 import { startEnvServer } from "@/lib/envserver/start-server";
 import { counterCatalog, loopbackOptions, wsSession } from "@/lib/envserver/tests/harness";
 import { round, writeResult } from "./bench-util";
+import { httpRequest } from "./http-client";
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 1500);
 const EPISODES = Number(process.env.BENCH_MCP_EPISODES ?? 200);
@@ -78,10 +81,10 @@ export async function main() {
       ...started.observation.metadata,
       action: { tool_name: "get_count", arguments: {} },
     });
+    const stepUrl = new URL(`${base}/step`);
     rows.httpCall = await measure(
       CALLS,
-      () =>
-        fetch(`${base}/step`, { method: "POST", headers: JSON_AND_SSE, body: step }).then((r) => r.text()),
+      () => httpRequest(stepUrl, "POST", JSON_AND_SSE, step).then((r) => r.text),
       true,
     );
     await fetch(`${base}/close`, {
@@ -112,15 +115,12 @@ export async function main() {
       "mcp-session-id": id,
       "mcp-protocol-version": "2025-11-25",
     });
+    const mcpUrl = new URL(`${base}/mcp`);
+    const startUrl = new URL(`${base}/mcp?scenario=counter/c1`);
     rows.rawEpisode = await measure(EPISODES, async () => {
-      const res = await fetch(`${base}/mcp?scenario=counter/c1`, {
-        method: "POST",
-        headers: JSON_AND_SSE,
-        body: init,
-      });
-      await res.text();
-      const id = res.headers.get("mcp-session-id") ?? "";
-      await fetch(`${base}/mcp`, { method: "DELETE", headers: inSession(id) }).then((r) => r.text());
+      const res = await httpRequest(startUrl, "POST", JSON_AND_SSE, init);
+      const id = String(res.headers["mcp-session-id"] ?? "");
+      await httpRequest(mcpUrl, "DELETE", inSession(id));
     });
 
     const { client, transport } = await sdk();
@@ -129,12 +129,44 @@ export async function main() {
     const id = transport.sessionId ?? "";
     rows.rawCall = await measure(
       CALLS,
-      () =>
-        fetch(`${base}/mcp`, { method: "POST", headers: inSession(id), body: call }).then((r) => r.text()),
+      () => httpRequest(mcpUrl, "POST", inSession(id), call).then((r) => r.text),
+      true,
+    );
+    // The same request through Node's fetch: what that client adds.
+    rows.rawCallFetch = await measure(
+      CALLS,
+      () => fetch(mcpUrl, { method: "POST", headers: inSession(id), body: call }).then((r) => r.text()),
       true,
     );
     await transport.terminateSession();
     await client.close();
+
+    // Upstream OpenEnv's JSON-RPC on the same /mcp (no SDK on either side): what the SDK's server
+    // adds to a request, over the same HTTP.
+    const openenv = (method: string, params: Record<string, unknown>) =>
+      httpRequest(
+        mcpUrl,
+        "POST",
+        JSON_AND_SSE,
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      ).then((r) => JSON.parse(r.text) as { result: { session_id: string } });
+    rows.openenvEpisode = await measure(EPISODES, async () => {
+      const { result } = await openenv("openenv/session/create", { scenario_id: "counter/c1", diff: true });
+      await openenv("openenv/session/close", { session_id: result.session_id });
+    });
+    const { result: oe } = await openenv("openenv/session/create", { scenario_id: "counter/c1", diff: true });
+    const oeCall = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { ...getCount, session_id: oe.session_id },
+    });
+    rows.openenvCall = await measure(
+      CALLS,
+      () => httpRequest(mcpUrl, "POST", JSON_AND_SSE, oeCall).then((r) => r.text),
+      true,
+    );
+    await openenv("openenv/session/close", { session_id: oe.session_id });
 
     const created = (await fetch(`${base}/mcp/episodes`, {
       method: "POST",
@@ -163,18 +195,22 @@ export async function main() {
   Object.assign(metrics, {
     sdkCallCpuVsWs: vs("sdkCall", "wsCall"),
     rawCallCpuVsWs: vs("rawCall", "wsCall"),
+    rawCallFetchCpuVsWs: vs("rawCallFetch", "wsCall"),
     httpCallCpuVsWs: vs("httpCall", "wsCall"),
     modernCallCpuVsWs: vs("modernCall", "wsCall"),
     sdkEpisodeCpuVsWs: vs("sdkEpisode", "wsEpisode"),
     rawEpisodeCpuVsWs: vs("rawEpisode", "wsEpisode"),
+    openenvCallCpuVsWs: vs("openenvCall", "wsCall"),
+    openenvEpisodeCpuVsWs: vs("openenvEpisode", "wsEpisode"),
   });
   console.log("per call / per episode, one session at a time (this process's CPU: client and server)");
   for (const [name, { wallMs, cpuMs }] of Object.entries(rows))
     console.log(`${name.padEnd(12)} wall ${wallMs.toFixed(3)} ms  cpu ${cpuMs.toFixed(3)} ms`);
   console.log(
-    `CPU vs the WebSocket: SDK client call ${metrics.sdkCallCpuVsWs}×, bare JSON-RPC POST ${metrics.rawCallCpuVsWs}×, ` +
+    `CPU vs the WebSocket: SDK client call ${metrics.sdkCallCpuVsWs}×, bare JSON-RPC POST ${metrics.rawCallCpuVsWs}× (${metrics.rawCallFetchCpuVsWs}× over fetch), ` +
       `plain HTTP /step ${metrics.httpCallCpuVsWs}×, ` +
-      `SDK 2.x at an episode URL ${metrics.modernCallCpuVsWs}×; SDK session ${metrics.sdkEpisodeCpuVsWs}×, bare initialize+DELETE ${metrics.rawEpisodeCpuVsWs}×`,
+      `SDK 2.x at an episode URL ${metrics.modernCallCpuVsWs}×; SDK session ${metrics.sdkEpisodeCpuVsWs}×, bare initialize+DELETE ${metrics.rawEpisodeCpuVsWs}×; ` +
+      `OpenEnv JSON-RPC call ${metrics.openenvCallCpuVsWs}×, its create+close ${metrics.openenvEpisodeCpuVsWs}×`,
   );
   writeResult("mcp-calls", metrics, {
     purpose: "diagnosis of the serve bench's MCP lane (its target: MCP ≥ 0.67× the WebSocket's steps/s)",

@@ -2,9 +2,11 @@
  * The serve bench's OpenEnv MCP player: each episode as upstream's `MCPToolClient` (huggingface/
  * OpenEnv src/openenv/core/mcp_client.py at 00173d47, production mode) plays its tools over HTTP:
  * `openenv/session/create` (the reset), `tools/call` with the `session_id` per gold call, `submit`,
- * then `openenv/session/close`, each a JSON-RPC POST to /mcp on a kept-alive connection. The same
+ * then `openenv/session/close`, each a JSON-RPC POST to /mcp on a kept-alive connection
+ * (bench/http-client.ts). The same
  * player drives `envstudio serve` and the peer, which both answer that protocol.
  */
+import { httpRequest } from "./http-client";
 import type { GoldCall, Player } from "./serve-load";
 
 type RpcReply = {
@@ -21,13 +23,15 @@ type RpcReply = {
 
 export function openOpenEnvMcp(url: string): Promise<Player> {
   let id = 0;
+  const target = new URL(url);
   const rpc = async (method: string, params: Record<string, unknown>) => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "*/*" },
-      body: JSON.stringify({ jsonrpc: "2.0", method, params, id: ++id }),
-    });
-    const reply = (await res.json()) as RpcReply;
+    const res = await httpRequest(
+      target,
+      "POST",
+      { "content-type": "application/json", accept: "*/*" },
+      JSON.stringify({ jsonrpc: "2.0", method, params, id: ++id }),
+    );
+    const reply = JSON.parse(res.text) as RpcReply;
     if (reply.error || !reply.result) throw new Error(`${method}: ${reply.error?.message ?? "no result"}`);
     return reply.result;
   };

@@ -8,11 +8,13 @@
  * every ratio is taken per round against the peer of the same round, then the median. Two more
  * lanes ask envstudio serve for each step's state diff (`reset(diff=True)`, opt-in), which the
  * peer does not compute: what that feature costs. The MCP lane plays the same episodes on the
- * Pyodide server with diffs through /mcp (Streamable HTTP, the SDK's client, one MCP session per
- * episode; MCP results always carry the diff) and is compared with that server's WebSocket lane.
- * Two more lanes play upstream OpenEnv's own MCP (JSON-RPC on /mcp keyed by session_id, as its
- * MCPToolClient does) on the Pyodide server and on the one-worker peer, which serves it as
- * upstream's server does.
+ * Pyodide server with diffs through /mcp (Streamable HTTP, one MCP session per episode; MCP
+ * results always carry the diff) with the load generator's own MCP client, and is compared with
+ * that server's WebSocket lane; a second MCP lane plays them with the official SDK's client, to
+ * show that client's own cost. Two more lanes play upstream OpenEnv's own MCP (JSON-RPC on /mcp
+ * keyed by session_id, as its MCPToolClient does) on the Pyodide server and on the one-worker
+ * peer, which serves it as upstream's server does. Every HTTP lane's client is on node:http
+ * (bench/http-client.ts), as light per request as the WebSocket client is per message.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -23,7 +25,7 @@ import { createInterface } from "node:readline";
 import { round, writeResult } from "./bench-util";
 import { childCpuSeconds, treePssBytes } from "./proc-memory";
 import { type GoldCall, type LoadResult, type Player, drive } from "./serve-load";
-import { openMcp } from "./serve-load-mcp";
+import { openMcp, openSdkMcp } from "./serve-load-mcp";
 import { openOpenEnvMcp } from "./serve-load-openenv-mcp";
 
 const SESSIONS = Number(process.env.BENCH_SERVE_SESSIONS ?? 32);
@@ -52,6 +54,8 @@ const MCP_PLAYER = {
   url: (ws: string) => ws.replace(/^ws:/, "http:").replace(/\/ws$/, "/mcp"),
   open: openMcp,
 };
+/** The same MCP sessions played by the official TypeScript SDK's client. */
+const SDK_MCP_PLAYER = { url: MCP_PLAYER.url, open: openSdkMcp };
 /** Upstream OpenEnv's MCP JSON-RPC on /mcp, as its MCPToolClient sends it (both servers speak it). */
 const OPENENV_MCP_PLAYER = { url: MCP_PLAYER.url, open: openOpenEnvMcp };
 const driveMode = (mode: Mode, server: Server, gold: GoldCall[], sessions: number, ms: number, min = 0) =>
@@ -181,6 +185,15 @@ export async function main() {
       start: () => Promise.resolve({ ...servers.get("pyodideDiffs")!, name: "envstudio serve pyodide, MCP" }),
       player: MCP_PLAYER,
     },
+    {
+      name: "pyodideMcpSdk",
+      start: () =>
+        Promise.resolve({
+          ...servers.get("pyodideDiffs")!,
+          name: "envstudio serve pyodide, MCP, SDK client",
+        }),
+      player: SDK_MCP_PLAYER,
+    },
     { name: "bwrapDiffs", start: () => node("bwrap"), resetData: { diff: true } },
     // Upstream OpenEnv's MCP (JSON-RPC on /mcp with a session_id, as its MCPToolClient plays it)
     // on the peer and on the Pyodide server. Upstream keeps sessions in the worker process that
@@ -292,6 +305,11 @@ function report(tallies: Map<string, Tally>, load: number[]) {
   metrics.pyodideMcpVsPyodide = ratioPerRound(
     "pyodide MCP / pyodide WebSocket, both with diffs",
     tallies.get("pyodideMcp")!,
+    tallies.get("pyodideDiffs")!,
+  );
+  metrics.pyodideMcpSdkVsPyodide = ratioPerRound(
+    "pyodide MCP with the SDK's client / pyodide WebSocket, both with diffs",
+    tallies.get("pyodideMcpSdk")!,
     tallies.get("pyodideDiffs")!,
   );
   metrics.pyodideOpenEnvMcpVsPeer1OpenEnvMcp = ratioPerRound(
