@@ -2,7 +2,7 @@
  * One MCP server per episode, on the official SDK's low-level `Server`: `initialize`, `ping`,
  * `server/discover` and the notifications are the SDK's; `tools/list` and `tools/call` act on
  * the episode. Two SDK lines serve it: 1.x (`@modelcontextprotocol/sdk`) for the 2025-11-25
- * sessions at /mcp and over stdio, whose Node transports hold the session; 2.x
+ * sessions at /mcp and over stdio, whose transports hold the session; 2.x
  * (`@modelcontextprotocol/server`) for an episode's own URL, where one instance answers one
  * request of either protocol generation (2026-07-28's per-request form or a 2025 client's
  * stateless one). Both answer through `episodeToolCall`, so the two cannot drift apart.
