@@ -1,9 +1,10 @@
 /**
  * MCP over Streamable HTTP, one episode per MCP session, in two forms:
- * - `/mcp` (specification 2025-11-25, basic/transports) on the official SDK 1.x's
- *   web-standard Streamable HTTP transport (answered over Node by mcp-node.ts): an `initialize` POST without `Mcp-Session-Id` starts an
- *   episode (the scenario from `?scenario=` or `params._meta["envstudio/scenario"]`, else picked
- *   as a reset picks it, by `seed` when given) and its id is the session's `Mcp-Session-Id`;
+ * - `/mcp` (specification 2025-11-25, basic/transports) on the official SDK 1.x's web-standard
+ *   Streamable HTTP transport (answered over Node by mcp-node.ts): an `initialize` POST without
+ *   `Mcp-Session-Id` starts an episode (the scenario from `?scenario=` or
+ *   `params._meta["envstudio/scenario"]`, else picked as a reset picks it, by `seed` when given)
+ *   and its id is the session's `Mcp-Session-Id`;
  *   later requests name it in that header; an unknown or expired one is 404 (the client starts
  *   over); DELETE ends the session and its episode; GET is 405 (no SSE stream: the server never
  *   speaks first); the SDK checks `MCP-Protocol-Version`, Accept and Content-Type. A POST naming
