@@ -35,44 +35,28 @@ class McpSession {
     return this.session ? { ...base, "mcp-session-id": this.session, "mcp-protocol-version": VERSION } : base;
   }
 
+  /** One JSON-RPC message POSTed in this session (a request when it has an id). */
+  private post(message: Record<string, unknown>) {
+    return httpRequest(this.url, "POST", this.headers(), JSON.stringify({ jsonrpc: "2.0", ...message }));
+  }
+
   async initialize() {
-    const reply = await httpRequest(
-      this.url,
-      "POST",
-      this.headers(),
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: ++this.id,
-        method: "initialize",
-        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-      }),
-    );
+    const reply = await this.post({
+      id: ++this.id,
+      method: "initialize",
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    });
     const session = reply.headers["mcp-session-id"];
     const result = (JSON.parse(reply.text) as { result?: { protocolVersion?: string } }).result;
     if (reply.status !== 200 || typeof session !== "string" || result?.protocolVersion !== VERSION)
       throw new Error(`initialize: ${reply.status} ${reply.text.slice(0, 200)}`);
     this.session = session;
-    const ack = await httpRequest(
-      this.url,
-      "POST",
-      this.headers(),
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    );
+    const ack = await this.post({ method: "notifications/initialized" });
     if (ack.status !== 202) throw new Error(`notifications/initialized: ${ack.status} ${ack.text}`);
   }
 
   async callTool(name: string, args: Record<string, unknown>) {
-    const reply = await httpRequest(
-      this.url,
-      "POST",
-      this.headers(),
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: ++this.id,
-        method: "tools/call",
-        params: { name, arguments: args },
-      }),
-    );
+    const reply = await this.post({ id: ++this.id, method: "tools/call", params: { name, arguments: args } });
     const { result, error } = JSON.parse(reply.text) as CallReply;
     if (reply.status !== 200 || !result) throw new Error(`${name}: ${error?.message ?? reply.status}`);
     return result;

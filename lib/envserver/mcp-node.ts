@@ -14,18 +14,16 @@ import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprot
 const BASE = "http://localhost";
 
 /**
- * The request as the transport reads it: method, URL and headers (`get`, `has`, iteration), over
- * Node's parsed headers instead of a copy into a fetch `Request` and `Headers` — the transport
- * reads nothing else when the body is given (a POST's always is; GET is answered before).
+ * The request as the transport reads it: method, URL and headers (`get` and `entries`, all that
+ * SDK 1.32's web-standard transport calls), over Node's parsed headers instead of a copy into a
+ * fetch `Request` and `Headers`. It reads nothing else when the body is given (a POST's always is;
+ * GET is answered before); the MCP tests take every path it has.
  */
 class NodeHeaders {
   constructor(private readonly raw: IncomingMessage["headers"]) {}
   get(name: string): string | null {
     const value = this.raw[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-  }
-  has(name: string): boolean {
-    return this.raw[name.toLowerCase()] !== undefined;
   }
   entries(): IterableIterator<[string, string]> {
     const pairs: [string, string][] = [];
@@ -34,12 +32,6 @@ class NodeHeaders {
       if (value !== null) pairs.push([name, value]);
     }
     return pairs[Symbol.iterator]();
-  }
-  [Symbol.iterator]() {
-    return this.entries();
-  }
-  forEach(callback: (value: string, name: string) => void) {
-    for (const [name, value] of this.entries()) callback(value, name);
   }
 }
 
