@@ -10,6 +10,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { type AccessPolicy, refusal } from "./auth";
 import type { Catalog } from "./catalog";
+import { endReply } from "./http-reply";
 import { EPISODE_HEADER, HttpError, STATUS, answerTaskRequest, createRoutes } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import type { Sessions } from "./sessions";
@@ -24,12 +25,12 @@ export const MAX_WS_PAYLOAD = 1 << 20;
 const headerSafe = (id: string | undefined): id is string => !!id && /^[\x21-\x7e]{1,255}$/.test(id);
 
 function send(res: ServerResponse, status: number, body: unknown, episode?: string) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    "content-type": "application/json",
-    ...(headerSafe(episode) ? { [EPISODE_HEADER]: episode } : {}),
-  });
-  res.end(JSON.stringify(body));
+  endReply(
+    res,
+    status,
+    { "content-type": "application/json", ...(headerSafe(episode) ? { [EPISODE_HEADER]: episode } : {}) },
+    JSON.stringify(body),
+  );
 }
 
 /** `/episodes/<id>/step` (POST), `/episodes/<id>/state` (GET), `/episodes/<id>/close` (POST): the

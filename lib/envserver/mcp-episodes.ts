@@ -16,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { endReply } from "./http-reply";
 import { HttpError, MAX_BODY } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC } from "./mcp";
@@ -108,10 +109,7 @@ export function createEpisodeUrls({
     response.headers.forEach((value, key) => {
       headers[key] = value;
     });
-    const payload = Buffer.from(await response.arrayBuffer());
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(response.status, headers);
-    res.end(payload);
+    endReply(res, response.status, headers, Buffer.from(await response.arrayBuffer()));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -8,6 +8,7 @@
  * `MCP-Protocol-Version` checks, JSON-RPC validation, 202 for notifications.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { endReply } from "./http-reply";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 
 /** Any host: the URL only carries the path; Host and Origin are checked before (auth.ts). */
@@ -52,7 +53,5 @@ export async function answerOverNode(
 ): Promise<void> {
   const response = await transport.handleRequest(requestOf(req), { parsedBody });
   const body = response.body ? await response.text() : undefined;
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(body);
+  endReply(res, response.status, Object.fromEntries(response.headers), body);
 }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { endReply } from "./http-reply";
 import { HttpError, MAX_BODY } from "./http-routes";
 import type { ServeError } from "./sessions";
 
@@ -27,9 +28,12 @@ export function sendRpcError(
   message: string,
   headers = {},
 ) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+  endReply(
+    res,
+    status,
+    { "content-type": "application/json", ...headers },
+    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }),
+  );
 }
 
 export const START_STATUS: Record<ServeError["code"], number> = {
@@ -47,9 +51,7 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
+  endReply(res, status, { "content-type": "application/json", ...headers }, JSON.stringify(body));
 }
 
 /** The body as text; past MAX_BODY the rest is read and dropped (so that the client hears the 413

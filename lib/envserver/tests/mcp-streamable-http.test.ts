@@ -9,6 +9,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxRunner, createSandboxRunner } from "@/lib/sandbox";
 import { ENDED_MESSAGE } from "../sessions";
@@ -250,6 +251,54 @@ describe("bad input gets the specification's error and the server keeps serving"
     await stillServes();
     await transport.terminateSession();
     await client.close();
+  });
+
+  it("every reply announces its length in bytes and none is chunked", async () => {
+    // node:http, not fetch: fetch hides how a body was framed.
+    const send = (method: string, body: string | undefined, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: number }>((resolve, reject) => {
+        const req = request(mcpUrl(open, "?scenario=counter/c1"), { method, headers }, (res) => {
+          let bytes = 0;
+          res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const init = rpc("initialize", {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "framing", version: "1" },
+    });
+    const started = await send("POST", init, JSON_AND_SSE);
+    const id = String(started.headers["mcp-session-id"]);
+    const replies = [
+      started,
+      await send("POST", rpc("tools/call", { name: "add", arguments: { amount: 1 } }), {
+        ...JSON_AND_SSE,
+        ...inSession(id),
+      }),
+      await send("POST", JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
+        ...JSON_AND_SSE,
+        ...inSession(id),
+      }),
+      await send("POST", rpc("tools/list"), { ...JSON_AND_SSE, ...inSession("no-such-session") }),
+      // A refusal whose message is not ASCII ("≥"): its length is bytes, not characters.
+      await send(
+        "POST",
+        init.replace('"params":{', '"params":{"_meta":{"envstudio/seed":-1},'),
+        JSON_AND_SSE,
+      ),
+      // OpenEnv's JSON-RPC on the same path.
+      await send("POST", rpc("tools/list"), { "content-type": "application/json" }),
+      await send("DELETE", undefined, inSession(id)),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 202, 404, 400, 200, 200]);
+    for (const reply of replies) {
+      expect(reply.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(reply.headers["content-length"])).toBe(reply.bytes);
+    }
+    expect(replies[4]!.bytes).toBeGreaterThan(0);
   });
 
   it("tool errors: unknown tool is -32602, wrong argument types and a raising tool are isError results", async () => {
