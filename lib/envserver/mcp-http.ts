@@ -26,6 +26,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { endReply } from "./http-reply";
 import { HttpError } from "./http-routes";
 import { DRAINING_MESSAGE, type Lifecycle } from "./lifecycle";
 import { RPC, handleMcp, handleMcpText } from "./mcp";
@@ -255,7 +256,7 @@ export function createMcpEndpoint(sessions: Sessions, lifecycle: Lifecycle) {
       if ("error" in held) return sendRpcError(res, held.status, held.code, held.error);
       // DELETE of a session without its transport here: the episode ends, as it would there.
       await endEpisode(held);
-      res.writeHead(200).end();
+      endReply(res, 200, {});
     } catch (error) {
       if (error instanceof HttpError) return sendRpcError(res, error.status, RPC.SERVER_ERROR, error.message);
       sendRpcError(res, 500, RPC.INTERNAL_ERROR, error instanceof Error ? error.message : String(error));

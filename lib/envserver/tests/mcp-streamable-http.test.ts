@@ -293,7 +293,14 @@ describe("bad input gets the specification's error and the server keeps serving"
       await send("POST", rpc("tools/list"), { "content-type": "application/json" }),
       await send("DELETE", undefined, inSession(id)),
     ];
-    expect(replies.map((r) => r.status)).toEqual([200, 200, 202, 404, 400, 200, 200]);
+    // An episode started at POST /mcp/episodes, then ended by DELETE /mcp naming its handle (no
+    // SDK transport holds it): both replies are written by EnvStudio, not the SDK.
+    const created = await fetch(`http://127.0.0.1:${open.port}/mcp/episodes`, { method: "POST", body: "{}" });
+    const { handle } = (await created.json()) as { handle: string };
+    replies.push(await send("DELETE", undefined, inSession(handle)));
+    expect(created.status).toBe(201);
+    expect(created.headers.get("content-length")).not.toBeNull();
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 202, 404, 400, 200, 200, 200]);
     for (const reply of replies) {
       expect(reply.headers["transfer-encoding"]).toBeUndefined();
       expect(Number(reply.headers["content-length"])).toBe(reply.bytes);
