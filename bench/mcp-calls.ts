@@ -4,7 +4,7 @@
  * (get_count: the sandbox's share is a fraction of a millisecond), so the figures are the
  * protocols' own cost: wall time and this process's CPU (client and server together) per call
  * and per episode opened and closed, after a warm-up. Bare requests go through the serve bench's
- * node:http client (bench/http-client.ts); one row repeats the bare call over Node's fetch, to
+ * HTTP client (bench/http-client.ts); one row repeats the bare call over Node's fetch, to
  * show what that client adds. The serve bench's MCP lanes measure the same paths under load;
  * this one says which side of the wire the time is on.
  */

@@ -80,3 +80,34 @@ export function childCpuSeconds(pid: number): Map<string, number> {
   }
   return out;
 }
+
+/** CPU seconds used so far by a server: its main thread, and its whole process tree (every
+ * thread, live descendants, and the descendants it has already reaped). */
+export function serverCpuSeconds(pid: number): { mainThread: number; tree: number } {
+  const ticks = (stat: string, fields: number[]) => {
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields.reduce((sum, i) => sum + Number(rest[i]), 0) / 100;
+  };
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return null;
+    }
+  };
+  const mainStat = read(`/proc/${pid}/task/${pid}/stat`);
+  const children = new Map<string, string[]>();
+  for (const p of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    const info = statOf(p);
+    if (info) children.set(info.ppid, [...(children.get(info.ppid) ?? []), p]);
+  }
+  let tree = 0;
+  const stack = [String(pid)];
+  for (let p = stack.pop(); p !== undefined; p = stack.pop()) {
+    const stat = read(`/proc/${p}/stat`);
+    // utime, stime, and the reaped children's cutime, cstime (fields 14–17 of proc(5))
+    if (stat) tree += ticks(stat, [11, 12, 13, 14]);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return { mainThread: mainStat ? ticks(mainStat, [11, 12]) : 0, tree };
+}

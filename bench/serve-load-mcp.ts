@@ -4,7 +4,7 @@
  * `initialize` (the reset: it loads the episode), `notifications/initialized`, a `tools/call`
  * per gold call, `submit`, then DELETE (the session and the episode end).
  * - `openMcp`: the load generator's own client, which sends exactly that on kept-alive
- *   connections (bench/http-client.ts), as the WebSocket lane's client sends OpenEnv's messages;
+ *   sockets (bench/http-client.ts), as the WebSocket lane's client sends OpenEnv's messages;
  *   it checks every reply the specification's way (status, `Mcp-Session-Id`, the negotiated
  *   version, 202 for the notification, a JSON-RPC result per call).
  * - `openSdkMcp`: the official TypeScript SDK's `Client` on its own transport (Node's fetch),

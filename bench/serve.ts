@@ -13,8 +13,10 @@
  * that server's WebSocket lane; a second MCP lane plays them with the official SDK's client, to
  * show that client's own cost. Two more lanes play upstream OpenEnv's own MCP (JSON-RPC on /mcp
  * keyed by session_id, as its MCPToolClient does) on the Pyodide server and on the one-worker
- * peer, which serves it as upstream's server does. Every HTTP lane's client is on node:http
- * (bench/http-client.ts), as light per request as the WebSocket client is per message.
+ * peer, which serves it as upstream's server does. Every HTTP lane's client writes and reads
+ * HTTP/1.1 on kept-alive sockets (bench/http-client.ts), about as light per request as the
+ * WebSocket client is per message; each lane's CPU per step (server, its main thread, the load
+ * generator) is printed and recorded, so that what the clients cost stays in view.
  * Needs Debian's python3-fastapi and python3-uvicorn (not part of CI).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -23,7 +25,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { round, writeResult } from "./bench-util";
-import { childCpuSeconds, treePssBytes } from "./proc-memory";
+import { childCpuSeconds, serverCpuSeconds, treePssBytes } from "./proc-memory";
 import { type GoldCall, type LoadResult, type Player, drive } from "./serve-load";
 import { openMcp, openSdkMcp } from "./serve-load-mcp";
 import { openOpenEnvMcp } from "./serve-load-openenv-mcp";
@@ -118,6 +120,10 @@ type Tally = {
   busiestWorkerShare: number[];
   soloResetP50Ms: number;
   untimedFailures: number;
+  /** Per run, CPU ms per step: the server's process tree, its main thread, the load generator. */
+  serverCpuMs: number[];
+  serverMainCpuMs: number[];
+  loadGenCpuMs: number[];
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -133,18 +139,26 @@ function busiestShare(before: Map<string, number>, after: Map<string, number>): 
 async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tally) {
   const label = `${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}`;
   const cpuBefore = childCpuSeconds(server.child.pid ?? 0);
+  const serverBefore = serverCpuSeconds(server.child.pid ?? 0);
+  const loadGenBefore = process.cpuUsage();
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
   const timer = setInterval(sample, 500);
   const result = await driveMode(mode, server, gold, SESSIONS, DURATION_MS);
   clearInterval(timer);
+  const loadGen = process.cpuUsage(loadGenBefore);
+  const serverAfter = serverCpuSeconds(server.child.pid ?? 0);
+  const perStep = (seconds: number) => round((seconds * 1000) / Math.max(result.steps, 1), 3);
+  tally.serverCpuMs.push(perStep(serverAfter.tree - serverBefore.tree));
+  tally.serverMainCpuMs.push(perStep(serverAfter.mainThread - serverBefore.mainThread));
+  tally.loadGenCpuMs.push(perStep((loadGen.user + loadGen.system) / 1e6));
   sample();
   if (mode.workers)
     tally.busiestWorkerShare.push(busiestShare(cpuBefore, childCpuSeconds(server.child.pid ?? 0)));
   tally.runs.push(result);
   tally.memoryMiB.push(round(peak / 1024 / 1024));
   console.log(
-    `  ${label}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
+    `  ${label}: ${result.stepsPerSecond} steps/s, reset p50 ${result.resetP50Ms} ms, submit p50 ${result.submitP50Ms} ms, ${result.episodesAtRewardOne}/${result.episodes} episodes at reward 1, ${round(peak / 1024 / 1024)} MiB, CPU per step: server ${tally.serverCpuMs.at(-1)} ms (main thread ${tally.serverMainCpuMs.at(-1)}), load generator ${tally.loadGenCpuMs.at(-1)} ms${mode.workers ? `, busiest worker ${tally.busiestWorkerShare.at(-1)} of the workers' CPU` : ""}${result.failures.length ? `; failures: ${[...new Set(result.failures)].slice(0, 3).join(" | ")}` : ""}`,
   );
 }
 
@@ -220,7 +234,16 @@ export async function main() {
   const tallies = new Map<string, Tally>(
     modes.map((m) => [
       m.name,
-      { runs: [], memoryMiB: [], busiestWorkerShare: [], soloResetP50Ms: 0, untimedFailures: 0 },
+      {
+        runs: [],
+        memoryMiB: [],
+        busiestWorkerShare: [],
+        soloResetP50Ms: 0,
+        untimedFailures: 0,
+        serverCpuMs: [],
+        serverMainCpuMs: [],
+        loadGenCpuMs: [],
+      },
     ]),
   );
   const load = [loadavg()[0] ?? 0];
@@ -285,6 +308,9 @@ function report(tallies: Map<string, Tally>, load: number[]) {
       [`${name}StepP50Ms`]: median(t.runs.map((x) => x.stepP50Ms)),
       [`${name}SubmitP50Ms`]: median(t.runs.map((x) => x.submitP50Ms)),
       [`${name}MemoryMiB`]: median(t.memoryMiB),
+      [`${name}ServerCpuMsPerStep`]: median(t.serverCpuMs),
+      [`${name}ServerMainThreadCpuMsPerStep`]: median(t.serverMainCpuMs),
+      [`${name}LoadGenCpuMsPerStep`]: median(t.loadGenCpuMs),
       [`${name}Episodes`]: episodes,
       [`${name}EpisodesAtRewardOne`]: atOne,
     });
