@@ -81,33 +81,29 @@ export function childCpuSeconds(pid: number): Map<string, number> {
   return out;
 }
 
-/** CPU seconds used so far by a server: its main thread, and its whole process tree (every
- * thread, live descendants, and the descendants it has already reaped). */
-export function serverCpuSeconds(pid: number): { mainThread: number; tree: number } {
-  const ticks = (stat: string, fields: number[]) => {
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields.reduce((sum, i) => sum + Number(rest[i]), 0) / 100;
-  };
-  const read = (file: string) => {
-    try {
-      return readFileSync(file, "utf8");
-    } catch {
-      return null;
-    }
-  };
-  const mainStat = read(`/proc/${pid}/task/${pid}/stat`);
-  const children = new Map<string, string[]>();
-  for (const p of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
-    const info = statOf(p);
-    if (info) children.set(info.ppid, [...(children.get(info.ppid) ?? []), p]);
+/** CPU seconds the server's main thread has used so far. */
+export function mainThreadCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
   }
-  let tree = 0;
-  const stack = [String(pid)];
-  for (let p = stack.pop(); p !== undefined; p = stack.pop()) {
-    const stat = read(`/proc/${p}/stat`);
-    // utime, stime, and the reaped children's cutime, cstime (fields 14–17 of proc(5))
-    if (stat) tree += ticks(stat, [11, 12, 13, 14]);
-    stack.push(...(children.get(p) ?? []));
-  }
-  return { mainThread: mainStat ? ticks(mainStat, [11, 12]) : 0, tree };
+}
+
+/**
+ * CPU seconds the whole machine has been busy so far (/proc/stat: user, nice, system, irq,
+ * softirq, steal). Less the load generator's own, it is the server's share, kernel work for its
+ * sockets included. Summing the server's process tree instead loses the CPU of sandbox processes
+ * that exit between two readings (a bwrap jail's processes are reaped inside its own PID
+ * namespace, and their time reaches no ancestor that outlives them).
+ */
+export function machineBusyCpuSeconds(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n", 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
 }

@@ -25,7 +25,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { round, writeResult } from "./bench-util";
-import { childCpuSeconds, serverCpuSeconds, treePssBytes } from "./proc-memory";
+import { childCpuSeconds, machineBusyCpuSeconds, mainThreadCpuSeconds, treePssBytes } from "./proc-memory";
 import { type GoldCall, type LoadResult, type Player, drive } from "./serve-load";
 import { openMcp, openSdkMcp } from "./serve-load-mcp";
 import { openOpenEnvMcp } from "./serve-load-openenv-mcp";
@@ -120,7 +120,8 @@ type Tally = {
   busiestWorkerShare: number[];
   soloResetP50Ms: number;
   untimedFailures: number;
-  /** Per run, CPU ms per step: the server's process tree, its main thread, the load generator. */
+  /** Per run, CPU ms per step: the machine's busy time less the load generator's (the server's
+   * share), the server's main thread, the load generator. */
   serverCpuMs: number[];
   serverMainCpuMs: number[];
   loadGenCpuMs: number[];
@@ -139,7 +140,8 @@ function busiestShare(before: Map<string, number>, after: Map<string, number>): 
 async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tally) {
   const label = `${server.name}${mode.resetData?.diff ? ", with step diffs" : ""}`;
   const cpuBefore = childCpuSeconds(server.child.pid ?? 0);
-  const serverBefore = serverCpuSeconds(server.child.pid ?? 0);
+  const mainBefore = mainThreadCpuSeconds(server.child.pid ?? 0);
+  const machineBefore = machineBusyCpuSeconds();
   const loadGenBefore = process.cpuUsage();
   let peak = 0;
   const sample = () => (peak = Math.max(peak, treePssBytes(server.child.pid ?? 0)));
@@ -147,11 +149,11 @@ async function timedRun(server: Server, mode: Mode, gold: GoldCall[], tally: Tal
   const result = await driveMode(mode, server, gold, SESSIONS, DURATION_MS);
   clearInterval(timer);
   const loadGen = process.cpuUsage(loadGenBefore);
-  const serverAfter = serverCpuSeconds(server.child.pid ?? 0);
+  const loadGenSeconds = (loadGen.user + loadGen.system) / 1e6;
   const perStep = (seconds: number) => round((seconds * 1000) / Math.max(result.steps, 1), 3);
-  tally.serverCpuMs.push(perStep(serverAfter.tree - serverBefore.tree));
-  tally.serverMainCpuMs.push(perStep(serverAfter.mainThread - serverBefore.mainThread));
-  tally.loadGenCpuMs.push(perStep((loadGen.user + loadGen.system) / 1e6));
+  tally.serverCpuMs.push(perStep(machineBusyCpuSeconds() - machineBefore - loadGenSeconds));
+  tally.serverMainCpuMs.push(perStep(mainThreadCpuSeconds(server.child.pid ?? 0) - mainBefore));
+  tally.loadGenCpuMs.push(perStep(loadGenSeconds));
   sample();
   if (mode.workers)
     tally.busiestWorkerShare.push(busiestShare(cpuBefore, childCpuSeconds(server.child.pid ?? 0)));
