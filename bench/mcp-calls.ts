@@ -3,9 +3,9 @@
  * the same run. One server and its clients in this process, one session at a time on the counter
  * (get_count: the sandbox's share is a fraction of a millisecond), so the figures are the
  * protocols' own cost: wall time and this process's CPU (client and server together) per call
- * and per episode opened and closed, after a warm-up. Bare requests go through the serve bench's
- * HTTP client (bench/http-client.ts); one row repeats the bare call over Node's fetch, to
- * show what that client adds. The serve bench's MCP lanes measure the same paths under load;
+ * and per episode opened and closed, after a warm-up as long as the measurement. Bare requests go
+ * through the serve bench's HTTP client (bench/http-client.ts); one row repeats the bare call over
+ * Node's fetch, to show what that client adds. The serve bench's MCP lanes measure the same paths under load;
  * this one says which side of the wire the time is on.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,8 +25,10 @@ const EPISODES = Number(process.env.BENCH_MCP_EPISODES ?? 200);
 const JSON_AND_SSE = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 /**
- * `n` calls of `f` after a warm-up. With `toolCalls`, the first and last replies must be the
- * tool's own answer (`"success": true`, as text or inside a JSON string): a refusal (capacity, an
+ * `n` calls of `f` after as many untimed ones: the first path measured in a fresh process ran at
+ * half speed or worse after a short warm-up (V8 had not finished optimizing the HTTP server's
+ * code), which made a plain HTTP step look twice the cost of a JSON-RPC one. With `toolCalls`,
+ * the first and last replies must be the tool's own answer (`"success": true`, as text or inside a JSON string): a refusal (capacity, an
  * ended episode) would measure the error path instead.
  */
 async function measure(n: number, f: () => Promise<unknown>, toolCalls = false) {
@@ -36,7 +38,7 @@ async function measure(n: number, f: () => Promise<unknown>, toolCalls = false) 
       throw new Error(`not a tool's answer: ${text.slice(0, 300)}`);
   };
   check(await f());
-  for (let i = 0; i < Math.ceil(n / 7); i++) await f();
+  for (let i = 0; i < n; i++) await f();
   const t = performance.now();
   const cpu = process.cpuUsage();
   let last: unknown;
