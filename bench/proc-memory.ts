@@ -81,15 +81,9 @@ export function childCpuSeconds(pid: number): Map<string, number> {
   return out;
 }
 
-/** CPU seconds the server's main thread has used so far. */
+/** CPU seconds a process's main thread has used so far (its task of the same id). */
 export function mainThreadCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
+  return statOf(`${pid}/task/${pid}`)?.cpuSeconds ?? 0;
 }
 
 /**

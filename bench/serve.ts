@@ -121,7 +121,8 @@ type Tally = {
   soloResetP50Ms: number;
   untimedFailures: number;
   /** Per run, CPU ms per step: the machine's busy time less the load generator's (the server's
-   * share), the server's main thread, the load generator. */
+   * share), the server's main thread, the load generator (this process: the clients, and the
+   * memory sampling of the server's processes). */
   serverCpuMs: number[];
   serverMainCpuMs: number[];
   loadGenCpuMs: number[];
